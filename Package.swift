@@ -1,0 +1,66 @@
+// swift-tools-version: 6.1
+import PackageDescription
+
+/// A C library found through pkg-config, with the Debian package that provides it.
+func systemLibrary(_ name: String, pkgConfig: String, apt: String) -> Target {
+    .systemLibrary(name: name, pkgConfig: pkgConfig, providers: [.apt([apt])])
+}
+
+let package = Package(
+    name: "Strata",
+    products: [
+        // The whole toolkit.
+        .library(name: "Strata", targets: ["Strata"]),
+        // The Wayland layer on its own: generated protocol bindings and the connection.
+        .library(name: "WaylandClient", targets: ["WaylandClient"]),
+        .executable(name: "strata-scanner", targets: ["strata-scanner"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-system", from: "1.8.1"),
+    ],
+    targets: [
+        // C system libraries.
+        systemLibrary("CWaylandClient", pkgConfig: "wayland-client", apt: "libwayland-dev"),
+        systemLibrary("CWaylandServer", pkgConfig: "wayland-server", apt: "libwayland-dev"),
+        systemLibrary("CXKBCommon", pkgConfig: "xkbcommon", apt: "libxkbcommon-dev"),
+        systemLibrary("CPixman", pkgConfig: "pixman-1", apt: "libpixman-1-dev"),
+        systemLibrary("CFreeType", pkgConfig: "freetype2", apt: "libfreetype-dev"),
+        systemLibrary("CFontconfig", pkgConfig: "fontconfig", apt: "libfontconfig-dev"),
+        systemLibrary("CHarfBuzz", pkgConfig: "harfbuzz", apt: "libharfbuzz-dev"),
+        systemLibrary("CPNG", pkgConfig: "libpng", apt: "libpng-dev"),
+
+        // Protocol scanner: XML → Swift.
+        .target(name: "WaylandScanner"),
+        .executableTarget(name: "strata-scanner", dependencies: ["WaylandScanner"]),
+
+        // Protocol bindings: hand-written runtime plus generated code.
+        .target(
+            name: "WaylandProtocols",
+            dependencies: ["CWaylandClient", .product(name: "SystemPackage", package: "swift-system")]
+        ),
+        // Connection: display, private event queue, registry, errors.
+        .target(name: "WaylandClient", dependencies: ["WaylandProtocols", "CWaylandClient"]),
+        // The toolkit.
+        .target(name: "Strata", dependencies: ["WaylandClient"]),
+
+        // Examples.
+        .executableTarget(name: "wayland-info", dependencies: ["WaylandClient"], path: "Examples/wayland-info"),
+
+        // Tests.
+        .target(name: "WaylandTestSupport", dependencies: ["WaylandClient", "CWaylandServer"], path: "Tests/WaylandTestSupport"),
+        .testTarget(
+            name: "WaylandScannerTests",
+            dependencies: ["WaylandScanner"],
+            resources: [.copy("Fixtures")]
+        ),
+        .testTarget(
+            name: "WaylandClientTests",
+            dependencies: ["WaylandClient", "WaylandTestSupport"]
+        ),
+        .testTarget(
+            name: "SystemLibraryTests",
+            dependencies: ["CXKBCommon", "CPixman", "CFreeType", "CFontconfig", "CHarfBuzz", "CPNG"]
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,3 @@
+// Umbrella header for the CFontconfig system library target.
+#pragma once
+#include <fontconfig/fontconfig.h>

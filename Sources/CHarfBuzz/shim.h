@@ -1,0 +1,4 @@
+// Umbrella header for the CHarfBuzz system library target.
+#pragma once
+#include <hb.h>
+#include <hb-ft.h>

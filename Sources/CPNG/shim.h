@@ -1,0 +1,3 @@
+// Umbrella header for the CPNG system library target.
+#pragma once
+#include <png.h>

@@ -1,0 +1,3 @@
+// Umbrella header for the CPixman system library target.
+#pragma once
+#include <pixman.h>

@@ -1,0 +1,3 @@
+// Umbrella header for the CWaylandServer system library target.
+#pragma once
+#include <wayland-server-core.h>

@@ -1,0 +1,3 @@
+// Umbrella header for the CXKBCommon system library target.
+#pragma once
+#include <xkbcommon/xkbcommon.h>

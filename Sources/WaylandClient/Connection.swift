@@ -1,0 +1,154 @@
+import CWaylandClient
+import Glibc
+@_exported import WaylandProtocols
+
+/// A connection to a Wayland compositor, with Strata's own event queue and registry.
+///
+/// Everything Strata creates hangs off `display`, a wrapper of the `wl_display` bound to a
+/// private `wl_event_queue`, so Strata's events never mix with a host's when it embeds on the
+/// host's display. Main actor only, like every Wayland object.
+@MainActor
+public final class Connection {
+    public let anchor: DisplayAnchor
+    /// The display, wrapped so that objects made from it are dispatched on Strata's queue.
+    public let display: WlDisplay
+    /// The compositor's globals, complete as of the connection's first roundtrip.
+    public let registry: Registry
+
+    /// Connects to the compositor named by `name`, or by `WAYLAND_DISPLAY` when `name` is nil.
+    ///
+    /// - Parameter name: a socket name in `XDG_RUNTIME_DIR` (`wayland-1`), or an absolute path.
+    /// - Throws: `WaylandError.Code.noCompositor`, naming `WAYLAND_DISPLAY` and
+    ///   `XDG_RUNTIME_DIR`, when nothing listens there.
+    public static func connect(to name: String? = nil) throws(WaylandError) -> Connection {
+        LibwaylandLog.install()
+        guard let display = wl_display_connect(name) else {
+            throw WaylandError(.noCompositor, ConnectFailure(name: name, errno: errno).explanation)
+        }
+        return try Connection(anchor: DisplayAnchor(display: display, ownsDisplay: true))
+    }
+
+    /// Uses a `wl_display*` that a host client already owns. Strata dispatches only its own queue
+    /// and never disconnects the host's display.
+    public convenience init(adopting display: OpaquePointer) throws(WaylandError) {
+        try self.init(anchor: DisplayAnchor(display: display, ownsDisplay: false))
+    }
+
+    private init(anchor: DisplayAnchor) throws(WaylandError) {
+        self.anchor = anchor
+        let wrapper = OpaquePointer(wl_proxy_create_wrapper(UnsafeMutableRawPointer(anchor.display)))!
+        wl_proxy_set_queue(wrapper, anchor.queue)
+        display = WlDisplay(adopting: wrapper, anchor: anchor, ownership: .wrapper, descriptor: WlDisplay.descriptor)
+        registry = Registry(try display.getRegistry())
+        try roundtrip()
+    }
+
+    /// The socket, for a host's poll loop.
+    public var fileDescriptor: Int32 { wl_display_get_fd(anchor.display) }
+
+    /// Sends buffered requests. A full socket is not an error: the rest goes out on a later flush.
+    public func flush() throws(WaylandError) {
+        if wl_display_flush(anchor.display) < 0 && errno != EAGAIN { throw currentError() }
+    }
+
+    /// Sends all requests and waits until the compositor has handled them, dispatching Strata's
+    /// events meanwhile.
+    public func roundtrip() throws(WaylandError) {
+        if wl_display_roundtrip_queue(anchor.display, anchor.queue) < 0 { throw currentError() }
+    }
+
+    /// Dispatches events already read into Strata's queue, without blocking.
+    /// - Returns: how many were dispatched.
+    @discardableResult
+    public func dispatchPending() throws(WaylandError) -> Int {
+        let count = wl_display_dispatch_queue_pending(anchor.display, anchor.queue)
+        if count < 0 { throw currentError() }
+        return Int(count)
+    }
+
+    /// Flushes, waits up to `timeout` (forever when nil) for the compositor, reads, and dispatches
+    /// Strata's queue. Reading follows libwayland's prepare-read protocol, so it is safe while a
+    /// host reads the same display from its own loop.
+    /// - Returns: how many events were dispatched; 0 when the wait timed out.
+    @discardableResult
+    public func dispatch(timeout: Duration? = nil) throws(WaylandError) -> Int {
+        let display = anchor.display
+        while wl_display_prepare_read_queue(display, anchor.queue) != 0 {
+            let count = try dispatchPending()
+            if count > 0 { return count }
+        }
+        if wl_display_flush(display) < 0 && errno != EAGAIN && errno != EPIPE {
+            wl_display_cancel_read(display)
+            throw currentError()
+        }
+        guard Self.waitReadable(wl_display_get_fd(display), timeout: timeout) else {
+            wl_display_cancel_read(display)
+            return 0
+        }
+        if wl_display_read_events(display) < 0 { throw currentError() }
+        return try dispatchPending()
+    }
+
+    /// The error that ended the connection, or nil while it is healthy.
+    public var error: WaylandError? { anchor.connectionError() }
+
+    private func currentError() -> WaylandError {
+        anchor.connectionError() ?? WaylandError(.connectionLost, "the connection failed: \(String(cString: strerror(errno)))")
+    }
+
+    /// poll(2) for input, retried on EINTR. True when readable, or when the socket reports an
+    /// error or hang-up, so that the read that follows sees it.
+    private static func waitReadable(_ fd: Int32, timeout: Duration?) -> Bool {
+        let deadline = timeout.map { ContinuousClock.now + $0 }
+        while true {
+            var milliseconds: Int32 = -1
+            if let deadline {
+                let left = ContinuousClock.now.duration(to: deadline)
+                milliseconds = left <= .zero ? 0 : Int32(clamping: left.components.seconds * 1000 + left.components.attoseconds / 1_000_000_000_000_000 + 1)
+            }
+            var entry = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+            let ready = poll(&entry, 1, milliseconds)
+            if ready > 0 { return true }
+            if ready == 0 { return false }
+            if errno != EINTR { return true }
+        }
+    }
+}
+
+/// Why `wl_display_connect` failed, in words that point at the fix.
+struct ConnectFailure {
+    var name: String?
+    var errno: Int32
+    var environment = ProcessInfoLite.environment
+
+    var explanation: String {
+        let runtimeDir = environment["XDG_RUNTIME_DIR"]
+        let display = name ?? environment["WAYLAND_DISPLAY"]
+        let socket = display ?? "wayland-0"
+        let path = socket.hasPrefix("/") ? socket : (runtimeDir.map { $0 + "/" + socket } ?? socket)
+        var text = "no Wayland compositor at '\(path)' (\(String(cString: strerror(errno))))."
+        if environment["WAYLAND_SOCKET"] != nil {
+            text += " WAYLAND_SOCKET is set, so libwayland used that inherited socket instead; unset it to connect by name."
+        }
+        text += " WAYLAND_DISPLAY is " + (environment["WAYLAND_DISPLAY"].map { "'\($0)'" } ?? "not set (so 'wayland-0' was tried)")
+        text += " and XDG_RUNTIME_DIR is " + (runtimeDir.map { "'\($0)'" } ?? "not set")
+        text += ". Start a compositor, or point WAYLAND_DISPLAY at its socket in XDG_RUNTIME_DIR."
+        return text
+    }
+}
+
+/// The process environment without Foundation.
+enum ProcessInfoLite {
+    static var environment: [String: String] {
+        var result: [String: String] = [:]
+        var entry = environ
+        while let pointer = entry.pointee {
+            let pair = String(cString: pointer)
+            if let equals = pair.firstIndex(of: "=") {
+                result[String(pair[..<equals])] = String(pair[pair.index(after: equals)...])
+            }
+            entry += 1
+        }
+        return result
+    }
+}

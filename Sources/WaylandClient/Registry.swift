@@ -1,0 +1,72 @@
+import WaylandProtocols
+
+/// The compositor's globals, kept current from `wl_registry` events, and binding to them.
+/// Main actor only.
+@MainActor
+public final class Registry {
+    /// One advertised global.
+    public struct Global: Hashable, Sendable {
+        /// The registry's numeric name for it, used to bind it.
+        public let name: UInt32
+        /// The interface, such as `wl_compositor`.
+        public let interface: String
+        /// The highest version the compositor offers.
+        public let version: UInt32
+    }
+
+    /// The globals currently advertised, in the order the compositor announced them.
+    public private(set) var globals: [Global] = []
+    /// Called when a global appears after the first roundtrip, or before it for each initial one.
+    public var onGlobal: ((Global) -> Void)?
+    /// Called when the compositor withdraws a global, such as an unplugged output. Objects bound
+    /// to it stay valid until destroyed, but should be destroyed.
+    public var onGlobalRemove: ((Global) -> Void)?
+
+    public let proxy: WlRegistry
+
+    init(_ proxy: WlRegistry) {
+        self.proxy = proxy
+        proxy.onEvent = { [unowned self] event in
+            switch event {
+            case let .global(name, interface, version):
+                let global = Global(name: name, interface: interface, version: version)
+                globals.append(global)
+                onGlobal?(global)
+            case let .globalRemove(name):
+                guard let index = globals.firstIndex(where: { $0.name == name }) else { return }
+                let global = globals.remove(at: index)
+                onGlobalRemove?(global)
+            }
+        }
+    }
+
+    /// The first advertised global of an interface.
+    public func global(_ interface: String) -> Global? {
+        globals.first { $0.interface == interface }
+    }
+
+    /// Binds a global at the highest version both sides support, capped at `maxVersion`.
+    ///
+    /// - Parameters:
+    ///   - global: which global; by default the first one of `type`'s interface.
+    ///   - maxVersion: the highest version the caller is written for.
+    /// - Throws: `globalUnavailable` when the compositor does not offer it, `invalidArgument` when
+    ///   `global` is of another interface or `maxVersion` is 0.
+    public func bind<Bound: WaylandInterface>(
+        _ type: Bound.Type, global: Global? = nil, maxVersion: UInt32 = .max
+    ) throws(WaylandError) -> Bound {
+        let interface = Bound.descriptor.name
+        guard let target = global ?? self.global(interface), globals.contains(target) else {
+            throw WaylandError(.globalUnavailable, global == nil
+                ? "the compositor does not offer \(interface)"
+                : "global \(global!.name) (\(global!.interface)) is no longer advertised")
+        }
+        guard target.interface == interface, maxVersion > 0 else {
+            throw WaylandError(.invalidArgument, maxVersion == 0
+                ? "cannot bind \(interface) at version 0"
+                : "global \(target.name) is a \(target.interface), not a \(interface)")
+        }
+        let version = min(target.version, Bound.descriptor.version, maxVersion)
+        return try proxy.bind(name: target.name, Bound.self, version: version)
+    }
+}

@@ -1,0 +1,61 @@
+import SystemPackage
+
+/// An error from the Wayland layer: a stable `code` to match on, a message for people, and where
+/// available the protocol error the compositor reported or the errno behind it.
+public struct WaylandError: Error, CustomStringConvertible, Sendable {
+    /// What kind of failure. New codes may be added; match with `==` or a `default`.
+    public struct Code: Hashable, Sendable, CustomStringConvertible {
+        private enum Value: String, Sendable {
+            case noCompositor, connectionLost, protocolError, objectDestroyed, unsupportedRequest
+            case globalUnavailable, invalidArgument
+        }
+        private let value: Value
+        private init(_ value: Value) { self.value = value }
+
+        /// No compositor could be reached (`wl_display_connect` failed).
+        public static let noCompositor = Code(.noCompositor)
+        /// The connection broke: the compositor exited or closed the socket.
+        public static let connectionLost = Code(.connectionLost)
+        /// The compositor reported a protocol error; see `protocolError`. The connection is dead.
+        public static let protocolError = Code(.protocolError)
+        /// A request was made on, or passed, an object that was already destroyed.
+        public static let objectDestroyed = Code(.objectDestroyed)
+        /// A request needs a newer interface version than the object was bound at.
+        public static let unsupportedRequest = Code(.unsupportedRequest)
+        /// The registry does not advertise the global asked for.
+        public static let globalUnavailable = Code(.globalUnavailable)
+        /// An argument cannot be sent, such as a non-finite fixed-point value.
+        public static let invalidArgument = Code(.invalidArgument)
+
+        public var description: String { value.rawValue }
+    }
+
+    /// A `wl_display.error` event: the compositor's verdict on a request this client made.
+    public struct ProtocolError: Hashable, Sendable, CustomStringConvertible {
+        /// The interface of the object the error is about, such as `wl_shm`.
+        public var interface: String
+        public var objectID: UInt32
+        /// The interface's error enum value, such as `WlShm.ErrorCode.invalidStride.rawValue`.
+        public var code: UInt32
+        /// The compositor's explanation, when libwayland logged it.
+        public var message: String?
+
+        public var description: String {
+            "\(interface)@\(objectID): error \(code)" + (message.map { ": \($0)" } ?? "")
+        }
+    }
+
+    public var code: Code
+    public var message: String
+    public var protocolError: ProtocolError?
+    public var errno: Errno?
+
+    public init(_ code: Code, _ message: String, protocolError: ProtocolError? = nil, errno: Errno? = nil) {
+        self.code = code
+        self.message = message
+        self.protocolError = protocolError
+        self.errno = errno
+    }
+
+    public var description: String { "WaylandError.\(code): \(message)" }
+}
