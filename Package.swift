@@ -55,7 +55,7 @@ let package = Package(
         ),
         .testTarget(
             name: "WaylandClientTests",
-            dependencies: ["WaylandClient", "WaylandTestSupport"]
+            dependencies: ["WaylandClient", "WaylandTestSupport", .product(name: "SystemPackage", package: "swift-system")]
         ),
         .testTarget(
             name: "SystemLibraryTests",

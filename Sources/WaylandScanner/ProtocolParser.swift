@@ -30,6 +30,10 @@ public enum ProtocolParser {
         parser.delegate = builder
         let succeeded = parser.parse()
         if let error = builder.error { throw error }
+        // FoundationXML on Linux reports success for a truncated document, so check nesting here.
+        if let unclosed = builder.openElements.last {
+            throw ScannerError(file: fileName, line: parser.lineNumber, message: "malformed XML: <\(unclosed)> is never closed")
+        }
         guard succeeded, let spec = builder.spec else {
             let reason = parser.parserError.map { "\($0.localizedDescription)" } ?? "no <protocol> element"
             throw ScannerError(file: fileName, line: parser.lineNumber, message: "malformed XML: \(reason)")
@@ -52,12 +56,14 @@ private final class SpecBuilder: NSObject, XMLParserDelegate {
     private var argument: ArgumentSpec?
     private var documentation: Documentation?
     private var text = ""
+    private(set) var openElements: [String] = []
 
     init(fileName: String) { self.fileName = fileName }
 
     func parser(_ parser: XMLParser, didStartElement element: String, namespaceURI: String?,
                 qualifiedName: String?, attributes: [String: String] = [:]) {
         guard error == nil else { return }
+        openElements.append(element)
         do {
             try start(element, attributes, line: parser.lineNumber)
         } catch let failure as ScannerError {
@@ -68,6 +74,7 @@ private final class SpecBuilder: NSObject, XMLParserDelegate {
 
     func parser(_ parser: XMLParser, didEndElement element: String, namespaceURI: String?, qualifiedName: String?) {
         guard error == nil else { return }
+        openElements.removeLast()
         end(element)
     }
 

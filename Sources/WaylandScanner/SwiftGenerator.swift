@@ -306,8 +306,9 @@ public struct SwiftGenerator {
                 $0.line()
                 $0.documentation(entry.documentation, since: entry.since)
                 // An empty option set is spelled `[]`; `Name(rawValue: 0)` draws a compiler warning.
-                let value = enumeration.isBitfield && entry.value == 0 ? "[]" : "\(name)(rawValue: \(Self.hex(entry.value, bitfield: enumeration.isBitfield)))"
-                $0.line("public static let \(SwiftNames.identifier(entry.name)): \(name) = \(value)")
+                let value = enumeration.isBitfield && entry.value == 0
+                    ? ": \(name) = []" : " = \(name)(rawValue: \(Self.hex(entry.value, bitfield: enumeration.isBitfield)))"
+                $0.line("public static let \(SwiftNames.identifier(entry.name))\(value)")
             }
         }
         out.line("}")

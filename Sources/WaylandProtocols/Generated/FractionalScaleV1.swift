@@ -67,7 +67,7 @@ extension WpFractionalScaleManagerV1 {
         public init(rawValue: UInt32) { self.rawValue = rawValue }
 
         /// the surface already has a fractional_scale object associated
-        public static let fractionalScaleExists: ErrorCode = ErrorCode(rawValue: 0)
+        public static let fractionalScaleExists = ErrorCode(rawValue: 0)
     }
 }
 

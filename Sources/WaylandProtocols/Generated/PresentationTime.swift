@@ -144,10 +144,10 @@ extension WpPresentation {
         public init(rawValue: UInt32) { self.rawValue = rawValue }
 
         /// invalid value in tv_nsec
-        public static let invalidTimestamp: ErrorCode = ErrorCode(rawValue: 0)
+        public static let invalidTimestamp = ErrorCode(rawValue: 0)
 
         /// invalid flag
-        public static let invalidFlag: ErrorCode = ErrorCode(rawValue: 1)
+        public static let invalidFlag = ErrorCode(rawValue: 1)
     }
 }
 
@@ -287,14 +287,14 @@ extension WpPresentationFeedback {
         /// flag. If presentation is done by a copy to the active
         /// frontbuffer, then it must guarantee that tearing cannot
         /// happen.
-        public static let vsync: Kind = Kind(rawValue: 1)
+        public static let vsync = Kind(rawValue: 1)
 
         /// hardware provided the presentation timestamp
         ///
         /// The display hardware provided measurements that the hardware
         /// driver converted into a presentation timestamp. Sampling a
         /// clock in software is not acceptable for this flag.
-        public static let hwClock: Kind = Kind(rawValue: 2)
+        public static let hwClock = Kind(rawValue: 2)
 
         /// hardware signalled the start of the presentation
         ///
@@ -302,7 +302,7 @@ extension WpPresentationFeedback {
         /// image content. The opposite of this is e.g. a timer being used
         /// to guess when the display hardware has switched to the new
         /// image content.
-        public static let hwCompletion: Kind = Kind(rawValue: 4)
+        public static let hwCompletion = Kind(rawValue: 4)
 
         /// presentation was done zero-copy
         ///
@@ -312,6 +312,6 @@ extension WpPresentationFeedback {
         /// copying, even if textured directly from the client buffer.
         /// Possible zero-copy cases include direct scanout of a
         /// fullscreen surface and a surface on a hardware overlay.
-        public static let zeroCopy: Kind = Kind(rawValue: 8)
+        public static let zeroCopy = Kind(rawValue: 8)
     }
 }

@@ -72,7 +72,7 @@ extension WpViewporter {
         public init(rawValue: UInt32) { self.rawValue = rawValue }
 
         /// the surface already has a viewport object associated
-        public static let viewportExists: ErrorCode = ErrorCode(rawValue: 0)
+        public static let viewportExists = ErrorCode(rawValue: 0)
     }
 }
 
@@ -204,15 +204,15 @@ extension WpViewport {
         public init(rawValue: UInt32) { self.rawValue = rawValue }
 
         /// negative or zero values in width or height
-        public static let badValue: ErrorCode = ErrorCode(rawValue: 0)
+        public static let badValue = ErrorCode(rawValue: 0)
 
         /// destination size is not integer
-        public static let badSize: ErrorCode = ErrorCode(rawValue: 1)
+        public static let badSize = ErrorCode(rawValue: 1)
 
         /// source rectangle extends outside of the content area
-        public static let outOfBuffer: ErrorCode = ErrorCode(rawValue: 2)
+        public static let outOfBuffer = ErrorCode(rawValue: 2)
 
         /// the wl_surface was destroyed
-        public static let noSurface: ErrorCode = ErrorCode(rawValue: 3)
+        public static let noSurface = ErrorCode(rawValue: 3)
     }
 }

@@ -134,16 +134,16 @@ extension WlDisplay {
         public init(rawValue: UInt32) { self.rawValue = rawValue }
 
         /// server couldn't find object
-        public static let invalidObject: ErrorCode = ErrorCode(rawValue: 0)
+        public static let invalidObject = ErrorCode(rawValue: 0)
 
         /// method doesn't exist on the specified interface or malformed request
-        public static let invalidMethod: ErrorCode = ErrorCode(rawValue: 1)
+        public static let invalidMethod = ErrorCode(rawValue: 1)
 
         /// server is out of memory
-        public static let noMemory: ErrorCode = ErrorCode(rawValue: 2)
+        public static let noMemory = ErrorCode(rawValue: 2)
 
         /// implementation error in compositor
-        public static let implementation: ErrorCode = ErrorCode(rawValue: 3)
+        public static let implementation = ErrorCode(rawValue: 3)
     }
 }
 
@@ -459,13 +459,13 @@ extension WlShm {
         public init(rawValue: UInt32) { self.rawValue = rawValue }
 
         /// buffer format is not known
-        public static let invalidFormat: ErrorCode = ErrorCode(rawValue: 0)
+        public static let invalidFormat = ErrorCode(rawValue: 0)
 
         /// invalid size or stride during pool or buffer creation
-        public static let invalidStride: ErrorCode = ErrorCode(rawValue: 1)
+        public static let invalidStride = ErrorCode(rawValue: 1)
 
         /// mmapping the file descriptor failed
-        public static let invalidFd: ErrorCode = ErrorCode(rawValue: 2)
+        public static let invalidFd = ErrorCode(rawValue: 2)
     }
 }
 
@@ -489,316 +489,316 @@ extension WlShm {
         public init(rawValue: UInt32) { self.rawValue = rawValue }
 
         /// 32-bit ARGB format, [31:0] A:R:G:B 8:8:8:8 little endian
-        public static let argb8888: Format = Format(rawValue: 0)
+        public static let argb8888 = Format(rawValue: 0)
 
         /// 32-bit RGB format, [31:0] x:R:G:B 8:8:8:8 little endian
-        public static let xrgb8888: Format = Format(rawValue: 1)
+        public static let xrgb8888 = Format(rawValue: 1)
 
         /// 8-bit color index format, [7:0] C
-        public static let c8: Format = Format(rawValue: 538982467)
+        public static let c8 = Format(rawValue: 538982467)
 
         /// 8-bit RGB format, [7:0] R:G:B 3:3:2
-        public static let rgb332: Format = Format(rawValue: 943867730)
+        public static let rgb332 = Format(rawValue: 943867730)
 
         /// 8-bit BGR format, [7:0] B:G:R 2:3:3
-        public static let bgr233: Format = Format(rawValue: 944916290)
+        public static let bgr233 = Format(rawValue: 944916290)
 
         /// 16-bit xRGB format, [15:0] x:R:G:B 4:4:4:4 little endian
-        public static let xrgb4444: Format = Format(rawValue: 842093144)
+        public static let xrgb4444 = Format(rawValue: 842093144)
 
         /// 16-bit xBGR format, [15:0] x:B:G:R 4:4:4:4 little endian
-        public static let xbgr4444: Format = Format(rawValue: 842089048)
+        public static let xbgr4444 = Format(rawValue: 842089048)
 
         /// 16-bit RGBx format, [15:0] R:G:B:x 4:4:4:4 little endian
-        public static let rgbx4444: Format = Format(rawValue: 842094674)
+        public static let rgbx4444 = Format(rawValue: 842094674)
 
         /// 16-bit BGRx format, [15:0] B:G:R:x 4:4:4:4 little endian
-        public static let bgrx4444: Format = Format(rawValue: 842094658)
+        public static let bgrx4444 = Format(rawValue: 842094658)
 
         /// 16-bit ARGB format, [15:0] A:R:G:B 4:4:4:4 little endian
-        public static let argb4444: Format = Format(rawValue: 842093121)
+        public static let argb4444 = Format(rawValue: 842093121)
 
         /// 16-bit ABGR format, [15:0] A:B:G:R 4:4:4:4 little endian
-        public static let abgr4444: Format = Format(rawValue: 842089025)
+        public static let abgr4444 = Format(rawValue: 842089025)
 
         /// 16-bit RBGA format, [15:0] R:G:B:A 4:4:4:4 little endian
-        public static let rgba4444: Format = Format(rawValue: 842088786)
+        public static let rgba4444 = Format(rawValue: 842088786)
 
         /// 16-bit BGRA format, [15:0] B:G:R:A 4:4:4:4 little endian
-        public static let bgra4444: Format = Format(rawValue: 842088770)
+        public static let bgra4444 = Format(rawValue: 842088770)
 
         /// 16-bit xRGB format, [15:0] x:R:G:B 1:5:5:5 little endian
-        public static let xrgb1555: Format = Format(rawValue: 892424792)
+        public static let xrgb1555 = Format(rawValue: 892424792)
 
         /// 16-bit xBGR 1555 format, [15:0] x:B:G:R 1:5:5:5 little endian
-        public static let xbgr1555: Format = Format(rawValue: 892420696)
+        public static let xbgr1555 = Format(rawValue: 892420696)
 
         /// 16-bit RGBx 5551 format, [15:0] R:G:B:x 5:5:5:1 little endian
-        public static let rgbx5551: Format = Format(rawValue: 892426322)
+        public static let rgbx5551 = Format(rawValue: 892426322)
 
         /// 16-bit BGRx 5551 format, [15:0] B:G:R:x 5:5:5:1 little endian
-        public static let bgrx5551: Format = Format(rawValue: 892426306)
+        public static let bgrx5551 = Format(rawValue: 892426306)
 
         /// 16-bit ARGB 1555 format, [15:0] A:R:G:B 1:5:5:5 little endian
-        public static let argb1555: Format = Format(rawValue: 892424769)
+        public static let argb1555 = Format(rawValue: 892424769)
 
         /// 16-bit ABGR 1555 format, [15:0] A:B:G:R 1:5:5:5 little endian
-        public static let abgr1555: Format = Format(rawValue: 892420673)
+        public static let abgr1555 = Format(rawValue: 892420673)
 
         /// 16-bit RGBA 5551 format, [15:0] R:G:B:A 5:5:5:1 little endian
-        public static let rgba5551: Format = Format(rawValue: 892420434)
+        public static let rgba5551 = Format(rawValue: 892420434)
 
         /// 16-bit BGRA 5551 format, [15:0] B:G:R:A 5:5:5:1 little endian
-        public static let bgra5551: Format = Format(rawValue: 892420418)
+        public static let bgra5551 = Format(rawValue: 892420418)
 
         /// 16-bit RGB 565 format, [15:0] R:G:B 5:6:5 little endian
-        public static let rgb565: Format = Format(rawValue: 909199186)
+        public static let rgb565 = Format(rawValue: 909199186)
 
         /// 16-bit BGR 565 format, [15:0] B:G:R 5:6:5 little endian
-        public static let bgr565: Format = Format(rawValue: 909199170)
+        public static let bgr565 = Format(rawValue: 909199170)
 
         /// 24-bit RGB format, [23:0] R:G:B little endian
-        public static let rgb888: Format = Format(rawValue: 875710290)
+        public static let rgb888 = Format(rawValue: 875710290)
 
         /// 24-bit BGR format, [23:0] B:G:R little endian
-        public static let bgr888: Format = Format(rawValue: 875710274)
+        public static let bgr888 = Format(rawValue: 875710274)
 
         /// 32-bit xBGR format, [31:0] x:B:G:R 8:8:8:8 little endian
-        public static let xbgr8888: Format = Format(rawValue: 875709016)
+        public static let xbgr8888 = Format(rawValue: 875709016)
 
         /// 32-bit RGBx format, [31:0] R:G:B:x 8:8:8:8 little endian
-        public static let rgbx8888: Format = Format(rawValue: 875714642)
+        public static let rgbx8888 = Format(rawValue: 875714642)
 
         /// 32-bit BGRx format, [31:0] B:G:R:x 8:8:8:8 little endian
-        public static let bgrx8888: Format = Format(rawValue: 875714626)
+        public static let bgrx8888 = Format(rawValue: 875714626)
 
         /// 32-bit ABGR format, [31:0] A:B:G:R 8:8:8:8 little endian
-        public static let abgr8888: Format = Format(rawValue: 875708993)
+        public static let abgr8888 = Format(rawValue: 875708993)
 
         /// 32-bit RGBA format, [31:0] R:G:B:A 8:8:8:8 little endian
-        public static let rgba8888: Format = Format(rawValue: 875708754)
+        public static let rgba8888 = Format(rawValue: 875708754)
 
         /// 32-bit BGRA format, [31:0] B:G:R:A 8:8:8:8 little endian
-        public static let bgra8888: Format = Format(rawValue: 875708738)
+        public static let bgra8888 = Format(rawValue: 875708738)
 
         /// 32-bit xRGB format, [31:0] x:R:G:B 2:10:10:10 little endian
-        public static let xrgb2101010: Format = Format(rawValue: 808669784)
+        public static let xrgb2101010 = Format(rawValue: 808669784)
 
         /// 32-bit xBGR format, [31:0] x:B:G:R 2:10:10:10 little endian
-        public static let xbgr2101010: Format = Format(rawValue: 808665688)
+        public static let xbgr2101010 = Format(rawValue: 808665688)
 
         /// 32-bit RGBx format, [31:0] R:G:B:x 10:10:10:2 little endian
-        public static let rgbx1010102: Format = Format(rawValue: 808671314)
+        public static let rgbx1010102 = Format(rawValue: 808671314)
 
         /// 32-bit BGRx format, [31:0] B:G:R:x 10:10:10:2 little endian
-        public static let bgrx1010102: Format = Format(rawValue: 808671298)
+        public static let bgrx1010102 = Format(rawValue: 808671298)
 
         /// 32-bit ARGB format, [31:0] A:R:G:B 2:10:10:10 little endian
-        public static let argb2101010: Format = Format(rawValue: 808669761)
+        public static let argb2101010 = Format(rawValue: 808669761)
 
         /// 32-bit ABGR format, [31:0] A:B:G:R 2:10:10:10 little endian
-        public static let abgr2101010: Format = Format(rawValue: 808665665)
+        public static let abgr2101010 = Format(rawValue: 808665665)
 
         /// 32-bit RGBA format, [31:0] R:G:B:A 10:10:10:2 little endian
-        public static let rgba1010102: Format = Format(rawValue: 808665426)
+        public static let rgba1010102 = Format(rawValue: 808665426)
 
         /// 32-bit BGRA format, [31:0] B:G:R:A 10:10:10:2 little endian
-        public static let bgra1010102: Format = Format(rawValue: 808665410)
+        public static let bgra1010102 = Format(rawValue: 808665410)
 
         /// packed YCbCr format, [31:0] Cr0:Y1:Cb0:Y0 8:8:8:8 little endian
-        public static let yuyv: Format = Format(rawValue: 1448695129)
+        public static let yuyv = Format(rawValue: 1448695129)
 
         /// packed YCbCr format, [31:0] Cb0:Y1:Cr0:Y0 8:8:8:8 little endian
-        public static let yvyu: Format = Format(rawValue: 1431918169)
+        public static let yvyu = Format(rawValue: 1431918169)
 
         /// packed YCbCr format, [31:0] Y1:Cr0:Y0:Cb0 8:8:8:8 little endian
-        public static let uyvy: Format = Format(rawValue: 1498831189)
+        public static let uyvy = Format(rawValue: 1498831189)
 
         /// packed YCbCr format, [31:0] Y1:Cb0:Y0:Cr0 8:8:8:8 little endian
-        public static let vyuy: Format = Format(rawValue: 1498765654)
+        public static let vyuy = Format(rawValue: 1498765654)
 
         /// packed AYCbCr format, [31:0] A:Y:Cb:Cr 8:8:8:8 little endian
-        public static let ayuv: Format = Format(rawValue: 1448433985)
+        public static let ayuv = Format(rawValue: 1448433985)
 
         /// 2 plane YCbCr Cr:Cb format, 2x2 subsampled Cr:Cb plane
-        public static let nv12: Format = Format(rawValue: 842094158)
+        public static let nv12 = Format(rawValue: 842094158)
 
         /// 2 plane YCbCr Cb:Cr format, 2x2 subsampled Cb:Cr plane
-        public static let nv21: Format = Format(rawValue: 825382478)
+        public static let nv21 = Format(rawValue: 825382478)
 
         /// 2 plane YCbCr Cr:Cb format, 2x1 subsampled Cr:Cb plane
-        public static let nv16: Format = Format(rawValue: 909203022)
+        public static let nv16 = Format(rawValue: 909203022)
 
         /// 2 plane YCbCr Cb:Cr format, 2x1 subsampled Cb:Cr plane
-        public static let nv61: Format = Format(rawValue: 825644622)
+        public static let nv61 = Format(rawValue: 825644622)
 
         /// 3 plane YCbCr format, 4x4 subsampled Cb (1) and Cr (2) planes
-        public static let yuv410: Format = Format(rawValue: 961959257)
+        public static let yuv410 = Format(rawValue: 961959257)
 
         /// 3 plane YCbCr format, 4x4 subsampled Cr (1) and Cb (2) planes
-        public static let yvu410: Format = Format(rawValue: 961893977)
+        public static let yvu410 = Format(rawValue: 961893977)
 
         /// 3 plane YCbCr format, 4x1 subsampled Cb (1) and Cr (2) planes
-        public static let yuv411: Format = Format(rawValue: 825316697)
+        public static let yuv411 = Format(rawValue: 825316697)
 
         /// 3 plane YCbCr format, 4x1 subsampled Cr (1) and Cb (2) planes
-        public static let yvu411: Format = Format(rawValue: 825316953)
+        public static let yvu411 = Format(rawValue: 825316953)
 
         /// 3 plane YCbCr format, 2x2 subsampled Cb (1) and Cr (2) planes
-        public static let yuv420: Format = Format(rawValue: 842093913)
+        public static let yuv420 = Format(rawValue: 842093913)
 
         /// 3 plane YCbCr format, 2x2 subsampled Cr (1) and Cb (2) planes
-        public static let yvu420: Format = Format(rawValue: 842094169)
+        public static let yvu420 = Format(rawValue: 842094169)
 
         /// 3 plane YCbCr format, 2x1 subsampled Cb (1) and Cr (2) planes
-        public static let yuv422: Format = Format(rawValue: 909202777)
+        public static let yuv422 = Format(rawValue: 909202777)
 
         /// 3 plane YCbCr format, 2x1 subsampled Cr (1) and Cb (2) planes
-        public static let yvu422: Format = Format(rawValue: 909203033)
+        public static let yvu422 = Format(rawValue: 909203033)
 
         /// 3 plane YCbCr format, non-subsampled Cb (1) and Cr (2) planes
-        public static let yuv444: Format = Format(rawValue: 875713881)
+        public static let yuv444 = Format(rawValue: 875713881)
 
         /// 3 plane YCbCr format, non-subsampled Cr (1) and Cb (2) planes
-        public static let yvu444: Format = Format(rawValue: 875714137)
+        public static let yvu444 = Format(rawValue: 875714137)
 
         /// [7:0] R
-        public static let r8: Format = Format(rawValue: 538982482)
+        public static let r8 = Format(rawValue: 538982482)
 
         /// [15:0] R little endian
-        public static let r16: Format = Format(rawValue: 540422482)
+        public static let r16 = Format(rawValue: 540422482)
 
         /// [15:0] R:G 8:8 little endian
-        public static let rg88: Format = Format(rawValue: 943212370)
+        public static let rg88 = Format(rawValue: 943212370)
 
         /// [15:0] G:R 8:8 little endian
-        public static let gr88: Format = Format(rawValue: 943215175)
+        public static let gr88 = Format(rawValue: 943215175)
 
         /// [31:0] R:G 16:16 little endian
-        public static let rg1616: Format = Format(rawValue: 842221394)
+        public static let rg1616 = Format(rawValue: 842221394)
 
         /// [31:0] G:R 16:16 little endian
-        public static let gr1616: Format = Format(rawValue: 842224199)
+        public static let gr1616 = Format(rawValue: 842224199)
 
         /// [63:0] x:R:G:B 16:16:16:16 little endian
-        public static let xrgb16161616f: Format = Format(rawValue: 1211388504)
+        public static let xrgb16161616f = Format(rawValue: 1211388504)
 
         /// [63:0] x:B:G:R 16:16:16:16 little endian
-        public static let xbgr16161616f: Format = Format(rawValue: 1211384408)
+        public static let xbgr16161616f = Format(rawValue: 1211384408)
 
         /// [63:0] A:R:G:B 16:16:16:16 little endian
-        public static let argb16161616f: Format = Format(rawValue: 1211388481)
+        public static let argb16161616f = Format(rawValue: 1211388481)
 
         /// [63:0] A:B:G:R 16:16:16:16 little endian
-        public static let abgr16161616f: Format = Format(rawValue: 1211384385)
+        public static let abgr16161616f = Format(rawValue: 1211384385)
 
         /// [31:0] X:Y:Cb:Cr 8:8:8:8 little endian
-        public static let xyuv8888: Format = Format(rawValue: 1448434008)
+        public static let xyuv8888 = Format(rawValue: 1448434008)
 
         /// [23:0] Cr:Cb:Y 8:8:8 little endian
-        public static let vuy888: Format = Format(rawValue: 875713878)
+        public static let vuy888 = Format(rawValue: 875713878)
 
         /// Y followed by U then V, 10:10:10. Non-linear modifier only
-        public static let vuy101010: Format = Format(rawValue: 808670550)
+        public static let vuy101010 = Format(rawValue: 808670550)
 
         /// [63:0] Cr0:0:Y1:0:Cb0:0:Y0:0 10:6:10:6:10:6:10:6 little endian per 2 Y pixels
-        public static let y210: Format = Format(rawValue: 808530521)
+        public static let y210 = Format(rawValue: 808530521)
 
         /// [63:0] Cr0:0:Y1:0:Cb0:0:Y0:0 12:4:12:4:12:4:12:4 little endian per 2 Y pixels
-        public static let y212: Format = Format(rawValue: 842084953)
+        public static let y212 = Format(rawValue: 842084953)
 
         /// [63:0] Cr0:Y1:Cb0:Y0 16:16:16:16 little endian per 2 Y pixels
-        public static let y216: Format = Format(rawValue: 909193817)
+        public static let y216 = Format(rawValue: 909193817)
 
         /// [31:0] A:Cr:Y:Cb 2:10:10:10 little endian
-        public static let y410: Format = Format(rawValue: 808531033)
+        public static let y410 = Format(rawValue: 808531033)
 
         /// [63:0] A:0:Cr:0:Y:0:Cb:0 12:4:12:4:12:4:12:4 little endian
-        public static let y412: Format = Format(rawValue: 842085465)
+        public static let y412 = Format(rawValue: 842085465)
 
         /// [63:0] A:Cr:Y:Cb 16:16:16:16 little endian
-        public static let y416: Format = Format(rawValue: 909194329)
+        public static let y416 = Format(rawValue: 909194329)
 
         /// [31:0] X:Cr:Y:Cb 2:10:10:10 little endian
-        public static let xvyu2101010: Format = Format(rawValue: 808670808)
+        public static let xvyu2101010 = Format(rawValue: 808670808)
 
         /// [63:0] X:0:Cr:0:Y:0:Cb:0 12:4:12:4:12:4:12:4 little endian
-        public static let xvyu1216161616: Format = Format(rawValue: 909334104)
+        public static let xvyu1216161616 = Format(rawValue: 909334104)
 
         /// [63:0] X:Cr:Y:Cb 16:16:16:16 little endian
-        public static let xvyu16161616: Format = Format(rawValue: 942954072)
+        public static let xvyu16161616 = Format(rawValue: 942954072)
 
         /// [63:0]   A3:A2:Y3:0:Cr0:0:Y2:0:A1:A0:Y1:0:Cb0:0:Y0:0  1:1:8:2:8:2:8:2:1:1:8:2:8:2:8:2 little endian
-        public static let y0l0: Format = Format(rawValue: 810299481)
+        public static let y0l0 = Format(rawValue: 810299481)
 
         /// [63:0]   X3:X2:Y3:0:Cr0:0:Y2:0:X1:X0:Y1:0:Cb0:0:Y0:0  1:1:8:2:8:2:8:2:1:1:8:2:8:2:8:2 little endian
-        public static let x0l0: Format = Format(rawValue: 810299480)
+        public static let x0l0 = Format(rawValue: 810299480)
 
         /// [63:0]   A3:A2:Y3:Cr0:Y2:A1:A0:Y1:Cb0:Y0  1:1:10:10:10:1:1:10:10:10 little endian
-        public static let y0l2: Format = Format(rawValue: 843853913)
+        public static let y0l2 = Format(rawValue: 843853913)
 
         /// [63:0]   X3:X2:Y3:Cr0:Y2:X1:X0:Y1:Cb0:Y0  1:1:10:10:10:1:1:10:10:10 little endian
-        public static let x0l2: Format = Format(rawValue: 843853912)
+        public static let x0l2 = Format(rawValue: 843853912)
 
-        public static let yuv4208bit: Format = Format(rawValue: 942691673)
+        public static let yuv4208bit = Format(rawValue: 942691673)
 
-        public static let yuv42010bit: Format = Format(rawValue: 808539481)
+        public static let yuv42010bit = Format(rawValue: 808539481)
 
-        public static let xrgb8888A8: Format = Format(rawValue: 943805016)
+        public static let xrgb8888A8 = Format(rawValue: 943805016)
 
-        public static let xbgr8888A8: Format = Format(rawValue: 943800920)
+        public static let xbgr8888A8 = Format(rawValue: 943800920)
 
-        public static let rgbx8888A8: Format = Format(rawValue: 943806546)
+        public static let rgbx8888A8 = Format(rawValue: 943806546)
 
-        public static let bgrx8888A8: Format = Format(rawValue: 943806530)
+        public static let bgrx8888A8 = Format(rawValue: 943806530)
 
-        public static let rgb888A8: Format = Format(rawValue: 943798354)
+        public static let rgb888A8 = Format(rawValue: 943798354)
 
-        public static let bgr888A8: Format = Format(rawValue: 943798338)
+        public static let bgr888A8 = Format(rawValue: 943798338)
 
-        public static let rgb565A8: Format = Format(rawValue: 943797586)
+        public static let rgb565A8 = Format(rawValue: 943797586)
 
-        public static let bgr565A8: Format = Format(rawValue: 943797570)
+        public static let bgr565A8 = Format(rawValue: 943797570)
 
         /// non-subsampled Cr:Cb plane
-        public static let nv24: Format = Format(rawValue: 875714126)
+        public static let nv24 = Format(rawValue: 875714126)
 
         /// non-subsampled Cb:Cr plane
-        public static let nv42: Format = Format(rawValue: 842290766)
+        public static let nv42 = Format(rawValue: 842290766)
 
         /// 2x1 subsampled Cr:Cb plane, 10 bit per channel
-        public static let p210: Format = Format(rawValue: 808530512)
+        public static let p210 = Format(rawValue: 808530512)
 
         /// 2x2 subsampled Cr:Cb plane 10 bits per channel
-        public static let p010: Format = Format(rawValue: 808530000)
+        public static let p010 = Format(rawValue: 808530000)
 
         /// 2x2 subsampled Cr:Cb plane 12 bits per channel
-        public static let p012: Format = Format(rawValue: 842084432)
+        public static let p012 = Format(rawValue: 842084432)
 
         /// 2x2 subsampled Cr:Cb plane 16 bits per channel
-        public static let p016: Format = Format(rawValue: 909193296)
+        public static let p016 = Format(rawValue: 909193296)
 
         /// [63:0] A:x:B:x:G:x:R:x 10:6:10:6:10:6:10:6 little endian
-        public static let axbxgxrx106106106106: Format = Format(rawValue: 808534593)
+        public static let axbxgxrx106106106106 = Format(rawValue: 808534593)
 
         /// 2x2 subsampled Cr:Cb plane
-        public static let nv15: Format = Format(rawValue: 892425806)
+        public static let nv15 = Format(rawValue: 892425806)
 
-        public static let q410: Format = Format(rawValue: 808531025)
+        public static let q410 = Format(rawValue: 808531025)
 
-        public static let q401: Format = Format(rawValue: 825242705)
+        public static let q401 = Format(rawValue: 825242705)
 
         /// [63:0] x:R:G:B 16:16:16:16 little endian
-        public static let xrgb16161616: Format = Format(rawValue: 942953048)
+        public static let xrgb16161616 = Format(rawValue: 942953048)
 
         /// [63:0] x:B:G:R 16:16:16:16 little endian
-        public static let xbgr16161616: Format = Format(rawValue: 942948952)
+        public static let xbgr16161616 = Format(rawValue: 942948952)
 
         /// [63:0] A:R:G:B 16:16:16:16 little endian
-        public static let argb16161616: Format = Format(rawValue: 942953025)
+        public static let argb16161616 = Format(rawValue: 942953025)
 
         /// [63:0] A:B:G:R 16:16:16:16 little endian
-        public static let abgr16161616: Format = Format(rawValue: 942948929)
+        public static let abgr16161616 = Format(rawValue: 942948929)
     }
 }
 
@@ -1104,16 +1104,16 @@ extension WlDataOffer {
         public init(rawValue: UInt32) { self.rawValue = rawValue }
 
         /// finish request was called untimely
-        public static let invalidFinish: ErrorCode = ErrorCode(rawValue: 0)
+        public static let invalidFinish = ErrorCode(rawValue: 0)
 
         /// action mask contains invalid values
-        public static let invalidActionMask: ErrorCode = ErrorCode(rawValue: 1)
+        public static let invalidActionMask = ErrorCode(rawValue: 1)
 
         /// action argument has an invalid value
-        public static let invalidAction: ErrorCode = ErrorCode(rawValue: 2)
+        public static let invalidAction = ErrorCode(rawValue: 2)
 
         /// offer doesn't accept this request
-        public static let invalidOffer: ErrorCode = ErrorCode(rawValue: 3)
+        public static let invalidOffer = ErrorCode(rawValue: 3)
     }
 }
 
@@ -1321,10 +1321,10 @@ extension WlDataSource {
         public init(rawValue: UInt32) { self.rawValue = rawValue }
 
         /// action mask contains invalid values
-        public static let invalidActionMask: ErrorCode = ErrorCode(rawValue: 0)
+        public static let invalidActionMask = ErrorCode(rawValue: 0)
 
         /// source doesn't accept this request
-        public static let invalidSource: ErrorCode = ErrorCode(rawValue: 1)
+        public static let invalidSource = ErrorCode(rawValue: 1)
     }
 }
 
@@ -1529,7 +1529,7 @@ extension WlDataDevice {
         public init(rawValue: UInt32) { self.rawValue = rawValue }
 
         /// given wl_surface has another role
-        public static let role: ErrorCode = ErrorCode(rawValue: 0)
+        public static let role = ErrorCode(rawValue: 0)
     }
 }
 
@@ -1610,13 +1610,13 @@ extension WlDataDeviceManager {
         public static let none: DndAction = []
 
         /// copy action
-        public static let copy: DndAction = DndAction(rawValue: 1)
+        public static let copy = DndAction(rawValue: 1)
 
         /// move action
-        public static let move: DndAction = DndAction(rawValue: 2)
+        public static let move = DndAction(rawValue: 2)
 
         /// ask action
-        public static let ask: DndAction = DndAction(rawValue: 4)
+        public static let ask = DndAction(rawValue: 4)
     }
 }
 
@@ -1662,7 +1662,7 @@ extension WlShell {
         public init(rawValue: UInt32) { self.rawValue = rawValue }
 
         /// given wl_surface has another role
-        public static let role: ErrorCode = ErrorCode(rawValue: 0)
+        public static let role = ErrorCode(rawValue: 0)
     }
 }
 
@@ -1982,28 +1982,28 @@ extension WlShellSurface {
         public static let none: Resize = []
 
         /// top edge
-        public static let top: Resize = Resize(rawValue: 1)
+        public static let top = Resize(rawValue: 1)
 
         /// bottom edge
-        public static let bottom: Resize = Resize(rawValue: 2)
+        public static let bottom = Resize(rawValue: 2)
 
         /// left edge
-        public static let left: Resize = Resize(rawValue: 4)
+        public static let left = Resize(rawValue: 4)
 
         /// top and left edges
-        public static let topLeft: Resize = Resize(rawValue: 5)
+        public static let topLeft = Resize(rawValue: 5)
 
         /// bottom and left edges
-        public static let bottomLeft: Resize = Resize(rawValue: 6)
+        public static let bottomLeft = Resize(rawValue: 6)
 
         /// right edge
-        public static let right: Resize = Resize(rawValue: 8)
+        public static let right = Resize(rawValue: 8)
 
         /// top and right edges
-        public static let topRight: Resize = Resize(rawValue: 9)
+        public static let topRight = Resize(rawValue: 9)
 
         /// bottom and right edges
-        public static let bottomRight: Resize = Resize(rawValue: 0xa)
+        public static let bottomRight = Resize(rawValue: 0xa)
     }
 }
 
@@ -2017,7 +2017,7 @@ extension WlShellSurface {
         public init(rawValue: UInt32) { self.rawValue = rawValue }
 
         /// do not set keyboard focus
-        public static let inactive: Transient = Transient(rawValue: 1)
+        public static let inactive = Transient(rawValue: 1)
     }
 }
 
@@ -2032,16 +2032,16 @@ extension WlShellSurface {
         public init(rawValue: UInt32) { self.rawValue = rawValue }
 
         /// no preference, apply default policy
-        public static let `default`: FullscreenMethod = FullscreenMethod(rawValue: 0)
+        public static let `default` = FullscreenMethod(rawValue: 0)
 
         /// scale, preserve the surface's aspect ratio and center on output
-        public static let scale: FullscreenMethod = FullscreenMethod(rawValue: 1)
+        public static let scale = FullscreenMethod(rawValue: 1)
 
         /// switch output mode to the smallest mode that can fit the surface, add black borders to compensate size mismatch
-        public static let driver: FullscreenMethod = FullscreenMethod(rawValue: 2)
+        public static let driver = FullscreenMethod(rawValue: 2)
 
         /// no upscaling, center on output and add black borders to compensate size mismatch
-        public static let fill: FullscreenMethod = FullscreenMethod(rawValue: 3)
+        public static let fill = FullscreenMethod(rawValue: 3)
     }
 }
 
@@ -2541,16 +2541,16 @@ extension WlSurface {
         public init(rawValue: UInt32) { self.rawValue = rawValue }
 
         /// buffer scale value is invalid
-        public static let invalidScale: ErrorCode = ErrorCode(rawValue: 0)
+        public static let invalidScale = ErrorCode(rawValue: 0)
 
         /// buffer transform value is invalid
-        public static let invalidTransform: ErrorCode = ErrorCode(rawValue: 1)
+        public static let invalidTransform = ErrorCode(rawValue: 1)
 
         /// buffer size is invalid
-        public static let invalidSize: ErrorCode = ErrorCode(rawValue: 2)
+        public static let invalidSize = ErrorCode(rawValue: 2)
 
         /// buffer offset is invalid
-        public static let invalidOffset: ErrorCode = ErrorCode(rawValue: 3)
+        public static let invalidOffset = ErrorCode(rawValue: 3)
     }
 }
 
@@ -2711,13 +2711,13 @@ extension WlSeat {
         public init(rawValue: UInt32) { self.rawValue = rawValue }
 
         /// the seat has pointer devices
-        public static let pointer: Capability = Capability(rawValue: 1)
+        public static let pointer = Capability(rawValue: 1)
 
         /// the seat has one or more keyboards
-        public static let keyboard: Capability = Capability(rawValue: 2)
+        public static let keyboard = Capability(rawValue: 2)
 
         /// the seat has touch devices
-        public static let touch: Capability = Capability(rawValue: 4)
+        public static let touch = Capability(rawValue: 4)
     }
 }
 
@@ -2730,7 +2730,7 @@ extension WlSeat {
         public init(rawValue: UInt32) { self.rawValue = rawValue }
 
         /// get_pointer, get_keyboard or get_touch called on seat without the matching capability
-        public static let missingCapability: ErrorCode = ErrorCode(rawValue: 0)
+        public static let missingCapability = ErrorCode(rawValue: 0)
     }
 }
 
@@ -3116,7 +3116,7 @@ extension WlPointer {
         public init(rawValue: UInt32) { self.rawValue = rawValue }
 
         /// given wl_surface has another role
-        public static let role: ErrorCode = ErrorCode(rawValue: 0)
+        public static let role = ErrorCode(rawValue: 0)
     }
 }
 
@@ -3130,10 +3130,10 @@ extension WlPointer {
         public init(rawValue: UInt32) { self.rawValue = rawValue }
 
         /// the button is not pressed
-        public static let released: ButtonState = ButtonState(rawValue: 0)
+        public static let released = ButtonState(rawValue: 0)
 
         /// the button is pressed
-        public static let pressed: ButtonState = ButtonState(rawValue: 1)
+        public static let pressed = ButtonState(rawValue: 1)
     }
 }
 
@@ -3146,10 +3146,10 @@ extension WlPointer {
         public init(rawValue: UInt32) { self.rawValue = rawValue }
 
         /// vertical axis
-        public static let verticalScroll: Axis = Axis(rawValue: 0)
+        public static let verticalScroll = Axis(rawValue: 0)
 
         /// horizontal axis
-        public static let horizontalScroll: Axis = Axis(rawValue: 1)
+        public static let horizontalScroll = Axis(rawValue: 1)
     }
 }
 
@@ -3177,18 +3177,18 @@ extension WlPointer {
         public init(rawValue: UInt32) { self.rawValue = rawValue }
 
         /// a physical wheel rotation
-        public static let wheel: AxisSource = AxisSource(rawValue: 0)
+        public static let wheel = AxisSource(rawValue: 0)
 
         /// finger on a touch surface
-        public static let finger: AxisSource = AxisSource(rawValue: 1)
+        public static let finger = AxisSource(rawValue: 1)
 
         /// continuous coordinate space
-        public static let continuous: AxisSource = AxisSource(rawValue: 2)
+        public static let continuous = AxisSource(rawValue: 2)
 
         /// a physical wheel tilt
         ///
         /// Available since version 6.
-        public static let wheelTilt: AxisSource = AxisSource(rawValue: 3)
+        public static let wheelTilt = AxisSource(rawValue: 3)
     }
 }
 
@@ -3352,10 +3352,10 @@ extension WlKeyboard {
         public init(rawValue: UInt32) { self.rawValue = rawValue }
 
         /// no keymap; client must understand how to interpret the raw keycode
-        public static let noKeymap: KeymapFormat = KeymapFormat(rawValue: 0)
+        public static let noKeymap = KeymapFormat(rawValue: 0)
 
         /// libxkbcommon compatible, null-terminated string; to determine the xkb keycode, clients must add 8 to the key event keycode
-        public static let xkbV1: KeymapFormat = KeymapFormat(rawValue: 1)
+        public static let xkbV1 = KeymapFormat(rawValue: 1)
     }
 }
 
@@ -3368,10 +3368,10 @@ extension WlKeyboard {
         public init(rawValue: UInt32) { self.rawValue = rawValue }
 
         /// key is not pressed
-        public static let released: KeyState = KeyState(rawValue: 0)
+        public static let released = KeyState(rawValue: 0)
 
         /// key is pressed
-        public static let pressed: KeyState = KeyState(rawValue: 1)
+        public static let pressed = KeyState(rawValue: 1)
     }
 }
 
@@ -3801,22 +3801,22 @@ extension WlOutput {
         public init(rawValue: UInt32) { self.rawValue = rawValue }
 
         /// unknown geometry
-        public static let unknown: Subpixel = Subpixel(rawValue: 0)
+        public static let unknown = Subpixel(rawValue: 0)
 
         /// no geometry
-        public static let none: Subpixel = Subpixel(rawValue: 1)
+        public static let none = Subpixel(rawValue: 1)
 
         /// horizontal RGB
-        public static let horizontalRgb: Subpixel = Subpixel(rawValue: 2)
+        public static let horizontalRgb = Subpixel(rawValue: 2)
 
         /// horizontal BGR
-        public static let horizontalBgr: Subpixel = Subpixel(rawValue: 3)
+        public static let horizontalBgr = Subpixel(rawValue: 3)
 
         /// vertical RGB
-        public static let verticalRgb: Subpixel = Subpixel(rawValue: 4)
+        public static let verticalRgb = Subpixel(rawValue: 4)
 
         /// vertical BGR
-        public static let verticalBgr: Subpixel = Subpixel(rawValue: 5)
+        public static let verticalBgr = Subpixel(rawValue: 5)
     }
 }
 
@@ -3839,28 +3839,28 @@ extension WlOutput {
         public init(rawValue: UInt32) { self.rawValue = rawValue }
 
         /// no transform
-        public static let normal: Transform = Transform(rawValue: 0)
+        public static let normal = Transform(rawValue: 0)
 
         /// 90 degrees counter-clockwise
-        public static let _90: Transform = Transform(rawValue: 1)
+        public static let _90 = Transform(rawValue: 1)
 
         /// 180 degrees counter-clockwise
-        public static let _180: Transform = Transform(rawValue: 2)
+        public static let _180 = Transform(rawValue: 2)
 
         /// 270 degrees counter-clockwise
-        public static let _270: Transform = Transform(rawValue: 3)
+        public static let _270 = Transform(rawValue: 3)
 
         /// 180 degree flip around a vertical axis
-        public static let flipped: Transform = Transform(rawValue: 4)
+        public static let flipped = Transform(rawValue: 4)
 
         /// flip and rotate 90 degrees counter-clockwise
-        public static let flipped90: Transform = Transform(rawValue: 5)
+        public static let flipped90 = Transform(rawValue: 5)
 
         /// flip and rotate 180 degrees counter-clockwise
-        public static let flipped180: Transform = Transform(rawValue: 6)
+        public static let flipped180 = Transform(rawValue: 6)
 
         /// flip and rotate 270 degrees counter-clockwise
-        public static let flipped270: Transform = Transform(rawValue: 7)
+        public static let flipped270 = Transform(rawValue: 7)
     }
 }
 
@@ -3874,10 +3874,10 @@ extension WlOutput {
         public init(rawValue: UInt32) { self.rawValue = rawValue }
 
         /// indicates this is the current mode
-        public static let current: Mode = Mode(rawValue: 1)
+        public static let current = Mode(rawValue: 1)
 
         /// indicates this is the preferred mode
-        public static let preferred: Mode = Mode(rawValue: 2)
+        public static let preferred = Mode(rawValue: 2)
     }
 }
 
@@ -4006,7 +4006,7 @@ extension WlSubcompositor {
         public init(rawValue: UInt32) { self.rawValue = rawValue }
 
         /// the to-be sub-surface is invalid
-        public static let badSurface: ErrorCode = ErrorCode(rawValue: 0)
+        public static let badSurface = ErrorCode(rawValue: 0)
     }
 }
 
@@ -4199,6 +4199,6 @@ extension WlSubsurface {
         public init(rawValue: UInt32) { self.rawValue = rawValue }
 
         /// wl_surface is not a sibling or the parent
-        public static let badSurface: ErrorCode = ErrorCode(rawValue: 0)
+        public static let badSurface = ErrorCode(rawValue: 0)
     }
 }

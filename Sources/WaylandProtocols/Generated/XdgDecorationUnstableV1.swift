@@ -184,13 +184,13 @@ extension ZxdgToplevelDecorationV1 {
         public init(rawValue: UInt32) { self.rawValue = rawValue }
 
         /// xdg_toplevel has a buffer attached before configure
-        public static let unconfiguredBuffer: ErrorCode = ErrorCode(rawValue: 0)
+        public static let unconfiguredBuffer = ErrorCode(rawValue: 0)
 
         /// xdg_toplevel already has a decoration object
-        public static let alreadyConstructed: ErrorCode = ErrorCode(rawValue: 1)
+        public static let alreadyConstructed = ErrorCode(rawValue: 1)
 
         /// xdg_toplevel destroyed before the decoration object
-        public static let orphaned: ErrorCode = ErrorCode(rawValue: 2)
+        public static let orphaned = ErrorCode(rawValue: 2)
     }
 }
 
@@ -203,9 +203,9 @@ extension ZxdgToplevelDecorationV1 {
         public init(rawValue: UInt32) { self.rawValue = rawValue }
 
         /// no server-side window decoration
-        public static let clientSide: Mode = Mode(rawValue: 1)
+        public static let clientSide = Mode(rawValue: 1)
 
         /// server-side window decoration
-        public static let serverSide: Mode = Mode(rawValue: 2)
+        public static let serverSide = Mode(rawValue: 2)
     }
 }

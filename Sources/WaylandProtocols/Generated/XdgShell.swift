@@ -144,25 +144,25 @@ extension XdgWmBase {
         public init(rawValue: UInt32) { self.rawValue = rawValue }
 
         /// given wl_surface has another role
-        public static let role: ErrorCode = ErrorCode(rawValue: 0)
+        public static let role = ErrorCode(rawValue: 0)
 
         /// xdg_wm_base was destroyed before children
-        public static let defunctSurfaces: ErrorCode = ErrorCode(rawValue: 1)
+        public static let defunctSurfaces = ErrorCode(rawValue: 1)
 
         /// the client tried to map or destroy a non-topmost popup
-        public static let notTheTopmostPopup: ErrorCode = ErrorCode(rawValue: 2)
+        public static let notTheTopmostPopup = ErrorCode(rawValue: 2)
 
         /// the client specified an invalid popup parent surface
-        public static let invalidPopupParent: ErrorCode = ErrorCode(rawValue: 3)
+        public static let invalidPopupParent = ErrorCode(rawValue: 3)
 
         /// the client provided an invalid surface state
-        public static let invalidSurfaceState: ErrorCode = ErrorCode(rawValue: 4)
+        public static let invalidSurfaceState = ErrorCode(rawValue: 4)
 
         /// the client provided an invalid positioner
-        public static let invalidPositioner: ErrorCode = ErrorCode(rawValue: 5)
+        public static let invalidPositioner = ErrorCode(rawValue: 5)
 
         /// the client didn’t respond to a ping event in time
-        public static let unresponsive: ErrorCode = ErrorCode(rawValue: 6)
+        public static let unresponsive = ErrorCode(rawValue: 6)
     }
 }
 
@@ -377,7 +377,7 @@ extension XdgPositioner {
         public init(rawValue: UInt32) { self.rawValue = rawValue }
 
         /// invalid input provided
-        public static let invalidInput: ErrorCode = ErrorCode(rawValue: 0)
+        public static let invalidInput = ErrorCode(rawValue: 0)
     }
 }
 
@@ -386,23 +386,23 @@ extension XdgPositioner {
         public var rawValue: UInt32
         public init(rawValue: UInt32) { self.rawValue = rawValue }
 
-        public static let none: Anchor = Anchor(rawValue: 0)
+        public static let none = Anchor(rawValue: 0)
 
-        public static let top: Anchor = Anchor(rawValue: 1)
+        public static let top = Anchor(rawValue: 1)
 
-        public static let bottom: Anchor = Anchor(rawValue: 2)
+        public static let bottom = Anchor(rawValue: 2)
 
-        public static let left: Anchor = Anchor(rawValue: 3)
+        public static let left = Anchor(rawValue: 3)
 
-        public static let right: Anchor = Anchor(rawValue: 4)
+        public static let right = Anchor(rawValue: 4)
 
-        public static let topLeft: Anchor = Anchor(rawValue: 5)
+        public static let topLeft = Anchor(rawValue: 5)
 
-        public static let bottomLeft: Anchor = Anchor(rawValue: 6)
+        public static let bottomLeft = Anchor(rawValue: 6)
 
-        public static let topRight: Anchor = Anchor(rawValue: 7)
+        public static let topRight = Anchor(rawValue: 7)
 
-        public static let bottomRight: Anchor = Anchor(rawValue: 8)
+        public static let bottomRight = Anchor(rawValue: 8)
     }
 }
 
@@ -411,23 +411,23 @@ extension XdgPositioner {
         public var rawValue: UInt32
         public init(rawValue: UInt32) { self.rawValue = rawValue }
 
-        public static let none: Gravity = Gravity(rawValue: 0)
+        public static let none = Gravity(rawValue: 0)
 
-        public static let top: Gravity = Gravity(rawValue: 1)
+        public static let top = Gravity(rawValue: 1)
 
-        public static let bottom: Gravity = Gravity(rawValue: 2)
+        public static let bottom = Gravity(rawValue: 2)
 
-        public static let left: Gravity = Gravity(rawValue: 3)
+        public static let left = Gravity(rawValue: 3)
 
-        public static let right: Gravity = Gravity(rawValue: 4)
+        public static let right = Gravity(rawValue: 4)
 
-        public static let topLeft: Gravity = Gravity(rawValue: 5)
+        public static let topLeft = Gravity(rawValue: 5)
 
-        public static let bottomLeft: Gravity = Gravity(rawValue: 6)
+        public static let bottomLeft = Gravity(rawValue: 6)
 
-        public static let topRight: Gravity = Gravity(rawValue: 7)
+        public static let topRight = Gravity(rawValue: 7)
 
-        public static let bottomRight: Gravity = Gravity(rawValue: 8)
+        public static let bottomRight = Gravity(rawValue: 8)
     }
 }
 
@@ -468,7 +468,7 @@ extension XdgPositioner {
         /// x axis until either the edge in the direction of the gravity is
         /// unconstrained or the edge in the opposite direction of the gravity is
         /// constrained.
-        public static let slideX: ConstraintAdjustment = ConstraintAdjustment(rawValue: 1)
+        public static let slideX = ConstraintAdjustment(rawValue: 1)
 
         /// move along the y axis until unconstrained
         ///
@@ -483,7 +483,7 @@ extension XdgPositioner {
         /// y axis until either the edge in the direction of the gravity is
         /// unconstrained or the edge in the opposite direction of the gravity is
         /// constrained.
-        public static let slideY: ConstraintAdjustment = ConstraintAdjustment(rawValue: 2)
+        public static let slideY = ConstraintAdjustment(rawValue: 2)
 
         /// invert the anchor and gravity on the x axis
         ///
@@ -495,7 +495,7 @@ extension XdgPositioner {
         /// If the adjusted position also ends up being constrained, the resulting
         /// position of the flip_x adjustment will be the one before the
         /// adjustment.
-        public static let flipX: ConstraintAdjustment = ConstraintAdjustment(rawValue: 4)
+        public static let flipX = ConstraintAdjustment(rawValue: 4)
 
         /// invert the anchor and gravity on the y axis
         ///
@@ -511,18 +511,18 @@ extension XdgPositioner {
         /// If the adjusted position also ends up being constrained, the resulting
         /// position of the flip_y adjustment will be the one before the
         /// adjustment.
-        public static let flipY: ConstraintAdjustment = ConstraintAdjustment(rawValue: 8)
+        public static let flipY = ConstraintAdjustment(rawValue: 8)
 
         /// horizontally resize the surface
         ///
         /// Resize the surface horizontally so that it is completely
         /// unconstrained.
-        public static let resizeX: ConstraintAdjustment = ConstraintAdjustment(rawValue: 0x10)
+        public static let resizeX = ConstraintAdjustment(rawValue: 0x10)
 
         /// vertically resize the surface
         ///
         /// Resize the surface vertically so that it is completely unconstrained.
-        public static let resizeY: ConstraintAdjustment = ConstraintAdjustment(rawValue: 0x20)
+        public static let resizeY = ConstraintAdjustment(rawValue: 0x20)
     }
 }
 
@@ -744,22 +744,22 @@ extension XdgSurface {
         public init(rawValue: UInt32) { self.rawValue = rawValue }
 
         /// Surface was not fully constructed
-        public static let notConstructed: ErrorCode = ErrorCode(rawValue: 1)
+        public static let notConstructed = ErrorCode(rawValue: 1)
 
         /// Surface was already constructed
-        public static let alreadyConstructed: ErrorCode = ErrorCode(rawValue: 2)
+        public static let alreadyConstructed = ErrorCode(rawValue: 2)
 
         /// Attaching a buffer to an unconfigured surface
-        public static let unconfiguredBuffer: ErrorCode = ErrorCode(rawValue: 3)
+        public static let unconfiguredBuffer = ErrorCode(rawValue: 3)
 
         /// Invalid serial number when acking a configure event
-        public static let invalidSerial: ErrorCode = ErrorCode(rawValue: 4)
+        public static let invalidSerial = ErrorCode(rawValue: 4)
 
         /// Width or height was zero or negative
-        public static let invalidSize: ErrorCode = ErrorCode(rawValue: 5)
+        public static let invalidSize = ErrorCode(rawValue: 5)
 
         /// Surface was destroyed before its role object
-        public static let defunctRoleObject: ErrorCode = ErrorCode(rawValue: 6)
+        public static let defunctRoleObject = ErrorCode(rawValue: 6)
     }
 }
 
@@ -1286,13 +1286,13 @@ extension XdgToplevel {
         public init(rawValue: UInt32) { self.rawValue = rawValue }
 
         /// provided value is         not a valid variant of the resize_edge enum
-        public static let invalidResizeEdge: ErrorCode = ErrorCode(rawValue: 0)
+        public static let invalidResizeEdge = ErrorCode(rawValue: 0)
 
         /// invalid parent toplevel
-        public static let invalidParent: ErrorCode = ErrorCode(rawValue: 1)
+        public static let invalidParent = ErrorCode(rawValue: 1)
 
         /// client provided an invalid min or max size
-        public static let invalidSize: ErrorCode = ErrorCode(rawValue: 2)
+        public static let invalidSize = ErrorCode(rawValue: 2)
     }
 }
 
@@ -1305,23 +1305,23 @@ extension XdgToplevel {
         public var rawValue: UInt32
         public init(rawValue: UInt32) { self.rawValue = rawValue }
 
-        public static let none: ResizeEdge = ResizeEdge(rawValue: 0)
+        public static let none = ResizeEdge(rawValue: 0)
 
-        public static let top: ResizeEdge = ResizeEdge(rawValue: 1)
+        public static let top = ResizeEdge(rawValue: 1)
 
-        public static let bottom: ResizeEdge = ResizeEdge(rawValue: 2)
+        public static let bottom = ResizeEdge(rawValue: 2)
 
-        public static let left: ResizeEdge = ResizeEdge(rawValue: 4)
+        public static let left = ResizeEdge(rawValue: 4)
 
-        public static let topLeft: ResizeEdge = ResizeEdge(rawValue: 5)
+        public static let topLeft = ResizeEdge(rawValue: 5)
 
-        public static let bottomLeft: ResizeEdge = ResizeEdge(rawValue: 6)
+        public static let bottomLeft = ResizeEdge(rawValue: 6)
 
-        public static let right: ResizeEdge = ResizeEdge(rawValue: 8)
+        public static let right = ResizeEdge(rawValue: 8)
 
-        public static let topRight: ResizeEdge = ResizeEdge(rawValue: 9)
+        public static let topRight = ResizeEdge(rawValue: 9)
 
-        public static let bottomRight: ResizeEdge = ResizeEdge(rawValue: 10)
+        public static let bottomRight = ResizeEdge(rawValue: 10)
     }
 }
 
@@ -1346,7 +1346,7 @@ extension XdgToplevel {
         ///
         /// The client should draw without shadow or other
         /// decoration outside of the window geometry.
-        public static let maximized: State = State(rawValue: 1)
+        public static let maximized = State(rawValue: 1)
 
         /// the surface is fullscreen
         ///
@@ -1355,7 +1355,7 @@ extension XdgToplevel {
         /// a surface to cover the whole fullscreened area, the geometry
         /// dimensions must be obeyed by the client. For more details, see
         /// xdg_toplevel.set_fullscreen.
-        public static let fullscreen: State = State(rawValue: 2)
+        public static let fullscreen = State(rawValue: 2)
 
         /// the surface is being resized
         ///
@@ -1363,14 +1363,14 @@ extension XdgToplevel {
         /// configure event is a maximum; the client cannot resize beyond it.
         /// Clients that have aspect ratio or cell sizing configuration can use
         /// a smaller size, however.
-        public static let resizing: State = State(rawValue: 3)
+        public static let resizing = State(rawValue: 3)
 
         /// the surface is now activated
         ///
         /// Client window decorations should be painted as if the window is
         /// active. Do not assume this means that the window actually has
         /// keyboard or pointer focus.
-        public static let activated: State = State(rawValue: 4)
+        public static let activated = State(rawValue: 4)
 
         /// the surface’s left edge is tiled
         ///
@@ -1378,7 +1378,7 @@ extension XdgToplevel {
         /// considered to be adjacent to another part of the tiling grid.
         ///
         /// Available since version 2.
-        public static let tiledLeft: State = State(rawValue: 5)
+        public static let tiledLeft = State(rawValue: 5)
 
         /// the surface’s right edge is tiled
         ///
@@ -1386,7 +1386,7 @@ extension XdgToplevel {
         /// considered to be adjacent to another part of the tiling grid.
         ///
         /// Available since version 2.
-        public static let tiledRight: State = State(rawValue: 6)
+        public static let tiledRight = State(rawValue: 6)
 
         /// the surface’s top edge is tiled
         ///
@@ -1394,7 +1394,7 @@ extension XdgToplevel {
         /// considered to be adjacent to another part of the tiling grid.
         ///
         /// Available since version 2.
-        public static let tiledTop: State = State(rawValue: 7)
+        public static let tiledTop = State(rawValue: 7)
 
         /// the surface’s bottom edge is tiled
         ///
@@ -1402,7 +1402,7 @@ extension XdgToplevel {
         /// considered to be adjacent to another part of the tiling grid.
         ///
         /// Available since version 2.
-        public static let tiledBottom: State = State(rawValue: 8)
+        public static let tiledBottom = State(rawValue: 8)
     }
 }
 
@@ -1413,16 +1413,16 @@ extension XdgToplevel {
         public init(rawValue: UInt32) { self.rawValue = rawValue }
 
         /// show_window_menu is available
-        public static let windowMenu: WmCapabilities = WmCapabilities(rawValue: 1)
+        public static let windowMenu = WmCapabilities(rawValue: 1)
 
         /// set_maximized and unset_maximized are available
-        public static let maximize: WmCapabilities = WmCapabilities(rawValue: 2)
+        public static let maximize = WmCapabilities(rawValue: 2)
 
         /// set_fullscreen and unset_fullscreen are available
-        public static let fullscreen: WmCapabilities = WmCapabilities(rawValue: 3)
+        public static let fullscreen = WmCapabilities(rawValue: 3)
 
         /// set_minimized is available
-        public static let minimize: WmCapabilities = WmCapabilities(rawValue: 4)
+        public static let minimize = WmCapabilities(rawValue: 4)
     }
 }
 
@@ -1637,6 +1637,6 @@ extension XdgPopup {
         public init(rawValue: UInt32) { self.rawValue = rawValue }
 
         /// tried to grab after being mapped
-        public static let invalidGrab: ErrorCode = ErrorCode(rawValue: 0)
+        public static let invalidGrab = ErrorCode(rawValue: 0)
     }
 }

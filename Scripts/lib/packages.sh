@@ -1,0 +1,28 @@
+# Installs the Debian packages Strata needs, only those missing. Sourced by the Scripts.
+# Works as root, and through sudo otherwise.
+
+STRATA_PACKAGES=(
+    # C libraries bound by the system-library targets
+    libwayland-dev libxkbcommon-dev libpixman-1-dev libfreetype-dev libfontconfig-dev
+    libharfbuzz-dev libpng-dev
+    # protocol XML, the test compositor, and the pinned fonts for golden images
+    wayland-protocols weston fonts-dejavu-core fonts-wqy-microhei
+    pkg-config
+)
+
+strata_install_packages() {
+    local missing=() package
+    for package in "${STRATA_PACKAGES[@]}"; do
+        dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")
+    done
+    [ ${#missing[@]} -eq 0 ] && return 0
+
+    local sudo=()
+    if [ "$(id -u)" -ne 0 ]; then
+        command -v sudo >/dev/null || { echo "strata: need root or sudo to install: ${missing[*]}" >&2; return 1; }
+        sudo=(sudo)
+    fi
+    echo "strata: installing ${missing[*]}" >&2
+    "${sudo[@]}" apt-get update -qq >&2 || return 1
+    DEBIAN_FRONTEND=noninteractive "${sudo[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}" >&2
+}

@@ -1,0 +1,38 @@
+import Glibc
+import SystemPackage
+import Testing
+import WaylandClient
+
+/// Whether the tests that need a real compositor run: when `WAYLAND_DISPLAY` names one, or when
+/// `Scripts/test` demands it (`STRATA_REQUIRE_COMPOSITOR=1`), in which case a missing compositor
+/// fails them instead of skipping them.
+enum Compositor {
+    static var isAvailable: Bool {
+        getenv("WAYLAND_DISPLAY") != nil || getenv("STRATA_REQUIRE_COMPOSITOR").map { String(cString: $0) == "1" } == true
+    }
+}
+
+extension Connection {
+    /// Dispatches until `condition` holds; fails the test after `timeout`.
+    func dispatch(until condition: () -> Bool, timeout: Duration = .seconds(5),
+                  sourceLocation: SourceLocation = #_sourceLocation) throws(WaylandError) {
+        let deadline = ContinuousClock.now + timeout
+        while !condition() {
+            guard ContinuousClock.now < deadline else {
+                Issue.record("condition not met within \(timeout)", sourceLocation: sourceLocation)
+                return
+            }
+            try dispatch(timeout: .milliseconds(50))
+        }
+    }
+}
+
+/// An unlinked POSIX shared-memory file of `size` bytes, for wl_shm pools.
+func makeSharedMemory(size: Int) throws -> FileDescriptor {
+    let name = "/strata-test-\(getpid())-\(UInt32.random(in: 0 ... .max))"
+    let fd = shm_open(name, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+    guard fd >= 0 else { throw Errno(rawValue: errno) }
+    shm_unlink(name)
+    guard ftruncate(fd, off_t(size)) == 0 else { close(fd); throw Errno(rawValue: errno) }
+    return FileDescriptor(rawValue: fd)
+}

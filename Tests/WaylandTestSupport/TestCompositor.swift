@@ -1,0 +1,141 @@
+import CWaylandServer
+import Foundation
+import Synchronization
+import WaylandProtocols
+
+/// A minimal compositor built on libwayland-server, for what a real compositor cannot be made to
+/// do on demand: withdraw a global, or drop its clients. It serves a socket at an absolute path
+/// on its own thread; its globals accept binds and nothing else.
+///
+/// Thread rule: every libwayland-server call happens on the server thread. Tests talk to it by
+/// queueing commands, which that thread runs between its event-loop iterations.
+public final class TestCompositor: Sendable {
+    /// The socket's absolute path; `Connection.connect(to:)` accepts it as is.
+    public let socketPath: String
+    private let directory: String
+    private let control = Control()
+
+    /// What the test thread and the server thread share.
+    private final class Control: Sendable {
+        let commands = Mutex<[@Sendable (ServerThreadState) -> Void]>([])
+        let running = Atomic<Bool>(true)
+        let finished = Atomic<Bool>(false)
+    }
+
+    public init() throws {
+        directory = FileManager.default.temporaryDirectory.appendingPathComponent("strata-test-\(UUID().uuidString.prefix(8))").path
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true,
+                                                attributes: [.posixPermissions: 0o700])
+        socketPath = directory + "/wayland"
+        let listener = try Self.listen(at: socketPath)
+        let thread = Thread { [control] in
+            let state = ServerThreadState(listener: listener)
+            while control.running.load(ordering: .acquiring) {
+                wl_event_loop_dispatch(state.loop, 5)
+                for command in control.commands.withLock({ queued in defer { queued.removeAll() }; return queued }) {
+                    command(state)
+                }
+                wl_display_flush_clients(state.display)
+            }
+            state.shutDown()
+            control.finished.store(true, ordering: .releasing)
+        }
+        thread.name = "TestCompositor"
+        thread.start()
+    }
+
+    deinit {
+        control.running.store(false, ordering: .releasing)
+        while !control.finished.load(ordering: .acquiring) { usleep(1000) }
+        try? FileManager.default.removeItem(atPath: directory)
+    }
+
+    /// Advertises a global of `interface` at `version`.
+    public func addGlobal(_ interface: any WaylandInterface.Type, version: Int32) {
+        let table = UnsafeRawPointer(interface.descriptor.table)
+        let name = interface.descriptor.name
+        // The table pointer is immutable, process-lifetime data.
+        nonisolated(unsafe) let address = table
+        run { $0.addGlobal(name: name, table: address, version: version) }
+    }
+
+    /// Withdraws every global of the named interface: clients receive `wl_registry.global_remove`.
+    public func removeGlobals(named interface: String) {
+        run { $0.removeGlobals(named: interface) }
+    }
+
+    /// Disconnects every client, as a compositor does when it shuts down.
+    public func disconnectClients() {
+        run { $0.disconnectClients() }
+    }
+
+    private func run(_ command: @escaping @Sendable (ServerThreadState) -> Void) {
+        control.commands.withLock { $0.append(command) }
+    }
+
+    private static func listen(at path: String) throws -> Int32 {
+        let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        guard fd >= 0 else { throw POSIXError(.init(rawValue: errno) ?? .EIO) }
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        withUnsafeMutableBytes(of: &address.sun_path) { bytes in
+            for (index, byte) in path.utf8.prefix(bytes.count - 1).enumerated() { bytes[index] = byte }
+        }
+        let bound = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+        }
+        guard bound == 0, Glibc.listen(fd, 8) == 0 else {
+            let error = errno
+            close(fd)
+            throw POSIXError(.init(rawValue: error) ?? .EIO)
+        }
+        return fd
+    }
+}
+
+/// The server's libwayland objects; lives and dies on the server thread.
+/// `@unchecked Sendable` only so commands can name it: it is created, used and destroyed on the
+/// server thread alone.
+final class ServerThreadState: @unchecked Sendable {
+    let display: OpaquePointer
+    let loop: OpaquePointer
+    private var globals: [(name: String, global: OpaquePointer)] = []
+    private let thread = pthread_self()
+
+    /// Traps when the invariant above is broken.
+    private func checkThread() { precondition(pthread_equal(thread, pthread_self()) != 0, "ServerThreadState used off its thread") }
+
+    init(listener: Int32) {
+        display = wl_display_create()
+        loop = wl_display_get_event_loop(display)
+        wl_display_add_socket_fd(display, listener)
+    }
+
+    func addGlobal(name: String, table: UnsafeRawPointer, version: Int32) {
+        checkThread()
+        let interface = table.assumingMemoryBound(to: wl_interface.self)
+        // The bind handler gets the interface back through the global's data pointer.
+        let global = wl_global_create(display, interface, version, UnsafeMutableRawPointer(mutating: table)) { client, data, version, id in
+            let interface = data!.assumingMemoryBound(to: wl_interface.self)
+            _ = wl_resource_create(client, interface, Int32(version), id)
+        }
+        if let global { globals.append((name, global)) }
+    }
+
+    func removeGlobals(named interface: String) {
+        checkThread()
+        for entry in globals where entry.name == interface { wl_global_destroy(entry.global) }
+        globals.removeAll { $0.name == interface }
+    }
+
+    func disconnectClients() {
+        checkThread()
+        wl_display_destroy_clients(display)
+    }
+
+    func shutDown() {
+        checkThread()
+        wl_display_destroy_clients(display)
+        wl_display_destroy(display)
+    }
+}
