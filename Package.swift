@@ -55,7 +55,10 @@ let package = Package(
         ),
         .testTarget(
             name: "WaylandClientTests",
-            dependencies: ["WaylandClient", "WaylandTestSupport", .product(name: "SystemPackage", package: "swift-system")]
+            dependencies: [
+                "WaylandClient", "WaylandTestSupport", "CWaylandClient",
+                .product(name: "SystemPackage", package: "swift-system"),
+            ]
         ),
         .testTarget(
             name: "SystemLibraryTests",

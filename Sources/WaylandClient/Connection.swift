@@ -119,7 +119,7 @@ public final class Connection {
 struct ConnectFailure {
     var name: String?
     var errno: Int32
-    var environment = ProcessInfoLite.environment
+    var environment = ProcessEnvironment.environment
 
     var explanation: String {
         let runtimeDir = environment["XDG_RUNTIME_DIR"]
@@ -137,8 +137,8 @@ struct ConnectFailure {
     }
 }
 
-/// The process environment without Foundation.
-enum ProcessInfoLite {
+/// The process environment, read without Foundation.
+enum ProcessEnvironment {
     static var environment: [String: String] {
         var result: [String: String] = [:]
         var entry = environ

@@ -26,16 +26,17 @@ public final class Registry {
 
     init(_ proxy: WlRegistry) {
         self.proxy = proxy
-        proxy.onEvent = { [unowned self] event in
+        proxy.onEvent = { [weak self] event in
+            guard let self else { return }
             switch event {
             case let .global(name, interface, version):
                 let global = Global(name: name, interface: interface, version: version)
-                globals.append(global)
-                onGlobal?(global)
+                self.globals.append(global)
+                self.onGlobal?(global)
             case let .globalRemove(name):
-                guard let index = globals.firstIndex(where: { $0.name == name }) else { return }
-                let global = globals.remove(at: index)
-                onGlobalRemove?(global)
+                guard let index = self.globals.firstIndex(where: { $0.name == name }) else { return }
+                let global = self.globals.remove(at: index)
+                self.onGlobalRemove?(global)
             }
         }
     }

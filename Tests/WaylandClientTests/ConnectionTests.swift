@@ -1,3 +1,4 @@
+import CWaylandClient
 import Glibc
 import Testing
 import WaylandClient
@@ -22,6 +23,23 @@ struct ConnectionTests {
         let connection = try Connection.connect(to: server.socketPath)
         try connection.dispatch(until: { connection.registry.global("wl_output") != nil })
         #expect(connection.registry.global("wl_output")?.version == 1)
+    }
+
+    /// A host's display: Strata works on its own queue and leaves the host's connection intact.
+    @Test func adoptsAHostDisplay() throws {
+        let server = try TestCompositor()
+        server.addGlobal(WlSeat.self, version: 1)
+        let hostDisplay = try #require(wl_display_connect(server.socketPath))
+        defer { wl_display_disconnect(hostDisplay) }
+        do {
+            let connection = try Connection(adopting: hostDisplay)
+            try connection.dispatch(until: { connection.registry.global("wl_seat") != nil })
+            _ = try connection.registry.bind(WlSeat.self)
+            try connection.roundtrip()
+        }
+        // Strata's objects are gone; the host's display still works and was not disconnected.
+        #expect(wl_display_roundtrip(hostDisplay) >= 0)
+        #expect(wl_display_get_error(hostDisplay) == 0)
     }
 
     /// The in-process compositor withdraws a global; the registry forgets it and says so.

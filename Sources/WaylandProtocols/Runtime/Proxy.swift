@@ -60,7 +60,7 @@ public class Proxy {
         }
     }
 
-    /// Whether requests can still be sent: not destroyed, and not a handle borrowed from libwayland.
+    /// Whether the object still exists: false after its destructor request.
     public var isAlive: Bool { raw != nil }
 
     /// Decodes and delivers one event; generated classes override it.
