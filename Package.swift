@@ -39,9 +39,13 @@ let package = Package(
             dependencies: ["CWaylandClient", .product(name: "SystemPackage", package: "swift-system")]
         ),
         // Connection: display, private event queue, registry, errors.
-        .target(name: "WaylandClient", dependencies: ["WaylandProtocols", "CWaylandClient"]),
-        // The toolkit.
-        .target(name: "Strata", dependencies: ["WaylandClient"]),
+        .target(name: "WaylandClient", dependencies: ["WaylandProtocols", "CWaylandClient", "CLinux"]),
+        // Linux calls Swift's Glibc module does not export (memfd_create, file sealing).
+        .target(name: "CLinux"),
+        // Rendering: geometry, colour, bitmaps, the pixman canvas, PNG.
+        .target(name: "StrataRender", dependencies: ["CPixman", "CPNG"]),
+        // The toolkit: async display core, layers, backends.
+        .target(name: "Strata", dependencies: ["WaylandClient", "StrataRender", "CLinux"]),
 
         // Examples.
         .executableTarget(name: "wayland-info", dependencies: ["WaylandClient"], path: "Examples/wayland-info"),
@@ -60,6 +64,8 @@ let package = Package(
                 .product(name: "SystemPackage", package: "swift-system"),
             ]
         ),
+        .testTarget(name: "StrataRenderTests", dependencies: ["StrataRender"]),
+        .testTarget(name: "StrataTests", dependencies: ["Strata", "StrataRender"]),
         .testTarget(
             name: "SystemLibraryTests",
             dependencies: ["CXKBCommon", "CPixman", "CFreeType", "CFontconfig", "CHarfBuzz", "CPNG"]

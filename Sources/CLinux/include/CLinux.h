@@ -1,0 +1,16 @@
+// Linux calls that Swift's Glibc module leaves out: some need _GNU_SOURCE (defined only in
+// CLinux.c, since defining it here would change glibc's types under Swift), one is variadic.
+#pragma once
+#include <sys/epoll.h>
+#include <sys/eventfd.h>
+#include <sys/timerfd.h>
+
+/// memfd_create(2) with MFD_CLOEXEC | MFD_ALLOW_SEALING.
+int strata_memfd_create(const char *name);
+
+/// Seals a memfd against shrinking (F_SEAL_SHRINK | F_SEAL_SEAL), so a peer mapping it cannot
+/// be made to fault; fcntl is variadic, so Swift cannot call it directly.
+int strata_seal_size(int fd);
+
+/// Whether the calling thread is the process's initial thread (gettid() == getpid()).
+int strata_is_initial_thread(void);
