@@ -29,6 +29,9 @@ let package = Package(
         systemLibrary("CHarfBuzz", pkgConfig: "harfbuzz", apt: "libharfbuzz-dev"),
         systemLibrary("CPNG", pkgConfig: "libpng", apt: "libpng-dev"),
 
+        // A lock ThreadSanitizer understands (see Locked.swift for why not Synchronization.Mutex).
+        .target(name: "Locking"),
+
         // Protocol scanner: XML → Swift.
         .target(name: "WaylandScanner"),
         .executableTarget(name: "strata-scanner", dependencies: ["WaylandScanner"]),
@@ -36,36 +39,38 @@ let package = Package(
         // Protocol bindings: hand-written runtime plus generated code.
         .target(
             name: "WaylandProtocols",
-            dependencies: ["CWaylandClient", .product(name: "SystemPackage", package: "swift-system")]
+            dependencies: ["CWaylandClient", "Locking", .product(name: "SystemPackage", package: "swift-system")]
         ),
         // Connection: display, private event queue, registry, errors.
-        .target(name: "WaylandClient", dependencies: ["WaylandProtocols", "CWaylandClient", "CLinux"]),
+        .target(name: "WaylandClient", dependencies: ["WaylandProtocols", "CWaylandClient", "CLinux", "Locking"]),
         // Linux calls Swift's Glibc module does not export (memfd_create, file sealing).
         .target(name: "CLinux"),
         // Rendering: geometry, colour, bitmaps, the pixman canvas, PNG.
         .target(name: "StrataRender", dependencies: ["CPixman", "CPNG"]),
         // The toolkit: async display core, layers, backends.
-        .target(name: "Strata", dependencies: ["WaylandClient", "StrataRender", "CLinux"]),
+        .target(name: "Strata", dependencies: ["WaylandClient", "StrataRender", "CLinux", "Locking"]),
 
         // Examples.
         .executableTarget(name: "wayland-info", dependencies: ["WaylandClient"], path: "Examples/wayland-info"),
 
         // Tests.
-        .target(name: "WaylandTestSupport", dependencies: ["WaylandClient", "CWaylandServer"], path: "Tests/WaylandTestSupport"),
+        .target(name: "WaylandTestSupport", dependencies: ["WaylandClient", "CWaylandServer", "Locking"], path: "Tests/WaylandTestSupport"),
         .testTarget(
             name: "WaylandScannerTests",
             dependencies: ["WaylandScanner"],
             resources: [.copy("Fixtures")]
         ),
+        .executableTarget(name: "main-thread-probe", dependencies: ["WaylandClient", "CLinux"], path: "Tests/MainThreadProbe"),
         .testTarget(
             name: "WaylandClientTests",
             dependencies: [
-                "WaylandClient", "WaylandTestSupport", "CWaylandClient",
+                "WaylandClient", "WaylandTestSupport", "CWaylandClient", "main-thread-probe",
                 .product(name: "SystemPackage", package: "swift-system"),
             ]
         ),
-        .testTarget(name: "StrataRenderTests", dependencies: ["StrataRender"]),
-        .testTarget(name: "StrataTests", dependencies: ["Strata", "StrataRender"]),
+        // Golden images are read from the source tree by path, so they are excluded, not resources.
+        .testTarget(name: "StrataRenderTests", dependencies: ["StrataRender"], exclude: ["Golden"]),
+        .testTarget(name: "StrataTests", dependencies: ["Strata", "StrataRender", "Locking"], exclude: ["Golden"]),
         .testTarget(
             name: "SystemLibraryTests",
             dependencies: ["CXKBCommon", "CPixman", "CFreeType", "CFontconfig", "CHarfBuzz", "CPNG"]

@@ -1,5 +1,6 @@
 import CWaylandServer
 import Foundation
+import Locking
 import Synchronization
 import WaylandProtocols
 
@@ -17,7 +18,7 @@ public final class TestCompositor: Sendable {
 
     /// What the test thread and the server thread share.
     private final class Control: Sendable {
-        let commands = Mutex<[@Sendable (ServerThreadState) -> Void]>([])
+        let commands = Locked<[@Sendable (ServerThreadState) -> Void]>([])
         let running = Atomic<Bool>(true)
         let finished = Atomic<Bool>(false)
     }

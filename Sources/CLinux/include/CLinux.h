@@ -12,5 +12,8 @@ int strata_memfd_create(const char *name);
 /// be made to fault; fcntl is variadic, so Swift cannot call it directly.
 int strata_seal_size(int fd);
 
+/// Processors this process may run on (sched_getaffinity), or the online count if that fails.
+int strata_active_processor_count(void);
+
 /// Whether the calling thread is the process's initial thread (gettid() == getpid()).
 int strata_is_initial_thread(void);

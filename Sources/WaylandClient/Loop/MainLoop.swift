@@ -1,6 +1,6 @@
 import CLinux
 import Glibc
-import Synchronization
+import Locking
 
 /// The toolkit's event loop, on the main thread.
 ///
@@ -54,6 +54,8 @@ public final class MainLoop {
     private var beforeSleep: [(token: Token, hook: Hook)] = []
     private var afterWake: [(token: Token, hook: Hook)] = []
     private var isRunning = false
+    /// Whether the loop is inside an iteration, so before-sleep hooks will run before it waits.
+    public private(set) var isIterating = false
 
     /// A hook may end `run()` by throwing, as the Wayland connection does when it breaks.
     public typealias Hook = () throws(WaylandError) -> Void
@@ -97,6 +99,8 @@ public final class MainLoop {
     /// One iteration: before-sleep hooks, a wait of at most `timeout` (nil: until something
     /// happens), then everything that became ready.
     public func runOnce(timeout: Duration?) throws(WaylandError) {
+        isIterating = true
+        defer { isIterating = false }
         try runHooks(beforeSleep)
         var milliseconds: Int32 = timeout.map { Self.milliseconds($0) } ?? -1
         if inbox.hasWork { milliseconds = 0 }
@@ -106,6 +110,8 @@ public final class MainLoop {
     /// The pump API: dispatches whatever is ready without blocking, then runs the before-sleep
     /// hooks, leaving the loop ready for the host to sleep on `fileDescriptor`.
     public func dispatch() throws(WaylandError) {
+        isIterating = true
+        defer { isIterating = false }
         try wait(milliseconds: 0, countsAsWakeUp: true)
         try runHooks(beforeSleep)
     }
@@ -210,6 +216,9 @@ public final class MainLoop {
         inbox.post(work)
     }
 
+    /// Makes the loop (or a host polling `fileDescriptor`) wake up and run its hooks.
+    public nonisolated func wake() { inbox.post {} }
+
     /// Runs everything posted so far, now. For drivers that step the loop by hand.
     public func drainPosted() { inbox.drain() }
 
@@ -280,7 +289,7 @@ public final class MainLoop {
 /// Work posted from other threads, and the eventfd that wakes the loop for it.
 private final class Inbox: Sendable {
     let descriptor: Int32
-    private let queue = Mutex<[@Sendable @MainActor () -> Void]>([])
+    private let queue = Locked<[@Sendable @MainActor () -> Void]>([])
 
     init() {
         descriptor = eventfd(0, Int32(EFD_CLOEXEC | EFD_NONBLOCK))

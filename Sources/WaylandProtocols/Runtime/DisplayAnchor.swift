@@ -1,6 +1,6 @@
 import CWaylandClient
 import Glibc
-import Synchronization
+import Locking
 import SystemPackage
 
 /// Keeps a `wl_display` and the private `wl_event_queue` alive for as long as any proxy made on
@@ -49,8 +49,8 @@ public final class DisplayAnchor {
 /// error (logged as `iface@id: error N: text`) can be put in the typed error. Lines still reach
 /// stderr, as with libwayland's own handler.
 package enum LibwaylandLog {
-    private static let lines = Mutex<[String]>([])
-    private static let installed = Mutex(false)
+    private static let lines = Locked<[String]>([])
+    private static let installed = Locked(false)
 
     package static func install() {
         installed.withLock { installed in

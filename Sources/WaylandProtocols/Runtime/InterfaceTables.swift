@@ -1,6 +1,6 @@
 import CWaylandClient
 import Glibc
-import Synchronization
+import Locking
 
 /// libwayland's `wl_interface` and `wl_message` tables, built from `InterfaceDescriptor`s.
 ///
@@ -9,7 +9,7 @@ import Synchronization
 /// events name `wl_output`, whose own messages may name surfaces), so a table's address is
 /// recorded before its messages are filled in.
 enum InterfaceTables {
-    private static let tables = Mutex<[ObjectIdentifier: UnsafeMutablePointer<wl_interface>]>([:])
+    private static let tables = Locked<[ObjectIdentifier: UnsafeMutablePointer<wl_interface>]>([:])
 
     static func table(for descriptor: InterfaceDescriptor) -> UnsafePointer<wl_interface> {
         tables.withLock { tables in UnsafePointer(build(descriptor, into: &tables)) }

@@ -1,0 +1,48 @@
+import Synchronization
+
+/// Where a `LayerHost` sends finished frames: a Wayland surface, or memory for headless use.
+/// Main actor only.
+@MainActor
+public protocol SurfaceBackend: AnyObject {
+    /// Called once when the host is created; the backend reports frame signals and buffer
+    /// releases back to it.
+    func attach(to host: LayerHost)
+    /// A free buffer to paint the next frame into, or nil when all are busy (the host waits
+    /// for `bufferReleased`).
+    func acquireBuffer(width: Int, height: Int) -> SurfaceBuffer?
+    /// Shows a painted buffer; `damage` is in buffer pixels. A frame signal must follow.
+    func present(_ buffer: SurfaceBuffer, damage: DamageRegion)
+    /// Takes back a painted buffer that will not be shown.
+    func discard(_ buffer: SurfaceBuffer)
+    /// How long to wait for a frame signal before going on without one; nil waits forever.
+    var frameTimeout: Duration? { get }
+}
+
+/// A buffer a frame is painted into, and its pool bookkeeping.
+///
+/// `@unchecked Sendable`: ownership moves main thread → compositor queue → main thread, and
+/// only one side touches the pixels at a time. `beginPainting`/`endPainting` trap if two
+/// paints overlap, and the backend refuses to hand out a buffer that is being painted.
+public final class SurfaceBuffer: @unchecked Sendable {
+    public let id: Int
+    public let bitmap: Bitmap
+    /// How many frames old the pixels are when handed out (0: unknown, repaint everything).
+    public let age: Int
+    private let painting = Atomic<Bool>(false)
+
+    public init(id: Int, bitmap: Bitmap, age: Int) {
+        self.id = id
+        self.bitmap = bitmap
+        self.age = age
+    }
+
+    /// A copy of this handle with a new age, for the next time it is handed out.
+    public func reused(age: Int) -> SurfaceBuffer { SurfaceBuffer(id: id, bitmap: bitmap, age: age) }
+
+    func beginPainting() {
+        let (exchanged, _) = painting.compareExchange(expected: false, desired: true, ordering: .acquiring)
+        precondition(exchanged, "surface buffer \(id) painted twice at once")
+    }
+
+    func endPainting() { painting.store(false, ordering: .releasing) }
+}

@@ -1,0 +1,53 @@
+/// One layer's drawing, flattened into host coordinates: what composition needs, captured on
+/// the main thread so the compositor thread never touches a `Layer`.
+struct DrawItem: Sendable {
+    var frame: Rect
+    /// The clip from ancestors that clip to bounds, in host points.
+    var clip: Rect
+    /// The layer's opacity times its ancestors'.
+    var opacity: Double
+    var backgroundColor: Color?
+    var cornerRadius: Double
+    var borderWidth: Double
+    var borderColor: Color?
+    /// Never mutated once published, so it is safe to read here while the main thread runs on.
+    var contents: Bitmap?
+    var roundsContents: Bool
+}
+
+/// Paints the damaged part of a layer tree into a surface buffer. Runs on a compositor queue.
+enum Compositor {
+    /// - Parameters:
+    ///   - damage: device-pixel rectangles to repaint; nothing outside them is touched.
+    ///   - scale: device pixels per point.
+    static func paint(_ items: [DrawItem], damage: DamageRegion, scale: Double, background: Color, into bitmap: Bitmap) {
+        let canvas = Canvas(bitmap: bitmap)
+        for area in damage.rects {
+            canvas.save()
+            canvas.clip(to: area)
+            canvas.clear(background)
+            canvas.scale(x: scale, y: scale)
+            let areaInPoints = area.scaled(by: 1 / scale)
+            for item in items where item.frame.intersects(areaInPoints) {
+                draw(item, on: canvas)
+            }
+            canvas.restore()
+        }
+    }
+
+    private static func draw(_ item: DrawItem, on canvas: Canvas) {
+        canvas.save()
+        defer { canvas.restore() }
+        canvas.clip(to: item.clip)
+        canvas.opacity = item.opacity
+        if let background = item.backgroundColor, background.alpha > 0 {
+            canvas.fill(item.frame, color: background, cornerRadius: item.cornerRadius)
+        }
+        if let contents = item.contents {
+            canvas.draw(contents, in: item.frame, cornerRadius: item.roundsContents ? item.cornerRadius : 0)
+        }
+        if item.borderWidth > 0, let border = item.borderColor, border.alpha > 0 {
+            canvas.strokeBorder(item.frame, width: item.borderWidth, paint: .color(border), cornerRadius: item.cornerRadius)
+        }
+    }
+}

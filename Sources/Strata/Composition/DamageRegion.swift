@@ -1,0 +1,41 @@
+/// The parts of a surface that must be painted again, as a short list of rectangles in device
+/// pixels. Overlapping rectangles are merged, and past `limit` the region collapses to its
+/// bounding box: painting a little extra costs less than clipping to many small pieces.
+public struct DamageRegion: Equatable, Sendable {
+    public private(set) var rects: [Rect] = []
+    public let limit: Int
+
+    public init(limit: Int = 8) { self.limit = limit }
+
+    public var isEmpty: Bool { rects.isEmpty }
+
+    /// The smallest rectangle holding every damaged one.
+    public var bounds: Rect { rects.reduce(Rect.zero) { $0.union($1) } }
+
+    /// Adds a rectangle, rounded out to whole pixels and clipped to `bounds` when given.
+    public mutating func add(_ rect: Rect, within limitRect: Rect? = nil) {
+        var rect = rect.integral
+        if let limitRect { rect = rect.intersection(limitRect) }
+        guard !rect.isEmpty else { return }
+        // Absorb every rectangle the new one touches, repeatedly, so none overlap.
+        var merged = rect
+        var changed = true
+        while changed {
+            changed = false
+            rects.removeAll { existing in
+                guard existing.intersects(merged) else { return false }
+                merged = merged.union(existing)
+                changed = true
+                return true
+            }
+        }
+        rects.append(merged)
+        if rects.count > limit { rects = [bounds] }
+    }
+
+    public mutating func formUnion(_ other: DamageRegion) {
+        for rect in other.rects { add(rect) }
+    }
+
+    public mutating func removeAll() { rects.removeAll() }
+}

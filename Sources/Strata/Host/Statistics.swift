@@ -1,0 +1,82 @@
+/// What one `LayerHost` did, for tests, benchmarks and `STRATA_STATS=1`.
+public struct Statistics: Sendable, CustomStringConvertible {
+    /// Transaction commits this host's ticks flushed, and how many of them joined a pending one.
+    public var transactionsCommitted = 0
+    public var transactionsCoalesced = 0
+    public var transactionsPerformed = 0
+
+    /// Asynchronous display tasks started.
+    public var displayTasksStarted = 0
+    /// Found cancelled on the render queue before drawing began.
+    public var displayTasksCancelledBeforeDrawing = 0
+    /// Drew, then found cancelled before handing the result back.
+    public var displayTasksCancelledAfterDrawing = 0
+    /// Came back to the main thread and were found stale right before use.
+    public var displayTasksDiscardedBeforeUse = 0
+    /// Became the layer's contents.
+    public var displayTasksFinished = 0
+    /// Drawn inline on the main thread (`displaysAsynchronously == false`).
+    public var displayTasksSynchronous = 0
+
+    public var ticks = 0
+    /// Frames painted by the compositor queue.
+    public var framesComposed = 0
+    /// Frames handed to the backend to show.
+    public var framesCommitted = 0
+    /// Painted frames thrown away because the surface changed meanwhile.
+    public var framesDiscarded = 0
+    /// Ticks that had damage but found every buffer busy.
+    public var framesDeferred = 0
+    public var frameSignals = 0
+    public var frameTimeouts = 0
+    /// Problems reported with a logged fallback, such as a layer too large to render.
+    public var problems = 0
+
+    /// Main-thread time spent in ticks and frame completions.
+    public var mainThreadTime: Duration = .zero
+    /// Main-thread time of recent ticks, newest last.
+    public var mainThreadTimePerTick = Samples(capacity: 512)
+
+    /// Display tasks that have not come back yet.
+    public var displayTasksInFlight: Int {
+        displayTasksStarted - displayTasksCancelledBeforeDrawing - displayTasksCancelledAfterDrawing
+            - displayTasksDiscardedBeforeUse - displayTasksFinished
+    }
+
+    public var description: String {
+        """
+        transactions committed \(transactionsCommitted) coalesced \(transactionsCoalesced) performed \(transactionsPerformed); \
+        display started \(displayTasksStarted) finished \(displayTasksFinished) sync \(displayTasksSynchronous) \
+        cancelled before \(displayTasksCancelledBeforeDrawing) after \(displayTasksCancelledAfterDrawing) \
+        discarded \(displayTasksDiscardedBeforeUse); ticks \(ticks) composed \(framesComposed) committed \(framesCommitted) \
+        discarded \(framesDiscarded) deferred \(framesDeferred); frame signals \(frameSignals) timeouts \(frameTimeouts); \
+        main thread \(mainThreadTime) (p50 \(mainThreadTimePerTick.percentile(0.5)), p99 \(mainThreadTimePerTick.percentile(0.99)) per tick)
+        """
+    }
+}
+
+/// The most recent durations, up to a capacity, for percentiles.
+public struct Samples: Sendable {
+    public let capacity: Int
+    public private(set) var values: [Duration] = []
+    private var next = 0
+
+    public init(capacity: Int) { self.capacity = max(capacity, 1) }
+
+    public mutating func append(_ value: Duration) {
+        if values.count < capacity {
+            values.append(value)
+        } else {
+            values[next] = value
+            next = (next + 1) % capacity
+        }
+    }
+
+    /// The nearest-rank percentile, `fraction` in 0...1; zero when empty.
+    public func percentile(_ fraction: Double) -> Duration {
+        guard !values.isEmpty else { return .zero }
+        let sorted = values.sorted()
+        let rank = Int((fraction * Double(sorted.count)).rounded(.up)) - 1
+        return sorted[min(max(rank, 0), sorted.count - 1)]
+    }
+}

@@ -1,0 +1,478 @@
+import CPixman
+
+/// Draws into a `Bitmap` with pixman: solid and gradient fills, anti-aliased rounded rectangles
+/// and borders, images, under a transform, a clip and an opacity.
+///
+/// Threads: not `Sendable`. A canvas is made, used and dropped on one thread, typically a render
+/// worker inside `DisplayTask.display`; the bitmap it draws into travels on afterwards.
+///
+/// The current state is a transform (a translation and an axis-aligned scale, so rectangles stay
+/// axis-aligned and can be drawn as spans), a clip rectangle in whole device pixels, and an
+/// opacity. `save()` and `restore()` keep a stack of states.
+///
+/// Drawing uses Porter-Duff OVER. Shapes are split into cells (see `CoverageGrid`): cells with one
+/// coverage value go to pixman as boxes, and only cells touching a corner arc are rasterized, into
+/// an A8 mask the canvas keeps and reuses. The clip is applied by clamping those boxes, so the
+/// bitmap's pixman image never carries a clip region.
+public final class Canvas {
+    public let bitmap: Bitmap
+
+    private struct State {
+        var scaleX = 1.0
+        var scaleY = 1.0
+        var translateX = 0.0
+        var translateY = 0.0
+        var opacity = 1.0
+        /// Device pixels `[clipX0, clipX1) × [clipY0, clipY1)`, always inside the bitmap.
+        var clipX0: Int
+        var clipY0: Int
+        var clipX1: Int
+        var clipY1: Int
+
+        var clipIsEmpty: Bool { clipX1 <= clipX0 || clipY1 <= clipY0 }
+    }
+
+    private var state: State
+    private var saved: [State] = []
+
+    // Scratch storage reused by every drawing call.
+    private var xBreaks: [Int] = []
+    private var yBreaks: [Int] = []
+    private var fullBoxes: [pixman_box32_t] = []
+    private let mask = CoverageMask()
+
+    public init(bitmap: Bitmap) {
+        self.bitmap = bitmap
+        state = State(clipX0: 0, clipY0: 0, clipX1: bitmap.width, clipY1: bitmap.height)
+        xBreaks.reserveCapacity(20)
+        yBreaks.reserveCapacity(20)
+        fullBoxes.reserveCapacity(8)
+    }
+
+    // MARK: State
+
+    /// Pushes a copy of the current transform, clip and opacity.
+    public func save() {
+        saved.append(state)
+    }
+
+    /// Pops the state pushed by the matching `save()`. An unbalanced `restore()` does nothing.
+    public func restore() {
+        if let last = saved.popLast() { state = last }
+    }
+
+    /// Moves the origin by (`x`, `y`) in current user units. Non-finite values are ignored.
+    public func translate(x: Double, y: Double) {
+        guard x.isFinite, y.isFinite else { return }
+        state.translateX += x * state.scaleX
+        state.translateY += y * state.scaleY
+    }
+
+    /// Scales user units (negative values flip). Non-finite factors are ignored; a zero factor
+    /// makes everything drawn afterwards (until `restore()`) empty.
+    public func scale(x: Double, y: Double) {
+        guard x.isFinite, y.isFinite else { return }
+        state.scaleX *= x
+        state.scaleY *= y
+    }
+
+    /// Intersects the clip with `rect` (user space), rounded out to whole device pixels. A NaN or
+    /// empty rectangle leaves nothing drawable until `restore()`.
+    public func clip(to rect: Rect) {
+        guard let (x0, y0, x1, y1) = deviceEdges(rect) else {
+            state.clipX1 = state.clipX0
+            state.clipY1 = state.clipY0
+            return
+        }
+        let s = state
+        state.clipX0 = clampedPixel(x0.rounded(.down), s.clipX0, s.clipX1)
+        state.clipY0 = clampedPixel(y0.rounded(.down), s.clipY0, s.clipY1)
+        state.clipX1 = clampedPixel(x1.rounded(.up), state.clipX0, s.clipX1)
+        state.clipY1 = clampedPixel(y1.rounded(.up), state.clipY0, s.clipY1)
+    }
+
+    /// Multiplies everything drawn (except `clear`). Clamped to 0...1; NaN counts as 0.
+    public var opacity: Double {
+        get { state.opacity }
+        set { state.opacity = unitClamped(newValue) }
+    }
+
+    /// The current clip in user space; `.zero` when nothing is drawable.
+    public var clipBounds: Rect {
+        let s = state
+        guard !s.clipIsEmpty, s.scaleX != 0, s.scaleY != 0 else { return .zero }
+        let x0 = (Double(s.clipX0) - s.translateX) / s.scaleX, x1 = (Double(s.clipX1) - s.translateX) / s.scaleX
+        let y0 = (Double(s.clipY0) - s.translateY) / s.scaleY, y1 = (Double(s.clipY1) - s.translateY) / s.scaleY
+        return Rect(x: Swift.min(x0, x1), y: Swift.min(y0, y1), width: abs(x1 - x0), height: abs(y1 - y0))
+    }
+
+    /// The current clip in device pixels (whole pixels, inside the bitmap), for code that
+    /// composites into `bitmap.pixmanImage` itself.
+    public var deviceClipBounds: Rect {
+        let s = state
+        guard !s.clipIsEmpty else { return .zero }
+        return Rect(x: Double(s.clipX0), y: Double(s.clipY0), width: Double(s.clipX1 - s.clipX0), height: Double(s.clipY1 - s.clipY0))
+    }
+
+    /// `point` in device pixels under the current transform.
+    public func convertToDevice(_ point: Point) -> Point {
+        Point(x: point.x * state.scaleX + state.translateX, y: point.y * state.scaleY + state.translateY)
+    }
+
+    /// `rect` in device pixels under the current transform (normalized when a scale flips it).
+    public func convertToDevice(_ rect: Rect) -> Rect {
+        let a = convertToDevice(rect.origin), b = convertToDevice(Point(x: rect.maxX, y: rect.maxY))
+        return Rect(x: Swift.min(a.x, b.x), y: Swift.min(a.y, b.y), width: abs(b.x - a.x), height: abs(b.y - a.y))
+    }
+
+    // MARK: Drawing
+
+    /// Replaces every pixel in the clip with `color` (Porter-Duff SRC); opacity does not apply.
+    public func clear(_ color: Color = .clear) {
+        let s = state
+        guard !s.clipIsEmpty else { return }
+        bitmap.beginWriting()
+        defer { bitmap.endWriting() }
+        var fill = PixmanColor.make(color.premultiplied(scale: 1))
+        var box = pixmanBox(s.clipX0, s.clipY0, s.clipX1, s.clipY1)
+        _ = pixman_image_fill_boxes(PIXMAN_OP_SRC, bitmap.pixmanImage, &fill, 1, &box)
+    }
+
+    /// Fills `rect` with `paint`, its corners rounded by `cornerRadius` (clamped to half the
+    /// shorter side; NaN or negative means square).
+    public func fill(_ rect: Rect, with paint: Paint, cornerRadius: Double = 0) {
+        guard let box = deviceBox(rect, radius: userRadius(cornerRadius, in: rect)) else { return }
+        draw(CoverageShape(outer: box), with: paint)
+    }
+
+    public func fill(_ rect: Rect, color: Color, cornerRadius: Double = 0) {
+        fill(rect, with: .color(color), cornerRadius: cornerRadius)
+    }
+
+    /// A border drawn inside `rect`, like CALayer's: the ring between the rounded rect and the same
+    /// rect inset by `width`, whose corners have radius `max(0, cornerRadius - width)` and share the
+    /// outer corners' centres. A border at least half as wide as the rect fills it.
+    public func strokeBorder(_ rect: Rect, width: Double, paint: Paint, cornerRadius: Double = 0) {
+        guard width > 0 else { return }
+        let radius = userRadius(cornerRadius, in: rect)
+        guard let outer = deviceBox(rect, radius: radius) else { return }
+        let innerRect = rect.insetBy(dx: width, dy: width)
+        let inner = innerRect.isEmpty ? nil : deviceBox(innerRect, radius: Swift.max(0, radius - width))
+        draw(CoverageShape(outer: outer, inner: inner), with: paint)
+    }
+
+    /// Draws `image` scaled to fill `rect`, with `cornerRadius` rounding (anti-aliased) when
+    /// positive. A mapping of one image pixel to one whole device pixel copies pixels directly;
+    /// any other mapping filters bilinearly, with the image's edge pixels extended (pixman's PAD
+    /// repeat) so the edges do not fade into transparent black.
+    public func draw(_ image: Bitmap, in rect: Rect, cornerRadius: Double = 0) {
+        let s = state
+        guard s.opacity > 0, !s.clipIsEmpty,
+              let box = deviceBox(rect, radius: userRadius(cornerRadius, in: rect))
+        else { return }
+        // Drawing a bitmap into itself reads pixels while they are written; draw from a copy.
+        let source = image === bitmap ? image.copy() : image
+        guard let source else { return }
+        source.beginReading()
+        defer { source.endReading() }
+        // A fresh pixman image over the same pixels, so the transform and filter set here never
+        // show up in the source bitmap's own `pixmanImage`, and concurrent readers do not race.
+        guard let pattern = pixman_image_create_bits(
+            PIXMAN_a8r8g8b8, Int32(source.width), Int32(source.height),
+            source.pixels.assumingMemoryBound(to: UInt32.self), Int32(source.stride))
+        else { return }
+        defer { pixman_image_unref(pattern) }
+
+        // Device → image coordinates: imageX = a·x + b, imageY = c·y + d.
+        let kx = Double(source.width) / rect.width, ky = Double(source.height) / rect.height
+        let a = kx / s.scaleX, b = -(s.translateX / s.scaleX + rect.minX) * kx
+        let c = ky / s.scaleY, d = -(s.translateY / s.scaleY + rect.minY) * ky
+        let onePixelPerPixel = abs(a - 1) < 1e-9 && abs(c - 1) < 1e-9
+            && abs(b - b.rounded()) < 1e-6 && abs(d - d.rounded()) < 1e-6
+            && abs(b) < 1e9 && abs(d) < 1e9
+        if onePixelPerPixel {
+            pixman_image_set_filter(pattern, PIXMAN_FILTER_NEAREST, nil, 0)
+            render(box, .pattern(pattern, dx: Int32(b.rounded()), dy: Int32(d.rounded()), opacity: s.opacity))
+        } else {
+            var transform = pixmanTransform(a: a, b: b, c: c, d: d)
+            _ = pixman_image_set_transform(pattern, &transform)
+            pixman_image_set_filter(pattern, PIXMAN_FILTER_BILINEAR, nil, 0)
+            pixman_image_set_repeat(pattern, PIXMAN_REPEAT_PAD)
+            render(box, .pattern(pattern, dx: 0, dy: 0, opacity: s.opacity))
+        }
+    }
+
+    // MARK: Geometry
+
+    /// The device-space edges of `rect`, normalized; nil for an empty or non-finite result.
+    private func deviceEdges(_ rect: Rect) -> (Double, Double, Double, Double)? {
+        guard !rect.isEmpty else { return nil }
+        let s = state
+        let ax = rect.minX * s.scaleX + s.translateX, bx = rect.maxX * s.scaleX + s.translateX
+        let ay = rect.minY * s.scaleY + s.translateY, by = rect.maxY * s.scaleY + s.translateY
+        let x0 = Swift.min(ax, bx), x1 = Swift.max(ax, bx), y0 = Swift.min(ay, by), y1 = Swift.max(ay, by)
+        guard x0.isFinite, x1.isFinite, y0.isFinite, y1.isFinite, x1 > x0, y1 > y0 else { return nil }
+        return (x0, y0, x1, y1)
+    }
+
+    /// The radius to use for `rect`: within 0 ... half the shorter side, NaN as 0. Clamping in user
+    /// space keeps corners proportional under a non-uniform scale, as CALayer's do.
+    private func userRadius(_ radius: Double, in rect: Rect) -> Double {
+        guard radius > 0 else { return 0 }
+        return Swift.min(radius, Swift.min(rect.width, rect.height) / 2)
+    }
+
+    private func deviceBox(_ rect: Rect, radius: Double) -> RoundedBox? {
+        guard let (x0, y0, x1, y1) = deviceEdges(rect) else { return nil }
+        return RoundedBox(x0: x0, y0: y0, x1: x1, y1: y1,
+                          rx: radius * abs(state.scaleX), ry: radius * abs(state.scaleY))
+    }
+
+    // MARK: Compositing
+
+    /// Where the colour comes from. Solid colours keep the opacity to fold into the colour (one
+    /// rounding); patterns (gradients, images) are sampled at device pixel + (dx, dy) and get the
+    /// opacity through their mask.
+    private enum Source {
+        case solid(Color, opacity: Double)
+        case pattern(OpaquePointer, dx: Int32, dy: Int32, opacity: Double)
+    }
+
+    private func draw(_ shape: CoverageShape, with paint: Paint) {
+        let s = state
+        guard s.opacity > 0, !s.clipIsEmpty else { return }
+        switch paint {
+        case .color(let color):
+            render(shape, .solid(color, opacity: s.opacity))
+        case .linearGradient(let gradient):
+            switch makeGradient(gradient, opacity: s.opacity) {
+            case .none: break
+            case .solid(let color): render(shape, .solid(color, opacity: s.opacity))
+            case .image(let image):
+                render(shape, .pattern(image, dx: 0, dy: 0, opacity: 1))
+                pixman_image_unref(image)
+            }
+        }
+    }
+
+    private func render(_ box: RoundedBox, _ source: Source) {
+        render(CoverageShape(outer: box), source)
+    }
+
+    /// Composites `source` through `shape`'s coverage inside the clip.
+    private func render(_ shape: CoverageShape, _ source: Source) {
+        let s = state
+        guard !s.clipIsEmpty else { return }
+        if case .solid(let color, let opacity) = source, color.premultiplied(scale: opacity).isClear { return }
+
+        CoverageGrid.breakpoints(
+            of: shape, clipX0: s.clipX0, clipY0: s.clipY0, clipX1: s.clipX1, clipY1: s.clipY1,
+            xs: &xBreaks, ys: &yBreaks)
+        let xs = xBreaks, ys = yBreaks
+        guard xs.count > 1, ys.count > 1 else { return }
+
+        bitmap.beginWriting()
+        defer { bitmap.endWriting() }
+        var composer = Composer(destination: bitmap.pixmanImage, source: source)
+        defer { composer.release() }
+        fullBoxes.removeAll(keepingCapacity: true)
+
+        for row in 0..<(ys.count - 1) {
+            let y0 = ys[row], y1 = ys[row + 1]
+            // Neighbouring cells of a band merge: full ones into one box, corner ones into one mask.
+            var runStart: Int? = nil, runEnd = 0
+            var maskStart: Int? = nil, maskEnd = 0
+            for column in 0..<(xs.count - 1) {
+                let x0 = xs[column], x1 = xs[column + 1]
+                if shape.needsPixels(column: x0, row: y0) {
+                    if maskStart == nil { maskStart = x0 }
+                    maskEnd = x1
+                    continue
+                }
+                if let start = maskStart {
+                    composeMasked(shape, &composer, x0: start, y0: y0, x1: maskEnd, y1: y1)
+                    maskStart = nil
+                }
+                let coverage = shape.coverage(column: x0, row: y0)
+                if coverage >= 1 {
+                    if runStart == nil || runEnd != x0 {
+                        if let start = runStart { fullBoxes.append(pixmanBox(start, y0, runEnd, y1)) }
+                        runStart = x0
+                    }
+                    runEnd = x1
+                } else if coverage > 0 {
+                    composer.compose(pixmanBox(x0, y0, x1, y1), coverage: coverage)
+                }
+            }
+            if let start = runStart { fullBoxes.append(pixmanBox(start, y0, runEnd, y1)) }
+            if let start = maskStart { composeMasked(shape, &composer, x0: start, y0: y0, x1: maskEnd, y1: y1) }
+        }
+        composer.composeFull(&fullBoxes)
+    }
+
+    /// Rasterizes a corner cell into the mask, in bands of rows that fit its budget.
+    private func composeMasked(_ shape: CoverageShape, _ composer: inout Composer, x0: Int, y0: Int, x1: Int, y1: Int) {
+        let width = x1 - x0
+        let band = CoverageMask.rowsPerBand(width: width, height: y1 - y0)
+        guard mask.reserve(width: width, height: band), let bytes = mask.bytes, let image = mask.image else { return }
+        var top = y0
+        while top < y1 {
+            let bottom = Swift.min(top + band, y1)
+            shape.rasterize(into: bytes, stride: mask.stride, x0: x0, y0: top, x1: x1, y1: bottom, scale: composer.maskScale)
+            composer.compose(pixmanBox(x0, top, x1, bottom), mask: image)
+            top = bottom
+        }
+    }
+
+    /// The pixman calls for one drawing operation, holding the solid images it needs (made on
+    /// first use, released at the end).
+    private struct Composer {
+        let destination: OpaquePointer
+        let source: Source
+        private var solidImage: OpaquePointer?
+        private var opacityMask: OpaquePointer?
+
+        init(destination: OpaquePointer, source: Source) {
+            self.destination = destination
+            self.source = source
+        }
+
+        /// The factor mask bytes carry: 1 for solid colours (opacity is in the colour).
+        var maskScale: Double {
+            switch source {
+            case .solid: 1
+            case .pattern(_, _, _, let opacity): opacity
+            }
+        }
+
+        mutating func release() {
+            if let solidImage { pixman_image_unref(solidImage) }
+            if let opacityMask { pixman_image_unref(opacityMask) }
+            solidImage = nil
+            opacityMask = nil
+        }
+
+        /// Fully covered boxes: one call for all of them with a solid colour.
+        mutating func composeFull(_ boxes: inout [pixman_box32_t]) {
+            guard !boxes.isEmpty else { return }
+            switch source {
+            case .solid(let color, let opacity):
+                var fill = PixmanColor.make(color.premultiplied(scale: opacity))
+                _ = pixman_image_fill_boxes(PIXMAN_OP_OVER, destination, &fill, Int32(boxes.count), &boxes)
+            case .pattern(let pattern, let dx, let dy, let opacity):
+                let mask: OpaquePointer?
+                if opacity < 1 {
+                    if opacityMask == nil { opacityMask = Self.solidMask(opacity) }
+                    mask = opacityMask
+                } else {
+                    mask = nil
+                }
+                for box in boxes { Self.composite(pattern, mask, destination, box, dx, dy) }
+            }
+        }
+
+        /// A box where every pixel has the same partial coverage.
+        mutating func compose(_ box: pixman_box32_t, coverage: Double) {
+            var box = box
+            switch source {
+            case .solid(let color, let opacity):
+                let premultiplied = color.premultiplied(scale: opacity * coverage)
+                guard !premultiplied.isClear else { return }
+                var fill = PixmanColor.make(premultiplied)
+                _ = pixman_image_fill_boxes(PIXMAN_OP_OVER, destination, &fill, 1, &box)
+            case .pattern(let pattern, let dx, let dy, let opacity):
+                guard byte(coverage * opacity) > 0, let mask = Self.solidMask(coverage * opacity) else { return }
+                Self.composite(pattern, mask, destination, box, dx, dy)
+                pixman_image_unref(mask)
+            }
+        }
+
+        /// A box whose coverage is in `mask`, starting at the mask's first pixel.
+        mutating func compose(_ box: pixman_box32_t, mask: OpaquePointer) {
+            switch source {
+            case .solid(let color, let opacity):
+                if solidImage == nil {
+                    var fill = PixmanColor.make(color.premultiplied(scale: opacity))
+                    solidImage = pixman_image_create_solid_fill(&fill)
+                }
+                guard let solidImage else { return }
+                Self.composite(solidImage, mask, destination, box, 0, 0, maskOrigin: true)
+            case .pattern(let pattern, let dx, let dy, _):
+                Self.composite(pattern, mask, destination, box, dx, dy, maskOrigin: true)
+            }
+        }
+
+        private static func solidMask(_ alpha: Double) -> OpaquePointer? {
+            var color = pixman_color_t(red: 0, green: 0, blue: 0, alpha: UInt16(byte(alpha)) * 257)
+            return pixman_image_create_solid_fill(&color)
+        }
+
+        /// OVER through `mask` (nil for none). The mask is read from its origin when `maskOrigin`,
+        /// else at the destination position (solid masks ignore it either way).
+        private static func composite(
+            _ source: OpaquePointer, _ mask: OpaquePointer?, _ destination: OpaquePointer,
+            _ box: pixman_box32_t, _ dx: Int32, _ dy: Int32, maskOrigin: Bool = false
+        ) {
+            pixman_image_composite32(
+                PIXMAN_OP_OVER, source, mask, destination,
+                box.x1 &+ dx, box.y1 &+ dy,
+                maskOrigin ? 0 : box.x1, maskOrigin ? 0 : box.y1,
+                box.x1, box.y1, box.x2 - box.x1, box.y2 - box.y1)
+        }
+    }
+
+    // MARK: Gradients
+
+    private enum GradientSource {
+        case none
+        case solid(Color)
+        case image(OpaquePointer)
+    }
+
+    /// A pixman linear gradient in device space, with `opacity` folded into the stops' alpha
+    /// (exact, since pixman interpolates unpremultiplied). Degenerate gradients become a solid
+    /// colour or nothing, as `LinearGradient` documents.
+    private func makeGradient(_ gradient: LinearGradient, opacity: Double) -> GradientSource {
+        let stops = gradient.normalizedStops
+        guard let last = stops.last else { return .none }
+        if stops.count == 1 { return .solid(last.color) }
+        let s = state
+        // The user-space gradient vector d maps to device space as the normal n = (dx/sx, dy/sy)
+        // (isolines must stay isolines under a non-uniform scale); pixman wants the vector
+        // v = n·|d|²/|n|² from start to end.
+        let dx = gradient.end.x - gradient.start.x, dy = gradient.end.y - gradient.start.y
+        guard s.scaleX != 0, s.scaleY != 0 else { return .none }
+        let nx = dx / s.scaleX, ny = dy / s.scaleY
+        let n2 = nx * nx + ny * ny, d2 = dx * dx + dy * dy
+        guard n2 > 0, d2.isFinite, n2.isFinite else { return .solid(last.color) }
+        let vx = nx * d2 / n2, vy = ny * d2 / n2
+        guard vx * vx + vy * vy > 1e-6 else { return .solid(last.color) }
+        var startX = gradient.start.x * s.scaleX + s.translateX
+        var startY = gradient.start.y * s.scaleY + s.translateY
+        guard startX.isFinite, startY.isFinite, vx.isFinite, vy.isFinite else { return .none }
+        // pixman points are 16.16 fixed point (±32768). Sliding the start along its isoline to
+        // the point nearest the clip's centre changes nothing visible and keeps it in range.
+        let limit = 30000.0
+        if abs(startX) > limit || abs(startY) > limit {
+            let centreX = Double(s.clipX0 + s.clipX1) / 2, centreY = Double(s.clipY0 + s.clipY1) / 2
+            let length = (vx * vx + vy * vy).squareRoot()
+            let px = -vy / length, py = vx / length
+            let along = (centreX - startX) * px + (centreY - startY) * py
+            startX += along * px
+            startY += along * py
+        }
+        var p1 = pixman_point_fixed_t(x: pixmanFixed(startX), y: pixmanFixed(startY))
+        var p2 = pixman_point_fixed_t(x: pixmanFixed(startX + vx), y: pixmanFixed(startY + vy))
+        let pixmanStops = stops.map {
+            pixman_gradient_stop_t(x: pixmanFixed($0.location), color: PixmanColor.straight($0.color, opacity: opacity))
+        }
+        guard let image = pixmanStops.withUnsafeBufferPointer({
+            pixman_image_create_linear_gradient(&p1, &p2, $0.baseAddress, Int32($0.count))
+        }) else { return .none }
+        pixman_image_set_repeat(image, PIXMAN_REPEAT_PAD)
+        return .image(image)
+    }
+}
+
+@available(*, unavailable, message: "a Canvas belongs to one thread; send its Bitmap instead")
+extension Canvas: Sendable {}

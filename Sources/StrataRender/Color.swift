@@ -1,0 +1,86 @@
+/// A colour with straight (not premultiplied) sRGB components and alpha, each 0...1. A plain value;
+/// any thread.
+///
+/// Components are stored as given; they are clamped (NaN counting as 0) only when the colour is
+/// turned into pixels, so arithmetic on colours never loses information early.
+public struct Color: Hashable, Sendable {
+    public var red: Double
+    public var green: Double
+    public var blue: Double
+    public var alpha: Double
+
+    public init(red: Double, green: Double, blue: Double, alpha: Double = 1) {
+        self.red = red
+        self.green = green
+        self.blue = blue
+        self.alpha = alpha
+    }
+
+    /// A colour from a hex triple such as `0xFF8800`; the top byte is ignored.
+    public init(rgb: UInt32, alpha: Double = 1) {
+        self.init(
+            red: Double((rgb >> 16) & 0xFF) / 255,
+            green: Double((rgb >> 8) & 0xFF) / 255,
+            blue: Double(rgb & 0xFF) / 255,
+            alpha: alpha
+        )
+    }
+
+    public static let clear = Color(red: 0, green: 0, blue: 0, alpha: 0)
+    public static let black = Color(red: 0, green: 0, blue: 0)
+    public static let white = Color(red: 1, green: 1, blue: 1)
+    public static let red = Color(red: 1, green: 0, blue: 0)
+    public static let green = Color(red: 0, green: 1, blue: 0)
+    public static let blue = Color(red: 0, green: 0, blue: 1)
+
+    public func withAlpha(_ alpha: Double) -> Color {
+        Color(red: red, green: green, blue: blue, alpha: alpha)
+    }
+
+    /// The premultiplied ARGB32 value (0xAARRGGBB) a pixel holding this colour contains: each
+    /// component clamped to 0...1, the colour components multiplied by alpha, all rounded to the
+    /// nearest of 256 steps.
+    public var premultipliedARGB: UInt32 { premultiplied(scale: 1).argb }
+
+    /// The colour as 8-bit premultiplied components with its alpha multiplied by `scale` (opacity,
+    /// coverage). Computed from the straight components so that scaling rounds only once.
+    func premultiplied(scale: Double) -> PremultipliedColor {
+        let a = unitClamped(alpha) * unitClamped(scale)
+        return PremultipliedColor(
+            alpha: byte(a), red: byte(unitClamped(red) * a),
+            green: byte(unitClamped(green) * a), blue: byte(unitClamped(blue) * a)
+        )
+    }
+}
+
+extension Color: CustomStringConvertible {
+    public var description: String { "Color(r: \(red), g: \(green), b: \(blue), a: \(alpha))" }
+}
+
+/// A colour as it sits in a pixel: 8-bit components with red, green and blue already multiplied by
+/// alpha, so each is at most `alpha`.
+struct PremultipliedColor: Hashable, Sendable {
+    var alpha: UInt8
+    var red: UInt8
+    var green: UInt8
+    var blue: UInt8
+
+    var argb: UInt32 {
+        UInt32(alpha) << 24 | UInt32(red) << 16 | UInt32(green) << 8 | UInt32(blue)
+    }
+
+    var isOpaque: Bool { alpha == 255 }
+    var isClear: Bool { alpha == 0 }
+}
+
+/// `value` limited to 0...1, with NaN mapped to 0 so it can never reach an integer conversion.
+@inline(__always)
+func unitClamped(_ value: Double) -> Double {
+    value > 0 ? (value < 1 ? value : 1) : 0
+}
+
+/// A 0...1 value as the nearest of 256 steps; out-of-range and NaN inputs are clamped first.
+@inline(__always)
+func byte(_ unit: Double) -> UInt8 {
+    UInt8(unitClamped(unit) * 255 + 0.5)
+}

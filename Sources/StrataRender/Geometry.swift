@@ -1,0 +1,125 @@
+/// A position in a drawing's coordinate space: Double, y down. A plain value; any thread.
+public struct Point: Hashable, Sendable {
+    public var x: Double
+    public var y: Double
+
+    public init(x: Double, y: Double) {
+        self.x = x
+        self.y = y
+    }
+
+    public static let zero = Point(x: 0, y: 0)
+}
+
+/// A width and a height. A plain value; any thread.
+public struct Size: Hashable, Sendable {
+    public var width: Double
+    public var height: Double
+
+    public init(width: Double, height: Double) {
+        self.width = width
+        self.height = height
+    }
+
+    public static let zero = Size(width: 0, height: 0)
+
+    /// True when either side is zero or negative. A NaN side also counts as empty, so that bad
+    /// input draws nothing instead of reaching the rasterizer.
+    public var isEmpty: Bool { !(width > 0) || !(height > 0) }
+}
+
+/// An axis-aligned rectangle: an origin (the top-left corner, y down) and a size. A plain value;
+/// any thread.
+///
+/// Unlike CoreGraphics, a negative size is not standardized: such a rectangle is simply empty.
+public struct Rect: Hashable, Sendable {
+    public var origin: Point
+    public var size: Size
+
+    public init(origin: Point, size: Size) {
+        self.origin = origin
+        self.size = size
+    }
+
+    public init(x: Double, y: Double, width: Double, height: Double) {
+        self.init(origin: Point(x: x, y: y), size: Size(width: width, height: height))
+    }
+
+    public static let zero = Rect(x: 0, y: 0, width: 0, height: 0)
+
+    public var minX: Double { origin.x }
+    public var minY: Double { origin.y }
+    public var maxX: Double { origin.x + size.width }
+    public var maxY: Double { origin.y + size.height }
+    public var midX: Double { origin.x + size.width / 2 }
+    public var midY: Double { origin.y + size.height / 2 }
+    public var width: Double { size.width }
+    public var height: Double { size.height }
+
+    /// True when either side is zero, negative or NaN.
+    public var isEmpty: Bool { size.isEmpty }
+
+    /// The area both rectangles cover; `.zero` (which is empty) when they do not overlap or
+    /// either is empty.
+    public func intersection(_ other: Rect) -> Rect {
+        if isEmpty || other.isEmpty { return .zero }
+        let x0 = Swift.max(minX, other.minX), x1 = Swift.min(maxX, other.maxX)
+        let y0 = Swift.max(minY, other.minY), y1 = Swift.min(maxY, other.maxY)
+        guard x1 > x0, y1 > y0 else { return .zero }
+        return Rect(x: x0, y: y0, width: x1 - x0, height: y1 - y0)
+    }
+
+    /// The smallest rectangle containing both. An empty operand is ignored, so a union can be
+    /// accumulated starting from `.zero`.
+    public func union(_ other: Rect) -> Rect {
+        if other.isEmpty { return self }
+        if isEmpty { return other }
+        let x0 = Swift.min(minX, other.minX), x1 = Swift.max(maxX, other.maxX)
+        let y0 = Swift.min(minY, other.minY), y1 = Swift.max(maxY, other.maxY)
+        return Rect(x: x0, y: y0, width: x1 - x0, height: y1 - y0)
+    }
+
+    /// True when the rectangles share some area (touching edges do not count).
+    public func intersects(_ other: Rect) -> Bool { !intersection(other).isEmpty }
+
+    /// True when `point` lies inside; the minimum edges are inside and the maximum edges are not,
+    /// so adjacent rectangles never both contain a point.
+    public func contains(_ point: Point) -> Bool {
+        !isEmpty && point.x >= minX && point.x < maxX && point.y >= minY && point.y < maxY
+    }
+
+    public func offsetBy(dx: Double, dy: Double) -> Rect {
+        Rect(x: minX + dx, y: minY + dy, width: width, height: height)
+    }
+
+    /// Moves every edge inwards by `dx` and `dy` (outwards when negative). Insetting past the
+    /// centre gives an empty rectangle.
+    public func insetBy(dx: Double, dy: Double) -> Rect {
+        Rect(x: minX + dx, y: minY + dy, width: width - 2 * dx, height: height - 2 * dy)
+    }
+
+    /// Origin and size multiplied by `factor`, as when converting logical to buffer pixels.
+    public func scaled(by factor: Double) -> Rect {
+        Rect(x: minX * factor, y: minY * factor, width: width * factor, height: height * factor)
+    }
+
+    /// The smallest rectangle on whole pixels containing this one: minimum edges rounded down,
+    /// maximum edges rounded up. `.zero` for an empty rectangle.
+    public var integral: Rect {
+        if isEmpty { return .zero }
+        let x0 = minX.rounded(.down), y0 = minY.rounded(.down)
+        return Rect(x: x0, y: y0, width: maxX.rounded(.up) - x0, height: maxY.rounded(.up) - y0)
+    }
+}
+
+extension Point: CustomStringConvertible {
+    public var description: String { "(\(x), \(y))" }
+}
+
+extension Size: CustomStringConvertible {
+    public var description: String { "\(width)×\(height)" }
+}
+
+extension Rect: CustomStringConvertible {
+    public var description: String { "(\(minX), \(minY), \(width)×\(height))" }
+}

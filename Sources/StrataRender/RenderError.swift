@@ -1,0 +1,36 @@
+/// An error from the render layer: a stable `code` to match on and a message for people.
+public struct RenderError: Error, CustomStringConvertible, Sendable {
+    /// What kind of failure. New codes may be added; match with `==` or a `default`.
+    public struct Code: Hashable, Sendable, CustomStringConvertible {
+        private enum Value: String, Sendable {
+            case invalidSize, corruptImage, imageTooLarge, io, outOfMemory
+        }
+        private let value: Value
+        private init(_ value: Value) { self.value = value }
+
+        /// A bitmap size or stride that is zero, negative, larger than `Bitmap.maximumDimension`
+        /// or inconsistent with the width.
+        public static let invalidSize = Code(.invalidSize)
+        /// Image data that is not a PNG, is truncated, or fails libpng's checks.
+        public static let corruptImage = Code(.corruptImage)
+        /// An image whose header claims dimensions beyond `Bitmap.maximumDimension`; refused
+        /// before any pixel memory is allocated.
+        public static let imageTooLarge = Code(.imageTooLarge)
+        /// A file could not be opened, read or written; the message carries the system's reason.
+        public static let io = Code(.io)
+        /// Pixel memory could not be allocated.
+        public static let outOfMemory = Code(.outOfMemory)
+
+        public var description: String { value.rawValue }
+    }
+
+    public var code: Code
+    public var message: String
+
+    public init(_ code: Code, _ message: String) {
+        self.code = code
+        self.message = message
+    }
+
+    public var description: String { "RenderError.\(code): \(message)" }
+}

@@ -1,0 +1,143 @@
+import Foundation
+import StrataRender
+import Testing
+
+/// Compares rendered bitmaps with reference PNGs kept in a `Golden` folder next to the test
+/// sources, in the spirit of pixman's own image-hash tests but with pictures a person can open.
+///
+/// - A match passes. The comparison is on premultiplied ARGB values with a per-channel
+///   `tolerance` (default 2 of 255): pixman's SIMD and generic C paths, and its versions, may round
+///   blends and bilinear filtering differently by a step or two; any real rendering change is far
+///   larger.
+/// - A mismatch (or a missing reference) records an Issue naming three files in
+///   `$TMPDIR/strata-golden/`: `<name>.actual.png`, `<name>.expected.png` and `<name>.diff.png`
+///   (differing pixels in red, scaled by how much they differ, over a faded copy of the expected
+///   image).
+/// - With `STRATA_RECORD=1` in the environment every reference is rewritten from the actual
+///   rendering and the check passes. Look at the new PNGs before committing them.
+///
+/// `check` records the Issue; `verify` returns the failure message instead, for tests of the
+/// harness itself. To reuse it in another test target, copy this file; `GoldenImage()` finds `Golden/` beside the
+/// calling test file through `#filePath`, so nothing else needs configuring.
+struct GoldenImage {
+    /// Folder holding `<name>.png` references.
+    let directory: URL
+
+    init(directory: URL) {
+        self.directory = directory
+    }
+
+    /// References in `Golden/` next to the file that creates this value.
+    init(besideFile filePath: String = #filePath) {
+        directory = URL(fileURLWithPath: filePath).deletingLastPathComponent().appendingPathComponent("Golden")
+    }
+
+    static var isRecording: Bool { ProcessInfo.processInfo.environment["STRATA_RECORD"] == "1" }
+
+    /// Where mismatch artefacts are written.
+    static var artifactDirectory: URL {
+        FileManager.default.temporaryDirectory.appendingPathComponent("strata-golden")
+    }
+
+    /// Compares `bitmap` with `Golden/<name>.png` and records an Issue on a mismatch (or records
+    /// the reference, under STRATA_RECORD=1).
+    func check(
+        _ bitmap: Bitmap, named name: String, tolerance: UInt8 = 2,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) {
+        do {
+            if let failure = try verify(bitmap, named: name, tolerance: tolerance) {
+                Issue.record(Comment(rawValue: failure), sourceLocation: sourceLocation)
+            }
+        } catch {
+            Issue.record("golden image '\(name)': \(error)", sourceLocation: sourceLocation)
+        }
+    }
+
+    /// The comparison behind `check`, without recording an Issue: nil when the bitmap matches (or
+    /// was recorded), else the failure message, after writing the artefacts it names.
+    func verify(_ bitmap: Bitmap, named name: String, tolerance: UInt8 = 2) throws -> String? {
+        let reference = directory.appendingPathComponent("\(name).png")
+        if Self.isRecording {
+            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+            try PNG.write(bitmap, to: reference.path)
+            return nil
+        }
+        guard FileManager.default.fileExists(atPath: reference.path) else {
+            let actual = try writeArtifact(bitmap, name, "actual")
+            return "no reference image \(reference.path); actual rendering written to \(actual.path). Record with STRATA_RECORD=1."
+        }
+        let expected = try PNG.read(from: reference.path)
+        let comparison = Self.compare(bitmap, expected, tolerance: tolerance)
+        guard !comparison.matches else { return nil }
+        let actualURL = try writeArtifact(bitmap, name, "actual")
+        let expectedURL = try writeArtifact(expected, name, "expected")
+        var summary = "golden image '\(name)' differs: \(comparison.summary)."
+        if let diff = comparison.diff {
+            summary += " diff: \(try writeArtifact(diff, name, "diff").path)"
+        }
+        return "\(summary) actual: \(actualURL.path) expected: \(expectedURL.path). Re-record with STRATA_RECORD=1 if the change is intended."
+    }
+
+    struct Comparison {
+        var matches: Bool
+        var summary: String
+        var diff: Bitmap?
+    }
+
+    static func compare(_ actual: Bitmap, _ expected: Bitmap, tolerance: UInt8) -> Comparison {
+        guard actual.width == expected.width, actual.height == expected.height else {
+            return Comparison(
+                matches: false,
+                summary: "size \(actual.width)×\(actual.height), expected \(expected.width)×\(expected.height)",
+                diff: nil)
+        }
+        var differing = 0, worst = 0
+        let diff = try? Bitmap(width: actual.width, height: actual.height)
+        for y in 0..<actual.height {
+            for x in 0..<actual.width {
+                let a = actual.pixel(x: x, y: y), e = expected.pixel(x: x, y: y)
+                let delta = channelDistance(a, e)
+                worst = max(worst, delta)
+                if delta > Int(tolerance) { differing += 1 }
+                diff?.pixels.storeBytes(
+                    of: diffPixel(expected: e, delta: delta, tolerance: Int(tolerance)),
+                    toByteOffset: y * diff!.stride + x * 4, as: UInt32.self)
+            }
+        }
+        return Comparison(
+            matches: differing == 0,
+            summary: "\(differing) of \(actual.width * actual.height) pixels differ by more than \(tolerance) (largest difference \(worst))",
+            diff: diff)
+    }
+
+    /// The largest difference between corresponding 8-bit channels.
+    static func channelDistance(_ a: UInt32, _ b: UInt32) -> Int {
+        var largest = 0
+        for shift: UInt32 in [0, 8, 16, 24] {
+            let x = Int((a >> shift) & 0xFF), y = Int((b >> shift) & 0xFF)
+            largest = max(largest, abs(x - y))
+        }
+        return largest
+    }
+
+    /// Red, brighter for larger differences, where pixels differ; otherwise the expected pixel's
+    /// grey level, faded, on opaque white so the picture stays recognisable.
+    private static func diffPixel(expected: UInt32, delta: Int, tolerance: Int) -> UInt32 {
+        if delta > tolerance {
+            let red = UInt32(min(255, 128 + delta))
+            return 0xFF00_0000 | red << 16
+        }
+        let a = Int(expected >> 24)
+        let luma = (Int((expected >> 16) & 0xFF) * 3 + Int((expected >> 8) & 0xFF) * 6 + Int(expected & 0xFF)) / 10
+        let grey = UInt32(255 - (255 - (luma + 255 - a)) / 4)  // composite on white, then fade
+        return 0xFF00_0000 | grey << 16 | grey << 8 | grey
+    }
+
+    private func writeArtifact(_ bitmap: Bitmap, _ name: String, _ kind: String) throws -> URL {
+        try FileManager.default.createDirectory(at: Self.artifactDirectory, withIntermediateDirectories: true)
+        let url = Self.artifactDirectory.appendingPathComponent("\(name).\(kind).png")
+        try PNG.write(bitmap, to: url.path)
+        return url
+    }
+}

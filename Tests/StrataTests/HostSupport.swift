@@ -1,0 +1,109 @@
+import Dispatch
+import Glibc
+import Locking
+import Testing
+@testable import Strata
+
+/// A headless host on a private loop, transaction queue and two render queues.
+@MainActor
+struct HeadlessScene {
+    let loop = MainLoop()
+    let backend = HeadlessBackend()
+    let transactions = TransactionQueue()
+    let host: LayerHost
+
+    init(width: Double = 120, height: Double = 80, scale: Double = 1, background: Color = .white) {
+        host = LayerHost(size: Size(width: width, height: height), scale: scale, backend: backend, loop: loop,
+                         transactions: transactions, queues: RenderQueuePool(processorCount: 2))
+        host.backgroundColor = background
+    }
+
+    var root: Layer { host.rootLayer }
+
+    /// Runs until nothing is pending, answering frame requests at once.
+    func settle(sourceLocation: SourceLocation = #_sourceLocation) throws {
+        let idle = try backend.renderUntilIdle(timeout: .seconds(20))
+        #expect(idle, "the host did not settle", sourceLocation: sourceLocation)
+    }
+
+    /// Steps the loop, answering frame requests, until `condition` holds.
+    func step(until condition: () -> Bool, sourceLocation: SourceLocation = #_sourceLocation) throws {
+        for _ in 0..<4000 where !condition() {
+            try loop.runOnce(timeout: .milliseconds(5))
+            backend.signalFrame()
+        }
+        #expect(condition(), "condition not reached", sourceLocation: sourceLocation)
+    }
+
+    /// The presented frame's pixel (premultiplied ARGB).
+    func pixel(_ x: Int, _ y: Int) -> UInt32? { backend.presentedBitmap?.pixel(x: x, y: y) }
+
+    /// The presented frame equals a full repaint of the tree: damage tracking missed nothing.
+    func expectPresentedFrameIsCompleteRepaint(sourceLocation: SourceLocation = #_sourceLocation) {
+        guard let presented = backend.presentedBitmap, let full = host.paintFullFrame() else {
+            Issue.record("no frame", sourceLocation: sourceLocation)
+            return
+        }
+        var mismatches = 0
+        var first: (Int, Int, UInt32, UInt32)?
+        for y in 0..<full.height {
+            for x in 0..<full.width where presented.pixel(x: x, y: y) != full.pixel(x: x, y: y) {
+                mismatches += 1
+                if first == nil { first = (x, y, presented.pixel(x: x, y: y), full.pixel(x: x, y: y)) }
+            }
+        }
+        #expect(mismatches == 0, "\(mismatches) pixels differ from a full repaint; first \(String(describing: first))",
+                sourceLocation: sourceLocation)
+    }
+}
+
+/// Paints its layer one colour, optionally waiting on a gate first, and records outcomes.
+@MainActor
+final class Painter: AsyncLayerDelegate {
+    var color: Color
+    /// When set, the next display task blocks on it before drawing.
+    var gate: DispatchSemaphore?
+    private(set) var outcomes: [(color: Color, finished: Bool)] = []
+    private(set) var displayThreads: [pthread_t] = []
+    private let threads = ThreadLog()
+
+    init(color: Color) { self.color = color }
+
+    func displayTask(for layer: AsyncLayer) -> DisplayTask {
+        let color = self.color
+        let gate = self.gate
+        self.gate = nil
+        let threads = self.threads
+        return DisplayTask(
+            display: { canvas, size, _ in
+                threads.record()
+                gate?.wait()
+                canvas.fill(Rect(origin: .zero, size: size), color: color)
+            },
+            didDisplay: { [weak self] _, finished in self?.outcomes.append((color, finished)) })
+    }
+
+    var renderThreads: [pthread_t] { threads.all }
+
+    /// Blocks until `count` renders have begun drawing (and so passed their first cancellation
+    /// check), so a test can cancel one mid-draw rather than before it starts.
+    func waitUntilDrawing(_ count: Int = 1, sourceLocation: SourceLocation = #_sourceLocation) {
+        for _ in 0..<5000 where threads.all.count < count { usleep(1000) }
+        #expect(threads.all.count >= count, "render did not start", sourceLocation: sourceLocation)
+    }
+}
+
+/// Threads display closures ran on.
+final class ThreadLog: Sendable {
+    private let threads = Locked<[pthread_t]>([])
+    func record() { threads.withLock { $0.append(pthread_self()) } }
+    var all: [pthread_t] { threads.withLock { $0 } }
+}
+
+@MainActor
+func solidLayer(_ color: Color, _ frame: Rect) -> Layer {
+    let layer = Layer()
+    layer.frame = frame
+    layer.backgroundColor = color
+    return layer
+}
