@@ -68,9 +68,11 @@ let package = Package(
                 .product(name: "SystemPackage", package: "swift-system"),
             ]
         ),
+        // Golden-image comparison shared by the render and core tests.
+        .target(name: "RenderTestSupport", dependencies: ["StrataRender"], path: "Tests/RenderTestSupport"),
         // Golden images are read from the source tree by path, so they are excluded, not resources.
-        .testTarget(name: "StrataRenderTests", dependencies: ["StrataRender"], exclude: ["Golden"]),
-        .testTarget(name: "StrataTests", dependencies: ["Strata", "StrataRender", "Locking"], exclude: ["Golden"]),
+        .testTarget(name: "StrataRenderTests", dependencies: ["StrataRender", "RenderTestSupport"], exclude: ["Golden"]),
+        .testTarget(name: "StrataTests", dependencies: ["Strata", "StrataRender", "Locking", "RenderTestSupport"], exclude: ["Golden"]),
         .testTarget(
             name: "SystemLibraryTests",
             dependencies: ["CXKBCommon", "CPixman", "CFreeType", "CFontconfig", "CHarfBuzz", "CPNG"]

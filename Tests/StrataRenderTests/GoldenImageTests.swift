@@ -1,4 +1,5 @@
 import Foundation
+import RenderTestSupport
 import StrataRender
 import Testing
 

@@ -1,3 +1,4 @@
+import RenderTestSupport
 import StrataRender
 import Testing
 

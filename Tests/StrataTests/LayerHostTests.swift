@@ -368,3 +368,20 @@ struct AsyncLayerTests {
         #expect(layer.contentsScale == 2)
     }
 }
+
+@MainActor
+struct BorderOrderTests {
+    /// As in Core Animation, a layer's border is drawn over its sublayers.
+    @Test func theBorderDrawsAboveSublayers() throws {
+        let scene = HeadlessScene()
+        let container = Layer()
+        container.frame = Rect(x: 10, y: 10, width: 40, height: 40)
+        container.borderWidth = 4
+        container.borderColor = .blue
+        container.addSublayer(solidLayer(.red, Rect(x: 0, y: 0, width: 40, height: 40)))
+        scene.root.addSublayer(container)
+        try scene.settle()
+        #expect(scene.pixel(11, 30) == Color.blue.premultipliedARGB, "border over the child")
+        #expect(scene.pixel(30, 30) == Color.red.premultipliedARGB)
+    }
+}

@@ -1,6 +1,10 @@
 /// One layer's drawing, flattened into host coordinates: what composition needs, captured on
-/// the main thread so the compositor thread never touches a `Layer`.
+/// the main thread so the compositor thread never touches a `Layer`. As in Core Animation, a
+/// layer's background and contents draw below its sublayers and its border above them, so each
+/// layer contributes a body item before its sublayers' items and a border item after them.
 struct DrawItem: Sendable {
+    enum Part: Sendable { case body, border }
+    var part: Part
     var frame: Rect
     /// The clip from ancestors that clip to bounds, in host points.
     var clip: Rect
@@ -40,14 +44,18 @@ enum Compositor {
         defer { canvas.restore() }
         canvas.clip(to: item.clip)
         canvas.opacity = item.opacity
-        if let background = item.backgroundColor, background.alpha > 0 {
-            canvas.fill(item.frame, color: background, cornerRadius: item.cornerRadius)
-        }
-        if let contents = item.contents {
-            canvas.draw(contents, in: item.frame, cornerRadius: item.roundsContents ? item.cornerRadius : 0)
-        }
-        if item.borderWidth > 0, let border = item.borderColor, border.alpha > 0 {
-            canvas.strokeBorder(item.frame, width: item.borderWidth, paint: .color(border), cornerRadius: item.cornerRadius)
+        switch item.part {
+        case .body:
+            if let background = item.backgroundColor, background.alpha > 0 {
+                canvas.fill(item.frame, color: background, cornerRadius: item.cornerRadius)
+            }
+            if let contents = item.contents {
+                canvas.draw(contents, in: item.frame, cornerRadius: item.roundsContents ? item.cornerRadius : 0)
+            }
+        case .border:
+            if item.borderWidth > 0, let border = item.borderColor, border.alpha > 0 {
+                canvas.strokeBorder(item.frame, width: item.borderWidth, paint: .color(border), cornerRadius: item.cornerRadius)
+            }
         }
     }
 }

@@ -238,18 +238,20 @@ public final class LayerHost {
         }
 
         let alpha = opacity * layer.opacity
-        if shown, !visibleRect.isEmpty,
-           layer.backgroundColor != nil || layer.contents != nil || (layer.borderWidth > 0 && layer.borderColor != nil) {
-            items.append(DrawItem(frame: frame, clip: clip, opacity: alpha, backgroundColor: layer.backgroundColor,
-                                  cornerRadius: layer.cornerRadius, borderWidth: layer.borderWidth,
-                                  borderColor: layer.borderColor, contents: layer.contents,
-                                  roundsContents: layer.clipsToBounds))
-        }
+        let drawn = shown && !visibleRect.isEmpty
+        var item = DrawItem(part: .body, frame: frame, clip: clip, opacity: alpha, backgroundColor: layer.backgroundColor,
+                            cornerRadius: layer.cornerRadius, borderWidth: layer.borderWidth,
+                            borderColor: layer.borderColor, contents: layer.contents, roundsContents: layer.clipsToBounds)
+        if drawn, layer.backgroundColor != nil || layer.contents != nil { items.append(item) }
         let childOffset = Point(x: frame.minX - layer.bounds.minX, y: frame.minY - layer.bounds.minY)
         let childClip = layer.clipsToBounds ? clip.intersection(frame) : clip
         for sublayer in layer.sublayers {
             collect(sublayer, offset: childOffset, clip: childClip, opacity: alpha, visible: shown,
                     items: &items, damage: &damage)
+        }
+        if drawn, layer.borderWidth > 0, layer.borderColor != nil {
+            item.part = .border
+            items.append(item)
         }
     }
 

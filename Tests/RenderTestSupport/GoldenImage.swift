@@ -17,31 +17,31 @@ import Testing
 ///   rendering and the check passes. Look at the new PNGs before committing them.
 ///
 /// `check` records the Issue; `verify` returns the failure message instead, for tests of the
-/// harness itself. To reuse it in another test target, copy this file; `GoldenImage()` finds `Golden/` beside the
-/// calling test file through `#filePath`, so nothing else needs configuring.
-struct GoldenImage {
+/// harness itself. Any test target can depend on this one; `GoldenImage()` finds `Golden/`
+/// beside the calling test file through `#filePath`, so nothing else needs configuring.
+public struct GoldenImage {
     /// Folder holding `<name>.png` references.
-    let directory: URL
+    public let directory: URL
 
-    init(directory: URL) {
+    public init(directory: URL) {
         self.directory = directory
     }
 
     /// References in `Golden/` next to the file that creates this value.
-    init(besideFile filePath: String = #filePath) {
+    public init(besideFile filePath: String = #filePath) {
         directory = URL(fileURLWithPath: filePath).deletingLastPathComponent().appendingPathComponent("Golden")
     }
 
-    static var isRecording: Bool { ProcessInfo.processInfo.environment["STRATA_RECORD"] == "1" }
+    public static var isRecording: Bool { ProcessInfo.processInfo.environment["STRATA_RECORD"] == "1" }
 
     /// Where mismatch artefacts are written.
-    static var artifactDirectory: URL {
+    public static var artifactDirectory: URL {
         FileManager.default.temporaryDirectory.appendingPathComponent("strata-golden")
     }
 
     /// Compares `bitmap` with `Golden/<name>.png` and records an Issue on a mismatch (or records
     /// the reference, under STRATA_RECORD=1).
-    func check(
+    public func check(
         _ bitmap: Bitmap, named name: String, tolerance: UInt8 = 2,
         sourceLocation: SourceLocation = #_sourceLocation
     ) {
@@ -56,7 +56,7 @@ struct GoldenImage {
 
     /// The comparison behind `check`, without recording an Issue: nil when the bitmap matches (or
     /// was recorded), else the failure message, after writing the artefacts it names.
-    func verify(_ bitmap: Bitmap, named name: String, tolerance: UInt8 = 2) throws -> String? {
+    public func verify(_ bitmap: Bitmap, named name: String, tolerance: UInt8 = 2) throws -> String? {
         let reference = directory.appendingPathComponent("\(name).png")
         if Self.isRecording {
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
@@ -79,13 +79,13 @@ struct GoldenImage {
         return "\(summary) actual: \(actualURL.path) expected: \(expectedURL.path). Re-record with STRATA_RECORD=1 if the change is intended."
     }
 
-    struct Comparison {
-        var matches: Bool
-        var summary: String
-        var diff: Bitmap?
+    public struct Comparison {
+        public var matches: Bool
+        public var summary: String
+        public var diff: Bitmap?
     }
 
-    static func compare(_ actual: Bitmap, _ expected: Bitmap, tolerance: UInt8) -> Comparison {
+    public static func compare(_ actual: Bitmap, _ expected: Bitmap, tolerance: UInt8) -> Comparison {
         guard actual.width == expected.width, actual.height == expected.height else {
             return Comparison(
                 matches: false,
@@ -112,7 +112,7 @@ struct GoldenImage {
     }
 
     /// The largest difference between corresponding 8-bit channels.
-    static func channelDistance(_ a: UInt32, _ b: UInt32) -> Int {
+    public static func channelDistance(_ a: UInt32, _ b: UInt32) -> Int {
         var largest = 0
         for shift: UInt32 in [0, 8, 16, 24] {
             let x = Int((a >> shift) & 0xFF), y = Int((b >> shift) & 0xFF)
