@@ -50,8 +50,15 @@ public struct Statistics: Sendable, CustomStringConvertible {
         cancelled before \(displayTasksCancelledBeforeDrawing) after \(displayTasksCancelledAfterDrawing) \
         discarded \(displayTasksDiscardedBeforeUse); ticks \(ticks) composed \(framesComposed) committed \(framesCommitted) \
         discarded \(framesDiscarded) deferred \(framesDeferred); frame signals \(frameSignals) timeouts \(frameTimeouts); \
-        main thread \(mainThreadTime) (p50 \(mainThreadTimePerTick.percentile(0.5)), p99 \(mainThreadTimePerTick.percentile(0.99)) per tick)
+        main thread \(Self.milliseconds(mainThreadTime)) (per tick p50 \(Self.milliseconds(mainThreadTimePerTick.percentile(0.5))), \
+        p99 \(Self.milliseconds(mainThreadTimePerTick.percentile(0.99))))
         """
+    }
+
+    private static func milliseconds(_ duration: Duration) -> String {
+        let (seconds, attoseconds) = duration.components
+        let microseconds = seconds * 1_000_000 + attoseconds / 1_000_000_000_000
+        return "\(microseconds / 1000).\(String(microseconds % 1000 + 1000).dropFirst()) ms"
     }
 }
 
