@@ -52,7 +52,7 @@ let package = Package(
 
         // Examples.
         .executableTarget(name: "wayland-info", dependencies: ["WaylandClient"], path: "Examples/wayland-info"),
-        .executableTarget(name: "headless-scene", dependencies: ["Strata"], path: "Examples/headless-scene"),
+        .executableTarget(name: "headless-scene", dependencies: ["Strata"], path: "Examples/headless-scene", exclude: ["screenshot.png"]),
 
         // Tests.
         .target(name: "WaylandTestSupport", dependencies: ["WaylandClient", "CWaylandServer", "Locking"], path: "Tests/WaylandTestSupport"),
