@@ -48,10 +48,14 @@ let package = Package(
         // Rendering: geometry, colour, bitmaps, the pixman canvas, PNG.
         .target(name: "StrataRender", dependencies: ["CPixman", "CPNG"]),
         // The toolkit: async display core, layers, backends.
-        .target(name: "Strata", dependencies: ["WaylandClient", "StrataRender", "CLinux", "Locking"]),
+        .target(
+            name: "Strata",
+            dependencies: ["WaylandClient", "StrataRender", "CLinux", "Locking", .product(name: "SystemPackage", package: "swift-system")]
+        ),
 
         // Examples.
         .executableTarget(name: "wayland-info", dependencies: ["WaylandClient"], path: "Examples/wayland-info"),
+        .executableTarget(name: "strata-demo", dependencies: ["Strata"], path: "Examples/strata-demo", exclude: ["screenshot.png"]),
         .executableTarget(name: "headless-scene", dependencies: ["Strata"], path: "Examples/headless-scene", exclude: ["screenshot.png"]),
 
         // Tests.

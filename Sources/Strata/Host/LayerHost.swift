@@ -40,6 +40,10 @@ public final class LayerHost {
     public internal(set) var statistics = Statistics()
     /// Called for each problem after it is logged.
     public var onProblem: ((Problem) -> Void)?
+    /// Called at the start of every tick, before transactions flush: where animations step.
+    /// A tick only happens when something is dirty, so an animation that wants the next frame
+    /// invalidates a layer here.
+    public var onTick: (() -> Void)?
 
     public let backend: any SurfaceBackend
     public let loop: MainLoop
@@ -153,6 +157,7 @@ public final class LayerHost {
         invalidatedDuringTick = false
         statistics.ticks += 1
 
+        onTick?()
         transactions.flush()
         let counts = transactions.counts
         statistics.transactionsCommitted += counts.committed - lastTransactionCounts.committed

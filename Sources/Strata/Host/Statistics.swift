@@ -29,6 +29,13 @@ public struct Statistics: Sendable, CustomStringConvertible {
     public var framesDeferred = 0
     public var frameSignals = 0
     public var frameTimeouts = 0
+    /// Buffers attached although painted for another size or scale than the surface's current
+    /// one, counted by the backend right before attaching. It must stay 0.
+    public var staleAttaches = 0
+    /// Frames the compositor reported shown (`wp_presentation`), and the intervals between them.
+    public var framesPresented = 0
+    public var framesDiscardedByCompositor = 0
+    public var presentationIntervals = Samples(capacity: 512)
     /// Problems reported with a logged fallback, such as a layer too large to render.
     public var problems = 0
 
@@ -77,6 +84,11 @@ public struct Samples: Sendable {
             values[next] = value
             next = (next + 1) % capacity
         }
+    }
+
+    /// The samples oldest first.
+    public var chronological: [Duration] {
+        values.count < capacity ? values : Array(values[next...] + values[..<next])
     }
 
     /// The nearest-rank percentile, `fraction` in 0...1; zero when empty.

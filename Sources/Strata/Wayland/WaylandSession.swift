@@ -1,0 +1,146 @@
+/// A connection to a compositor with the globals Strata's surfaces use, driven by a `MainLoop`.
+///
+/// It binds `wl_compositor`, `wl_shm` and, when offered, `xdg_wm_base` (answering its pings),
+/// `wl_subcompositor`, `zxdg_decoration_manager_v1`, `wp_viewporter`,
+/// `wp_fractional_scale_manager_v1`, `wp_presentation` and the seat, each at the highest version
+/// both sides support, and keeps track of outputs and their scales. Main actor only.
+@MainActor
+public final class WaylandSession {
+    public let connection: Connection
+    public let loop: MainLoop
+    public let compositor: WlCompositor
+    public let shm: WlShm
+    public let wmBase: XdgWmBase?
+    public let subcompositor: WlSubcompositor?
+    public let decorationManager: ZxdgDecorationManagerV1?
+    public let viewporter: WpViewporter?
+    public let fractionalScaleManager: WpFractionalScaleManagerV1?
+    public let presentation: WpPresentation?
+    /// Outputs currently advertised, with their scales.
+    public private(set) var outputs: [Output] = []
+    /// The first seat, when the compositor has one (headless weston does not).
+    public private(set) var seat: Seat?
+    /// Pixel formats `wl_shm` accepts.
+    public private(set) var shmFormats: Set<WlShm.Format> = []
+    /// The clock `wp_presentation` timestamps use (a `clockid_t`), once announced.
+    public private(set) var presentationClock: UInt32?
+
+    /// Surfaces that receive output and pointer events, by `wl_surface` id.
+    var surfaceClients: [UInt32: any SurfaceClient] = [:]
+    private var attachment: LoopAttachment?
+
+    /// Connects to the compositor named by `name`, or by `WAYLAND_DISPLAY`.
+    public static func connect(to name: String? = nil, loop: MainLoop = .main) throws(WaylandError) -> WaylandSession {
+        try WaylandSession(connection: Connection.connect(to: name), loop: loop)
+    }
+
+    /// Shares a host client's `wl_display`, for embedding; Strata keeps to its own event queue.
+    public convenience init(adopting display: OpaquePointer, loop: MainLoop = .main) throws(WaylandError) {
+        try self.init(connection: Connection(adopting: display), loop: loop)
+    }
+
+    public init(connection: Connection, loop: MainLoop = .main) throws(WaylandError) {
+        self.connection = connection
+        self.loop = loop
+        let registry = connection.registry
+        func optional<Bound: WaylandInterface>(_ type: Bound.Type) throws(WaylandError) -> Bound? {
+            registry.global(Bound.descriptor.name) == nil ? nil : try registry.bind(type)
+        }
+        compositor = try registry.bind(WlCompositor.self)
+        shm = try registry.bind(WlShm.self)
+        wmBase = try optional(XdgWmBase.self)
+        subcompositor = try optional(WlSubcompositor.self)
+        decorationManager = try optional(ZxdgDecorationManagerV1.self)
+        viewporter = try optional(WpViewporter.self)
+        fractionalScaleManager = try optional(WpFractionalScaleManagerV1.self)
+        presentation = try optional(WpPresentation.self)
+
+        shm.onEvent = { [weak self] event in
+            if case let .format(format) = event { self?.shmFormats.insert(format) }
+        }
+        wmBase?.onEvent = { [weak wmBase] event in
+            if case let .ping(serial) = event { try? wmBase?.pong(serial: serial) }
+        }
+        presentation?.onEvent = { [weak self] event in
+            if case let .clockId(clock) = event { self?.presentationClock = clock }
+        }
+        for global in registry.globals { try globalAdded(global) }
+        registry.onGlobal = { [weak self] global in try? self?.globalAdded(global) }
+        registry.onGlobalRemove = { [weak self] global in self?.globalRemoved(global) }
+        attachment = connection.attach(to: loop)
+        try connection.roundtrip()
+    }
+
+    /// Runs the loop until it is stopped or the connection breaks.
+    public func run() throws(WaylandError) {
+        try loop.run()
+    }
+
+    /// The error that ended the connection, if it has ended.
+    public var error: WaylandError? { connection.error }
+
+    func output(for proxy: WlOutput) -> Output? {
+        outputs.first { $0.proxy === proxy }
+    }
+
+    private func globalAdded(_ global: Registry.Global) throws(WaylandError) {
+        switch global.interface {
+        case WlOutput.descriptor.name:
+            let output = Output(proxy: try connection.registry.bind(WlOutput.self, global: global), name: global.name)
+            output.onChange = { [weak self] in self?.outputsChanged() }
+            outputs.append(output)
+        case WlSeat.descriptor.name where seat == nil:
+            seat = Seat(proxy: try connection.registry.bind(WlSeat.self, global: global, maxVersion: 7), session: self)
+        default:
+            break
+        }
+    }
+
+    private func globalRemoved(_ global: Registry.Global) {
+        if let index = outputs.firstIndex(where: { $0.name == global.name }) {
+            let output = outputs.remove(at: index)
+            for client in surfaceClients.values { client.outputRemoved(output) }
+        }
+    }
+
+    private func outputsChanged() {
+        for client in surfaceClients.values { client.outputsChanged() }
+    }
+}
+
+/// A surface that follows outputs and pointer input: windows and their decorations.
+@MainActor
+protocol SurfaceClient: AnyObject {
+    func outputsChanged()
+    func outputRemoved(_ output: Output)
+    func pointerEntered(serial: UInt32, at point: Point)
+    func pointerMoved(to point: Point)
+    func pointerLeft()
+    func pointerButton(serial: UInt32, button: UInt32, pressed: Bool)
+}
+
+/// A `wl_output` and the properties Strata uses. Main actor only.
+@MainActor
+public final class Output {
+    public let proxy: WlOutput
+    /// The registry name of its global.
+    public let name: UInt32
+    /// The integer scale the compositor applies to it (1 until told otherwise).
+    public private(set) var scale: Int32 = 1
+    public private(set) var modeSize: (width: Int32, height: Int32) = (0, 0)
+    var onChange: (() -> Void)?
+
+    init(proxy: WlOutput, name: UInt32) {
+        self.proxy = proxy
+        self.name = name
+        proxy.onEvent = { [weak self] event in
+            guard let self else { return }
+            switch event {
+            case let .scale(factor): scale = max(factor, 1)
+            case let .mode(flags, width, height, _) where flags.contains(.current): modeSize = (width, height)
+            case .done: onChange?()
+            default: break
+            }
+        }
+    }
+}
