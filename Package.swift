@@ -78,6 +78,7 @@ let package = Package(
         // Golden images are read from the source tree by path, so they are excluded, not resources.
         .testTarget(name: "StrataRenderTests", dependencies: ["StrataRender", "RenderTestSupport"], exclude: ["Golden"]),
         .testTarget(name: "StrataTests", dependencies: ["Strata", "StrataRender", "Locking", "RenderTestSupport"], exclude: ["Golden"]),
+        .testTarget(name: "WindowTests", dependencies: ["Strata", "WaylandTestSupport"]),
         .testTarget(
             name: "SystemLibraryTests",
             dependencies: ["CXKBCommon", "CPixman", "CFreeType", "CFontconfig", "CHarfBuzz", "CPNG"]

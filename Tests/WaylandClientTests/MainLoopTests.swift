@@ -142,54 +142,13 @@ private final class Received {
 /// In a process of its own, where the loop runs on the initial thread as in an app.
 struct MainThreadTests {
     @Test func dispatchMainMainActorAndPostedWorkRunOnTheMainThread() throws {
-        let directory = try #require(Self.executableDirectory())
+        let directory = try #require(Subprocess.executableDirectory)
         let probe = directory + "/main-thread-probe"
         try #require(access(probe, X_OK) == 0, "\(probe) was not built")
-        let (status, output) = try Self.run(probe)
+        let (status, output) = try Subprocess.run("'\(probe)'")
         #expect(status == 0, "probe said:\n\(output)")
         #expect(output.contains("DispatchQueue.main: main thread"))
         #expect(output.contains("@MainActor task: main thread"))
         #expect(output.contains("MainLoop.post: main thread"))
     }
-
-    /// The folder holding this test binary, where SwiftPM also puts the probe.
-    private static func executableDirectory() -> String? {
-        var buffer = [CChar](repeating: 0, count: 4096)
-        let length = readlink("/proc/self/exe", &buffer, buffer.count - 1)
-        guard length > 0 else { return nil }
-        let path = String(decoding: buffer.prefix(length).map { UInt8(bitPattern: $0) }, as: UTF8.self)
-        var directory = path[..<(path.lastIndex(of: "/") ?? path.endIndex)]
-        // Inside an .xctest bundle the binary sits one level deeper on some layouts.
-        if directory.hasSuffix(".xctest") { directory = directory[..<(directory.lastIndex(of: "/") ?? directory.endIndex)] }
-        return String(directory)
-    }
-
-    private static func run(_ path: String) throws -> (Int32, String) {
-        var pipeEnds: [Int32] = [0, 0]
-        guard pipe(&pipeEnds) == 0 else { throw Errno(errno) }
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_adddup2(&actions, pipeEnds[1], STDOUT_FILENO)
-        posix_spawn_file_actions_addclose(&actions, pipeEnds[0])
-        var pid: pid_t = 0
-        let argv: [UnsafeMutablePointer<CChar>?] = [strdup(path), nil]
-        defer { argv.forEach { free($0) } }
-        let spawned = posix_spawn(&pid, path, &actions, nil, argv, environ)
-        close(pipeEnds[1])
-        guard spawned == 0 else { close(pipeEnds[0]); throw Errno(spawned) }
-        var output: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 4096)
-        while true {
-            let count = read(pipeEnds[0], &chunk, chunk.count)
-            if count <= 0 { break }
-            output += chunk.prefix(count)
-        }
-        close(pipeEnds[0])
-        var status: Int32 = 0
-        waitpid(pid, &status, 0)
-        return ((status >> 8) & 0xff, String(decoding: output, as: UTF8.self))
-    }
-
-    struct Errno: Error { let code: Int32; init(_ code: Int32) { self.code = code } }
 }

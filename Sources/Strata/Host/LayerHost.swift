@@ -94,6 +94,9 @@ public final class LayerHost {
         if Self.printsStatistics { print("strata: \(statistics)") }
     }
 
+    /// Bytes of layer bitmaps kept for reuse.
+    public var bitmapPoolBytes: Int { bitmapPool.pooledBytes }
+
     /// Whether nothing is pending, rendering, painting or waiting for a frame signal.
     public var isIdle: Bool { clock.isIdle && statistics.displayTasksInFlight == 0 }
 

@@ -40,6 +40,9 @@ public final class WaylandSurfaceBackend: SurfaceBackend {
 
     public func attach(to host: LayerHost) { self.host = host }
 
+    /// Whether the compositor still owes presentation feedback for a committed frame.
+    public var isAwaitingPresentationFeedback: Bool { !feedbacks.isEmpty }
+
     /// Buffers that exist now, busy or idle, and the bytes they map.
     public var bufferCount: Int { buffers.count }
     public var bufferBytes: Int { buffers.values.reduce(0) { $0 + $1.memory.size } }

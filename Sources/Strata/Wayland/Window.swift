@@ -125,6 +125,10 @@ public final class Window: SurfaceClient {
         try? toplevel.destroy()
         try? xdgSurface.destroy()
         try? surface.destroy()
+        // Gone from the screen now, not whenever the loop next flushes.
+        try? session.connection.flush()
+        // A closed window never ticks; this also breaks cycles through the handler.
+        host.onTick = nil
         onClose?()
     }
 

@@ -1,0 +1,106 @@
+import Glibc
+import Strata
+import Testing
+import WaylandTestSupport
+
+/// Whether the tests that need a real compositor run: when `WAYLAND_DISPLAY` names one, or when
+/// `Scripts/test` demands it (`STRATA_REQUIRE_COMPOSITOR=1`), in which case a missing compositor
+/// fails them instead of skipping them.
+enum Compositor {
+    static var isAvailable: Bool {
+        getenv("WAYLAND_DISPLAY") != nil || getenv("STRATA_REQUIRE_COMPOSITOR").map { String(cString: $0) == "1" } == true
+    }
+}
+
+extension WaylandSession {
+    /// Runs the loop until `condition` holds; fails the test after `timeout`.
+    func run(until condition: () -> Bool, timeout: Duration = .seconds(10),
+             sourceLocation: SourceLocation = #_sourceLocation) throws(WaylandError) {
+        let deadline = ContinuousClock.now + timeout
+        while !condition() {
+            guard ContinuousClock.now < deadline else {
+                Issue.record("condition not met within \(timeout)", sourceLocation: sourceLocation)
+                return
+            }
+            try loop.runOnce(timeout: .milliseconds(20))
+        }
+    }
+
+    /// Runs the loop for `duration`, whatever happens.
+    func run(for duration: Duration) throws(WaylandError) {
+        let deadline = ContinuousClock.now + duration
+        while ContinuousClock.now < deadline { try loop.runOnce(timeout: .milliseconds(20)) }
+    }
+}
+
+extension Window {
+    /// Waits until the compositor has shown everything the window has to show: configured,
+    /// nothing pending, and the last frame's callback received.
+    func settle(sourceLocation: SourceLocation = #_sourceLocation) throws(WaylandError) {
+        let backend = host.backend as? WaylandSurfaceBackend
+        try session.run(until: {
+            isConfigured && host.isIdle && host.statistics.framesCommitted > 0
+                && backend?.isAwaitingPresentationFeedback != true
+        }, sourceLocation: sourceLocation)
+    }
+}
+
+/// What reached the screen, through weston-screenshooter (weston runs with --debug).
+enum Screenshot {
+    static func capture(sourceLocation: SourceLocation = #_sourceLocation) throws -> Bitmap {
+        var template = Array("/tmp/strata-shot.XXXXXX".utf8CString)
+        guard mkdtemp(&template) != nil else { throw Subprocess.Failure(description: "mkdtemp") }
+        let directory = String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        defer { _ = try? Subprocess.run("rm -rf '\(directory)'") }
+        let (status, output) = try Subprocess.run("cd '\(directory)' && weston-screenshooter && ls")
+        let file = output.split(separator: "\n").first { $0.hasSuffix(".png") }
+        guard status == 0, let file else {
+            throw Subprocess.Failure(description: "weston-screenshooter failed (\(status)): \(output)")
+        }
+        return try PNG.read(from: directory + "/" + file)
+    }
+}
+
+extension Bitmap {
+    /// The smallest rectangle holding every pixel of exactly this colour, if any.
+    func bounds(of color: Color) -> Rect? {
+        let target = color.premultipliedARGB
+        var (minX, minY, maxX, maxY) = (Int.max, Int.max, -1, -1)
+        for y in 0..<height {
+            for x in 0..<width where pixel(x: x, y: y) == target {
+                minX = min(minX, x); maxX = max(maxX, x)
+                minY = min(minY, y); maxY = max(maxY, y)
+            }
+        }
+        guard maxX >= 0 else { return nil }
+        return Rect(x: Double(minX), y: Double(minY), width: Double(maxX - minX + 1), height: Double(maxY - minY + 1))
+    }
+}
+
+/// A window whose content is two exact colours side by side, easy to find in a screenshot.
+@MainActor
+func twoColourWindow(_ session: WaylandSession, left: Color, right: Color, size: Size) throws(WaylandError) -> Window {
+    let window = try Window(session: session, title: "test", size: size)
+    let leftLayer = Layer(), rightLayer = Layer()
+    leftLayer.backgroundColor = left
+    rightLayer.backgroundColor = right
+    window.contentLayer.addSublayer(leftLayer)
+    window.contentLayer.addSublayer(rightLayer)
+    window.contentLayer.layoutHandler = { content in
+        let half = (content.bounds.width / 2).rounded()
+        leftLayer.frame = Rect(x: 0, y: 0, width: half, height: content.bounds.height)
+        rightLayer.frame = Rect(x: half, y: 0, width: content.bounds.width - half, height: content.bounds.height)
+    }
+    return window
+}
+
+/// Paints a flat colour that tests change; each change is a new async render.
+@MainActor
+final class FlatColour: AsyncLayerDelegate {
+    var colour: Color
+    init(_ colour: Color) { self.colour = colour }
+    func displayTask(for layer: AsyncLayer) -> DisplayTask {
+        let colour = colour
+        return DisplayTask(display: { canvas, size, _ in canvas.fill(Rect(origin: .zero, size: size), color: colour) })
+    }
+}

@@ -1,0 +1,233 @@
+import Glibc
+import Strata
+import Testing
+import WaylandTestSupport
+
+private let teal = Color(rgb: 0x11AA88)
+private let plum = Color(rgb: 0x8811AA)
+
+/// Against the compositor `Scripts/test` starts: headless weston, screenshots through
+/// weston-screenshooter.
+@Suite(.enabled(if: Compositor.isAvailable, "needs a compositor: run Scripts/test, or set WAYLAND_DISPLAY"))
+@MainActor
+struct WindowTests {
+    @Test func aWindowShowsItsPixelsAndFollowsAResize() throws {
+        let session = try WaylandSession.connect()
+        let window = try twoColourWindow(session, left: teal, right: plum, size: Size(width: 200, height: 120))
+        try window.settle()
+        var shot = try Screenshot.capture()
+        let left = try #require(shot.bounds(of: teal), "the window is not on screen")
+        let right = try #require(shot.bounds(of: plum))
+        #expect(left.size == Size(width: 100, height: 120))
+        #expect(right.size == Size(width: 100, height: 120))
+        #expect(right.minX == left.maxX && right.minY == left.minY)
+
+        window.resize(to: Size(width: 300, height: 160))
+        try window.settle()
+        shot = try Screenshot.capture()
+        #expect(shot.bounds(of: teal)?.size == Size(width: 150, height: 160))
+        #expect(shot.bounds(of: plum)?.size == Size(width: 150, height: 160))
+        #expect(window.host.statistics.staleAttaches == 0)
+        window.close()
+    }
+
+    @Test func aMaximizedWindowTakesTheCompositorsSize() throws {
+        let session = try WaylandSession.connect()
+        let window = try twoColourWindow(session, left: teal, right: plum, size: Size(width: 160, height: 100))
+        try window.settle()
+        window.maximize()
+        try session.run(until: { window.states.contains(.maximized) })
+        try window.settle()
+        let output = try #require(session.outputs.first)
+        #expect(window.host.size.width == Double(output.modeSize.width))
+        let shot = try Screenshot.capture()
+        let left = try #require(shot.bounds(of: teal))
+        let right = try #require(shot.bounds(of: plum))
+        #expect(left.width + right.width == Double(output.modeSize.width))
+        #expect(left.height == window.contentSize.height)
+        window.close()
+    }
+
+    @Test func nothingIsAttachedBeforeTheFirstConfigure() throws {
+        let session = try WaylandSession.connect()
+        let window = try twoColourWindow(session, left: teal, right: plum, size: Size(width: 80, height: 60))
+        var committedBeforeConfigure = 0
+        try session.run(until: {
+            if !window.isConfigured { committedBeforeConfigure += window.host.statistics.framesCommitted }
+            return window.isConfigured && window.host.statistics.framesCommitted > 0
+        })
+        #expect(committedBeforeConfigure == 0)
+        window.close()
+    }
+
+    @Test func anUnchangedWindowRequestsNoFrames() throws {
+        let session = try WaylandSession.connect()
+        let window = try twoColourWindow(session, left: teal, right: plum, size: Size(width: 80, height: 60))
+        try window.settle()
+        let statistics = window.host.statistics
+        let wakeUps = session.loop.wakeUps
+        try session.run(for: .milliseconds(500))
+        #expect(window.host.statistics.framesCommitted == statistics.framesCommitted)
+        #expect(window.host.statistics.ticks == statistics.ticks)
+        #expect(session.loop.wakeUps == wakeUps, "the idle window's process woke up")
+        window.close()
+    }
+
+    /// Animating for a hundred frames: every commit after the first waited for a frame callback,
+    /// and the compositor reported the frames presented.
+    @Test func commitsNeverOutrunFrameCallbacks() throws {
+        let session = try WaylandSession.connect()
+        let painter = FlatColour(teal)
+        let window = try Window(session: session, size: Size(width: 120, height: 80))
+        let layer = AsyncLayer(delegate: painter)
+        layer.frame = Rect(x: 0, y: 0, width: 120, height: 80)
+        window.contentLayer.addSublayer(layer)
+        var frames = 0
+        window.host.onTick = {
+            frames += 1
+            if frames < 100 {
+                painter.colour = frames.isMultiple(of: 2) ? teal : plum
+                layer.setNeedsDisplay()
+            }
+        }
+        try session.run(until: { frames >= 100 && window.host.isIdle }, timeout: .seconds(30))
+        let statistics = window.host.statistics
+        #expect(statistics.framesCommitted >= 50)
+        #expect(statistics.frameTimeouts == 0)
+        #expect(statistics.framesCommitted <= statistics.frameSignals + 1)
+        #expect(statistics.framesPresented > 0, "wp_presentation feedback")
+        #expect(statistics.staleAttaches == 0)
+        window.close()
+    }
+
+    @Test func twoWindowsInOneProcess() throws {
+        let session = try WaylandSession.connect()
+        let first = try twoColourWindow(session, left: teal, right: teal, size: Size(width: 90, height: 70))
+        let second = try twoColourWindow(session, left: plum, right: plum, size: Size(width: 70, height: 90))
+        try first.settle()
+        try second.settle()
+        let shot = try Screenshot.capture()
+        #expect(shot.bounds(of: teal)?.size == Size(width: 90, height: 70))
+        #expect(shot.bounds(of: plum)?.size == Size(width: 70, height: 90))
+        first.close()
+        second.close()
+    }
+
+    /// Changes race against frames: content, sizes and invalidations every tick. Nothing stale is
+    /// ever attached, and the screen ends on the newest state.
+    @Test func racingInvalidationsNeverAttachStaleFrames() throws {
+        let session = try WaylandSession.connect()
+        let window = try Window(session: session, size: Size(width: 160, height: 100))
+        let painter = FlatColour(plum)
+        let layer = AsyncLayer(delegate: painter)
+        window.contentLayer.addSublayer(layer)
+        window.contentLayer.layoutHandler = { layer.frame = $0.bounds }
+        var step = 0
+        let palette = [Color(rgb: 0x2040F0), Color(rgb: 0xF04020), Color(rgb: 0x20C040)]
+        window.host.onTick = {
+            step += 1
+            guard step <= 120 else { return }
+            painter.colour = step == 120 ? teal : palette[step % 3]
+            layer.setNeedsDisplay()
+            if step.isMultiple(of: 7) { window.resize(to: Size(width: 140 + Double(step % 5) * 10, height: 100)) }
+            if step.isMultiple(of: 3) { layer.setNeedsDisplay() }
+        }
+        try session.run(until: { step >= 120 && window.host.isIdle }, timeout: .seconds(40))
+        window.resize(to: Size(width: 160, height: 100))
+        try window.settle()
+        let statistics = window.host.statistics
+        #expect(statistics.staleAttaches == 0)
+        #expect(statistics.displayTasksStarted == statistics.displayTasksFinished + statistics.displayTasksCancelledBeforeDrawing
+                + statistics.displayTasksCancelledAfterDrawing + statistics.displayTasksDiscardedBeforeUse)
+        let shot = try Screenshot.capture()
+        #expect(shot.bounds(of: teal)?.size == Size(width: 160, height: 100), "the newest contents are on screen")
+        window.close()
+    }
+
+    /// 2000 animated frames: buffers stay within the cap and no memory accumulates. Any write to
+    /// a buffer the compositor holds would have trapped.
+    @Test(.timeLimit(.minutes(3))) func buffersStayBoundedOverTwoThousandFrames() throws {
+        let session = try WaylandSession.connect()
+        let window = try Window(session: session, size: Size(width: 96, height: 64))
+        let painter = FlatColour(teal)
+        let layer = AsyncLayer(delegate: painter)
+        layer.frame = Rect(x: 0, y: 0, width: 96, height: 64)
+        window.contentLayer.addSublayer(layer)
+        var frames = 0
+        var warm: (shm: Int, buffers: Int, pooled: Int)?
+        let backend = try #require(window.host.backend as? WaylandSurfaceBackend)
+        window.host.onTick = {
+            frames += 1
+            if frames == 100 { warm = (backend.bufferBytes, backend.bufferCount, window.host.bitmapPoolBytes) }
+            if frames < 2000 {
+                painter.colour = frames.isMultiple(of: 2) ? teal : plum
+                layer.setNeedsDisplay()
+            }
+        }
+        try session.run(until: { frames >= 2000 && window.host.isIdle }, timeout: .seconds(170))
+        let warmState = try #require(warm)
+        #expect(backend.bufferCount <= 4)
+        #expect(backend.bufferBytes <= warmState.shm, "shm grew from \(warmState.shm) to \(backend.bufferBytes) bytes")
+        #expect(window.host.bitmapPoolBytes <= warmState.pooled)
+        #expect(window.host.statistics.staleAttaches == 0)
+        #expect(window.host.statistics.framesCommitted >= 1000)
+        window.close()
+    }
+
+    @Test func aMinimizedWindowKeepsUpdatingOnTimeouts() throws {
+        let session = try WaylandSession.connect()
+        let window = try Window(session: session, size: Size(width: 80, height: 60))
+        let painter = FlatColour(teal)
+        let layer = AsyncLayer(delegate: painter)
+        layer.frame = Rect(x: 0, y: 0, width: 80, height: 60)
+        window.contentLayer.addSublayer(layer)
+        try window.settle()
+        window.minimize()
+        try session.run(for: .milliseconds(200))
+        let committed = window.host.statistics.framesCommitted
+        var frames = 0
+        window.host.onTick = {
+            frames += 1
+            if frames < 12 { layer.setNeedsDisplay() }
+        }
+        layer.setNeedsDisplay()
+        try session.run(until: { frames >= 12 }, timeout: .seconds(15))
+        #expect(window.host.statistics.framesCommitted > committed, "updates stalled")
+        window.close()
+    }
+}
+
+/// Against a weston of the test's own, which it can kill or start at another scale.
+@Suite(.enabled(if: Compositor.isAvailable, "needs weston: run Scripts/test"))
+@MainActor
+struct PrivateCompositorTests {
+    @Test func losingTheCompositorEndsTheLoopWithATypedError() throws {
+        let weston = try PrivateWeston()
+        let session = try WaylandSession.connect(to: weston.socketPath, loop: MainLoop())
+        let window = try Window(session: session, size: Size(width: 64, height: 64))
+        try window.settle()
+        weston.kill()
+        let error = try #require(throws: WaylandError.self) {
+            for _ in 0..<500 { try session.loop.runOnce(timeout: .milliseconds(20)) }
+        }
+        #expect(error.code == .connectionLost)
+        // Everything afterwards reports the loss instead of crashing.
+        window.resize(to: Size(width: 70, height: 70))
+        #expect(session.error?.code == .connectionLost)
+        window.close()
+    }
+
+    @Test func anOutputAtScaleTwoGetsBuffersAtTwiceTheSize() throws {
+        let weston = try PrivateWeston(scale: 2)
+        let session = try WaylandSession.connect(to: weston.socketPath, loop: MainLoop())
+        let window = try Window(session: session, size: Size(width: 50, height: 40))
+        try window.settle()
+        try session.run(until: { window.host.scale == 2 && window.host.isIdle })
+        try window.settle()
+        #expect(window.host.scale == 2)
+        let backend = try #require(window.host.backend as? WaylandSurfaceBackend)
+        #expect(backend.bufferScale == 2)
+        #expect(window.host.statistics.staleAttaches == 0)
+        window.close()
+    }
+}
