@@ -56,6 +56,11 @@ let package = Package(
         // Examples.
         .executableTarget(name: "wayland-info", dependencies: ["WaylandClient"], path: "Examples/wayland-info"),
         .executableTarget(name: "strata-demo", dependencies: ["Strata"], path: "Examples/strata-demo", exclude: ["screenshot.png"]),
+        .executableTarget(
+            name: "embed-host",
+            dependencies: ["Strata", .product(name: "SystemPackage", package: "swift-system")],
+            path: "Examples/embed-host"
+        ),
         .executableTarget(name: "headless-scene", dependencies: ["Strata"], path: "Examples/headless-scene", exclude: ["screenshot.png"]),
 
         // Tests.
@@ -78,7 +83,7 @@ let package = Package(
         // Golden images are read from the source tree by path, so they are excluded, not resources.
         .testTarget(name: "StrataRenderTests", dependencies: ["StrataRender", "RenderTestSupport"], exclude: ["Golden"]),
         .testTarget(name: "StrataTests", dependencies: ["Strata", "StrataRender", "Locking", "RenderTestSupport"], exclude: ["Golden"]),
-        .testTarget(name: "WindowTests", dependencies: ["Strata", "WaylandTestSupport"]),
+        .testTarget(name: "WindowTests", dependencies: ["Strata", "WaylandTestSupport", "embed-host"]),
         .testTarget(
             name: "SystemLibraryTests",
             dependencies: ["CXKBCommon", "CPixman", "CFreeType", "CFontconfig", "CHarfBuzz", "CPNG"]

@@ -92,6 +92,49 @@ public final class Connection {
     /// The error that ended the connection, or nil while it is healthy.
     public var error: WaylandError? { anchor.connectionError() }
 
+    // MARK: Pumping from a host's loop
+
+    private var isPreparedToRead = false
+
+    /// Before a host's loop sleeps: dispatches what is queued, announces the intent to read
+    /// (libwayland's prepare-read), and flushes. Then poll `fileDescriptor` and call
+    /// `finishRead(readable:)`.
+    /// - Returns: whether output is still queued (the socket was full): also poll for writing.
+    @discardableResult
+    public func prepareToRead() throws(WaylandError) -> Bool {
+        if !isPreparedToRead {
+            while wl_display_prepare_read_queue(anchor.display, anchor.queue) != 0 {
+                try dispatchPending()
+            }
+            isPreparedToRead = true
+        }
+        let flushed = wl_display_flush(anchor.display)
+        return flushed < 0 && errno == EAGAIN
+    }
+
+    /// After the host's loop woke: reads if the socket was readable, otherwise cancels the
+    /// announced read, then dispatches Strata's queue.
+    public func finishRead(readable: Bool) throws(WaylandError) {
+        if isPreparedToRead {
+            isPreparedToRead = false
+            if readable {
+                if wl_display_read_events(anchor.display) < 0 { throw currentError() }
+            } else {
+                wl_display_cancel_read(anchor.display)
+            }
+        }
+        try dispatchPending()
+    }
+
+    /// A typed handle on an object a host created, such as its `wl_surface`, whose requests go
+    /// out through a proxy wrapper on Strata's queue: objects they create (frame callbacks)
+    /// are dispatched by Strata, and the host's object and listener are left alone.
+    public func wrap<Object: WaylandInterface>(_ raw: OpaquePointer, as type: Object.Type) -> Object {
+        let wrapper = OpaquePointer(wl_proxy_create_wrapper(UnsafeMutableRawPointer(raw)))!
+        wl_proxy_set_queue(wrapper, anchor.queue)
+        return Object(adopting: wrapper, anchor: anchor, ownership: .wrapper, descriptor: Object.descriptor)
+    }
+
     private func currentError() -> WaylandError {
         anchor.connectionError() ?? WaylandError(.connectionLost, "the connection failed: \(String(cString: strerror(errno)))")
     }

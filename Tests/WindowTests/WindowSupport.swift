@@ -66,8 +66,10 @@ extension Bitmap {
     func bounds(of color: Color) -> Rect? {
         let target = color.premultipliedARGB
         var (minX, minY, maxX, maxY) = (Int.max, Int.max, -1, -1)
+        // Row memory directly: a screenshot is large, and nothing else touches this bitmap.
         for y in 0..<height {
-            for x in 0..<width where pixel(x: x, y: y) == target {
+            let row = (pixels + y * stride).assumingMemoryBound(to: UInt32.self)
+            for x in 0..<width where row[x] == target {
                 minX = min(minX, x); maxX = max(maxX, x)
                 minY = min(minY, y); maxY = max(maxY, y)
             }

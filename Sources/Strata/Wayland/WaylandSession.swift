@@ -35,11 +35,17 @@ public final class WaylandSession {
     }
 
     /// Shares a host client's `wl_display`, for embedding; Strata keeps to its own event queue.
+    ///
+    /// The host reads the display; Strata never does (two readers on one thread deadlock in
+    /// libwayland). Strata's queue is dispatched by `loop` after each wake-up, so a host driving
+    /// `loop` through its pump API calls `loop.dispatch()` after it reads the display. Create the
+    /// session while the host has no read prepared: it makes one roundtrip.
     public convenience init(adopting display: OpaquePointer, loop: MainLoop = .main) throws(WaylandError) {
-        try self.init(connection: Connection(adopting: display), loop: loop)
+        try self.init(connection: Connection(adopting: display), loop: loop, reads: false)
     }
 
-    public init(connection: Connection, loop: MainLoop = .main) throws(WaylandError) {
+    /// - Parameter reads: whether `loop` reads the display (false when a host client does).
+    public init(connection: Connection, loop: MainLoop = .main, reads: Bool = true) throws(WaylandError) {
         self.connection = connection
         self.loop = loop
         let registry = connection.registry
@@ -67,7 +73,7 @@ public final class WaylandSession {
         for global in registry.globals { try globalAdded(global) }
         registry.onGlobal = { [weak self] global in try? self?.globalAdded(global) }
         registry.onGlobalRemove = { [weak self] global in self?.globalRemoved(global) }
-        attachment = connection.attach(to: loop)
+        attachment = connection.attach(to: loop, reads: reads)
         try connection.roundtrip()
     }
 

@@ -10,9 +10,24 @@ extension Connection {
     /// - otherwise: cancel the prepared read.
     ///
     /// A broken connection ends `loop.run()` with the typed error.
+    ///
+    /// - Parameter reads: false for a display a host client already reads: libwayland makes
+    ///   every prepared reader of a display wait for the others, so two on one thread deadlock.
+    ///   Then the loop only dispatches Strata's queue (after each wake-up, so call the loop's
+    ///   `dispatch()` after the host reads) and flushes before sleeping.
     /// - Returns: a handle whose `detach()` undoes this.
     @discardableResult
-    public func attach(to loop: MainLoop) -> LoopAttachment {
+    public func attach(to loop: MainLoop, reads: Bool = true) -> LoopAttachment {
+        guard reads else {
+            let flush = loop.addBeforeSleepHook { [weak self] () throws(WaylandError) in
+                try self?.dispatchPending()
+                try self?.flush()
+            }
+            let dispatch = loop.addAfterWakeHook { [weak self] () throws(WaylandError) in
+                try self?.dispatchPending()
+            }
+            return LoopAttachment(loop: loop, reader: nil, tokens: [], hooks: [flush, dispatch])
+        }
         let reader = SocketReader(connection: self)
         let fd = fileDescriptor
         // The loop's closures own the reader; it holds the connection weakly, so a connection
@@ -28,7 +43,7 @@ extension Connection {
         let afterWake = loop.addAfterWakeHook { () throws(WaylandError) in
             try reader.finishWake()
         }
-        return LoopAttachment(loop: loop, reader: reader, tokens: [source, beforeSleep, afterWake])
+        return LoopAttachment(loop: loop, reader: reader, tokens: [source], hooks: [beforeSleep, afterWake])
     }
 }
 
@@ -36,71 +51,49 @@ extension Connection {
 @MainActor
 public final class LoopAttachment {
     private weak var loop: MainLoop?
-    private let reader: SocketReader
-    private let tokens: [MainLoop.Token]
+    private let reader: SocketReader?
+    private let sources: [MainLoop.Token]
+    private let hooks: [MainLoop.Token]
 
-    init(loop: MainLoop, reader: SocketReader, tokens: [MainLoop.Token]) {
+    init(loop: MainLoop, reader: SocketReader?, tokens: [MainLoop.Token], hooks: [MainLoop.Token]) {
         self.loop = loop
         self.reader = reader
-        self.tokens = tokens
+        sources = tokens
+        self.hooks = hooks
     }
 
     public func detach() {
-        reader.cancelPreparedRead()
+        reader?.cancelPreparedRead()
         guard let loop else { return }
-        loop.removeSource(tokens[0])
-        tokens.dropFirst().forEach(loop.removeHook)
+        sources.forEach(loop.removeSource)
+        hooks.forEach(loop.removeHook)
     }
 }
 
-/// The prepare-read state of one connection within a loop.
+/// One connection within a loop: the prepare-read protocol, through the connection's pump API.
 @MainActor
 final class SocketReader {
     private weak var connection: Connection?
-    private var prepared = false
     private(set) var waitingToFlush = false
 
     init(connection: Connection) { self.connection = connection }
 
     func prepareToSleep() throws(WaylandError) {
-        guard let connection else { return }
-        let display = connection.anchor.display
-        if !prepared {
-            while wl_display_prepare_read_queue(display, connection.anchor.queue) != 0 {
-                try connection.dispatchPending()
-            }
-            prepared = true
-        }
-        flush()
+        waitingToFlush = try connection?.prepareToRead() ?? false
     }
 
     func socketReady(_ events: MainLoop.Events) throws(WaylandError) {
         guard let connection else { return }
-        if events.contains(.writable) { flush() }
-        guard events.contains(.readable) || events.contains(.hangUp) || events.contains(.error), prepared else { return }
-        prepared = false
-        if wl_display_read_events(connection.anchor.display) < 0 {
-            throw connection.error ?? WaylandError(.connectionLost, "reading from the compositor failed: \(String(cString: strerror(errno)))")
-        }
-        try connection.dispatchPending()
+        if events.contains(.writable) { waitingToFlush = try connection.prepareToRead() }
+        guard !events.isDisjoint(with: [.readable, .hangUp, .error]) else { return }
+        try connection.finishRead(readable: true)
     }
 
     func finishWake() throws(WaylandError) {
-        cancelPreparedRead()
-        try connection?.dispatchPending()
+        try connection?.finishRead(readable: false)
     }
 
     func cancelPreparedRead() {
-        if prepared, let connection {
-            wl_display_cancel_read(connection.anchor.display)
-        }
-        prepared = false
-    }
-
-    /// A full socket is not an error: wait for it to become writable and flush again.
-    private func flush() {
-        guard let connection else { return }
-        let result = wl_display_flush(connection.anchor.display)
-        waitingToFlush = result < 0 && errno == EAGAIN
+        try? connection?.finishRead(readable: false)
     }
 }

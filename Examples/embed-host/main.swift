@@ -1,0 +1,117 @@
+// embed-host: a client written against Strata's raw Wayland layer that owns its window, paints
+// it itself, and embeds a Strata layer tree in a subsurface. It runs its own poll loop and
+// drives Strata through the pump API. Runs until closed, or for STRATA_DEMO_SECONDS seconds.
+import Glibc
+import SystemPackage
+import Strata
+
+/// The host's own colours, so tests can find each part in a screenshot.
+let hostColour: UInt32 = 0xFF22_66AA
+let embeddedBackground = Color(rgb: 0xEE7711)
+let (hostWidth, hostHeight) = (360, 240)
+
+/// A buffer the host fills itself: shm_open, mmap, and a solid colour.
+@MainActor
+func hostBuffer(_ shm: WlShm, width: Int, height: Int, colour: UInt32) throws -> WlBuffer {
+    let size = width * height * 4
+    let name = "/embed-host-\(getpid())"
+    let fd = shm_open(name, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+    guard fd >= 0 else { throw StrataError(.systemCall, "shm_open failed") }
+    shm_unlink(name)
+    defer { close(fd) }
+    guard ftruncate(fd, off_t(size)) == 0, let pixels = mmap(nil, size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0),
+          pixels != MAP_FAILED else { throw StrataError(.outOfMemory, "cannot map \(size) bytes") }
+    pixels.initializeMemory(as: UInt32.self, repeating: colour, count: width * height)
+    munmap(pixels, size)
+    let pool = try shm.createPool(fd: FileDescriptor(rawValue: fd), size: Int32(size))
+    return try pool.createBuffer(offset: 0, width: Int32(width), height: Int32(height), stride: Int32(width * 4), format: .argb8888)
+}
+
+/// Strata's part: an animated card, rendered asynchronously.
+@MainActor
+final class Pulse: AsyncLayerDelegate {
+    var phase = 0.0
+    func displayTask(for layer: AsyncLayer) -> DisplayTask {
+        let phase = phase
+        return DisplayTask(display: { canvas, size, _ in
+            let width = size.width * (0.25 + 0.7 * (0.5 + 0.5 * sin(phase * 2)))
+            canvas.fill(Rect(x: 0, y: 0, width: width, height: size.height), color: .white, cornerRadius: size.height / 2)
+        })
+    }
+}
+
+@MainActor
+func run() throws {
+    // The host: its own connection and window, nothing of Strata's.
+    let connection = try Connection.connect()
+    let registry = connection.registry
+    let compositor = try registry.bind(WlCompositor.self)
+    let shm = try registry.bind(WlShm.self)
+    let wmBase = try registry.bind(XdgWmBase.self)
+    let subcompositor = try registry.bind(WlSubcompositor.self)
+    wmBase.onEvent = { if case let .ping(serial) = $0 { try? wmBase.pong(serial: serial) } }
+
+    let surface = try compositor.createSurface()
+    let xdgSurface = try wmBase.getXdgSurface(surface: surface)
+    let toplevel = try xdgSurface.getToplevel()
+    try toplevel.setTitle(title: "embed-host")
+    var configured = false, running = true
+    xdgSurface.onEvent = { event in
+        if case let .configure(serial) = event {
+            try? xdgSurface.ackConfigure(serial: serial)
+            configured = true
+        }
+    }
+    toplevel.onEvent = { if case .close = $0 { running = false } }
+    try surface.commit()
+    while !configured { try connection.dispatch(timeout: .seconds(5)) }
+
+    let child = try compositor.createSurface()
+    let subsurface = try subcompositor.getSubsurface(surface: child, parent: surface)
+    try subsurface.setPosition(x: 40, y: 40)
+    try subsurface.setDesync()
+
+    // Strata on the host's display, in the host's subsurface, on Strata's own queue.
+    let loop = MainLoop()
+    let session = try WaylandSession(adopting: connection.anchor.display, loop: loop)
+    let embedded = EmbeddedSurface(session: session, surface: child.raw!, size: Size(width: 280, height: 160))
+    embedded.host.backgroundColor = embeddedBackground
+    let painter = Pulse()
+    let bar = AsyncLayer(delegate: painter)
+    bar.frame = Rect(x: 20, y: 120, width: 240, height: 20)
+    embedded.rootLayer.addSublayer(bar)
+    let start = ContinuousClock.now
+    let limit = getenv("STRATA_DEMO_SECONDS").flatMap { Double(String(cString: $0)) }
+    embedded.host.onTick = {
+        let elapsed = Double((ContinuousClock.now - start).components.attoseconds) / 1e18
+            + Double((ContinuousClock.now - start).components.seconds)
+        if let limit, elapsed > limit { running = false }
+        painter.phase = elapsed
+        bar.setNeedsDisplay()
+    }
+
+    let buffer = try hostBuffer(shm, width: hostWidth, height: hostHeight, colour: hostColour)
+    try surface.attach(buffer: buffer, x: 0, y: 0)
+    try surface.damageBuffer(x: 0, y: 0, width: Int32(hostWidth), height: Int32(hostHeight))
+    try surface.commit()
+
+    // The host's loop: poll its display and Strata's loop; pump Strata after each read.
+    while running {
+        try connection.prepareToRead()
+        try loop.dispatch()
+        var fds = [pollfd(fd: connection.fileDescriptor, events: Int16(POLLIN), revents: 0),
+                   pollfd(fd: loop.fileDescriptor, events: Int16(POLLIN), revents: 0)]
+        _ = poll(&fds, 2, 100)
+        try connection.finishRead(readable: fds[0].revents != 0)
+        try loop.dispatch()
+    }
+    print("embed-host: \(embedded.host.statistics)")
+}
+
+do {
+    try run()
+} catch {
+    let line = "embed-host: \(error)\n"
+    _ = write(STDERR_FILENO, line, line.utf8.count)
+    exit(1)
+}
