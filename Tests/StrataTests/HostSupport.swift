@@ -63,6 +63,8 @@ final class Painter: AsyncLayerDelegate {
     var color: Color
     /// When set, the next display task blocks on it before drawing.
     var gate: DispatchSemaphore?
+    /// How long every render takes, to model slow content.
+    var renderTime: useconds_t = 0
     private(set) var outcomes: [(color: Color, finished: Bool)] = []
     private(set) var displayThreads: [pthread_t] = []
     private let threads = ThreadLog()
@@ -74,10 +76,12 @@ final class Painter: AsyncLayerDelegate {
         let gate = self.gate
         self.gate = nil
         let threads = self.threads
+        let renderTime = self.renderTime
         return DisplayTask(
             display: { canvas, size, _ in
                 threads.record()
                 gate?.wait()
+                if renderTime > 0 { usleep(renderTime) }
                 canvas.fill(Rect(origin: .zero, size: size), color: color)
             },
             didDisplay: { [weak self] _, finished in self?.outcomes.append((color, finished)) })

@@ -385,3 +385,42 @@ struct BorderOrderTests {
         #expect(scene.pixel(30, 30) == Color.red.premultipliedARGB)
     }
 }
+
+@MainActor
+struct TickHandlerTests {
+    /// An animation that re-renders on every tick: its tick handler runs once per frame signal,
+    /// so its renders finish and frames keep coming.
+    @Test func anAnimationThatRerendersEveryTickStillProducesFrames() throws {
+        let scene = HeadlessScene()
+        let painter = Painter(color: .red)
+        painter.renderTime = 3000   // slower than a loop iteration
+        let layer = AsyncLayer(delegate: painter)
+        layer.frame = Rect(x: 0, y: 0, width: 20, height: 20)
+        scene.root.addSublayer(layer)
+        var handlerRuns = 0
+        scene.host.onTick = {
+            handlerRuns += 1
+            layer.setNeedsDisplay()
+        }
+        try scene.step(until: { scene.host.statistics.framesCommitted >= 10 })
+        #expect(handlerRuns <= scene.host.statistics.frameSignals + 1)
+        #expect(scene.host.statistics.displayTasksFinished >= 8)
+        scene.host.onTick = nil
+        try scene.settle()
+    }
+
+    /// While the display link is set, it runs every frame even when it changes nothing, and the
+    /// host goes idle once it is cleared.
+    @Test func theDisplayLinkKeepsFramesComingUntilCleared() throws {
+        let scene = HeadlessScene()
+        var runs = 0
+        scene.host.onTick = { runs += 1 }
+        try scene.step(until: { runs >= 5 })
+        scene.host.onTick = nil
+        let before = runs
+        try scene.settle()
+        try scene.loop.runOnce(timeout: .milliseconds(100))
+        #expect(runs == before)
+        #expect(scene.host.isIdle)
+    }
+}

@@ -15,6 +15,11 @@ public final class TestCompositor: Sendable {
     public let socketPath: String
     private let directory: String
     private let control = Control()
+    /// What the scripted shell has seen, once `installShell()` ran.
+    public let observations = Locked(ShellObservations())
+
+    /// A copy of the shell's observations now.
+    public var observed: ShellObservations { observations.withLock { $0 } }
 
     /// What the test thread and the server thread share.
     private final class Control: Sendable {
@@ -70,7 +75,7 @@ public final class TestCompositor: Sendable {
         run { $0.disconnectClients() }
     }
 
-    private func run(_ command: @escaping @Sendable (ServerThreadState) -> Void) {
+    func run(_ command: @escaping @Sendable (ServerThreadState) -> Void) {
         control.commands.withLock { $0.append(command) }
     }
 
@@ -127,6 +132,15 @@ final class ServerThreadState: @unchecked Sendable {
         checkThread()
         for entry in globals where entry.name == interface { wl_global_destroy(entry.global) }
         globals.removeAll { $0.name == interface }
+    }
+
+    private(set) var shell: ScriptedShell?
+
+    func installShell(policy: TestCompositor.ReleasePolicy, observations: Locked<ShellObservations>) {
+        checkThread()
+        let shell = ScriptedShell(display: display, policy: policy, observations: observations)
+        shell.createGlobals()
+        self.shell = shell
     }
 
     func disconnectClients() {

@@ -40,10 +40,22 @@ public final class LayerHost {
     public internal(set) var statistics = Statistics()
     /// Called for each problem after it is logged.
     public var onProblem: ((Problem) -> Void)?
-    /// Called at the start of every tick, before transactions flush: where animations step.
-    /// A tick only happens when something is dirty, so an animation that wants the next frame
-    /// invalidates a layer here.
-    public var onTick: (() -> Void)?
+    /// A display link: while set, it is called once per frame, at the start of the first tick
+    /// after each frame signal, before transactions flush. Animations step here. Frames keep
+    /// coming while it is set: a frame signal always brings a tick, and when nothing is in flight
+    /// to wait for, a timer at `idleFrameInterval` stands in for the signal. Ticks that only pick
+    /// up finished renders do not call it, so an animation cannot cancel its own renders faster
+    /// than they finish. Set it to nil to stop, and the host goes idle.
+    public var onTick: (() -> Void)? {
+        didSet {
+            if onTick != nil && oldValue == nil { requestTickHandler() }
+            if onTick == nil, let idleFrameTimer { loop.cancelTimer(idleFrameTimer); self.idleFrameTimer = nil }
+        }
+    }
+    /// How often `onTick` runs when there is no frame in flight to pace it.
+    public var idleFrameInterval: Duration = .milliseconds(16)
+    private var tickHandlerDue = true
+    private var idleFrameTimer: MainLoop.Token?
 
     public let backend: any SurfaceBackend
     public let loop: MainLoop
@@ -90,6 +102,7 @@ public final class LayerHost {
     isolated deinit {
         if let tickHook { loop.removeHook(tickHook) }
         if let frameTimer { loop.cancelTimer(frameTimer) }
+        if let idleFrameTimer { loop.cancelTimer(idleFrameTimer) }
         transactions.stopObserving(ObjectIdentifier(self))
         if Self.printsStatistics { print("strata: \(statistics)") }
     }
@@ -129,6 +142,13 @@ public final class LayerHost {
     public func frameDone() {
         statistics.frameSignals += 1
         perform(clock.frameDone())
+        requestTickHandler()
+    }
+
+    /// The next tick runs the display link, and there is a next tick.
+    private func requestTickHandler() {
+        tickHandlerDue = true
+        if onTick != nil { invalidate() }
     }
 
     /// A buffer became free.
@@ -160,7 +180,10 @@ public final class LayerHost {
         invalidatedDuringTick = false
         statistics.ticks += 1
 
-        onTick?()
+        if tickHandlerDue {
+            tickHandlerDue = false
+            onTick?()
+        }
         transactions.flush()
         let counts = transactions.counts
         statistics.transactionsCommitted += counts.committed - lastTransactionCounts.committed
@@ -173,6 +196,15 @@ public final class LayerHost {
         compose()
 
         isTicking = false
+        // Nothing painting, waiting for a frame or rendering: no signal will come to pace the
+        // display link, so a timer does.
+        if onTick != nil, idleFrameTimer == nil, !clock.isComposing, !clock.isFrameInFlight,
+           statistics.displayTasksInFlight == 0 {
+            idleFrameTimer = loop.addTimer(after: idleFrameInterval) { [weak self] in
+                self?.idleFrameTimer = nil
+                self?.requestTickHandler()
+            }
+        }
         if invalidatedDuringTick || transactions.hasPending { perform(clock.invalidate()) }
         recordMainThreadTime(since: start, tick: true)
     }
@@ -302,6 +334,7 @@ public final class LayerHost {
         frameTimer = nil
         statistics.frameTimeouts += 1
         perform(clock.frameTimedOut())
+        requestTickHandler()
     }
 
     private func perform(_ actions: FrameClock.Actions) {

@@ -1,0 +1,279 @@
+import CWaylandServer
+import Glibc
+import Locking
+import WaylandProtocols
+
+/// What the scripted shell saw the client do; read by tests, written on the server thread.
+public struct ShellObservations: Sendable {
+    /// Buffers attached and committed on surfaces whose first configure was not yet acked.
+    public var attachesBeforeConfigure = 0
+    /// Commits that carried a buffer.
+    public var bufferCommits = 0
+    /// Frame callbacks requested so far, and how many the shell answered.
+    public var frameCallbacksRequested = 0
+    public var frameCallbacksDone = 0
+    /// `xdg_wm_base.pong` serials.
+    public var pongs: [UInt32] = []
+    /// `ack_configure` serials.
+    public var acks: [UInt32] = []
+    /// The most buffers the client had committed and not yet got back at one time.
+    public var mostBuffersHeld = 0
+    public var toplevels = 0
+    public var title: String?
+}
+
+extension TestCompositor {
+    /// What the shell frees the client's buffers after.
+    public enum ReleasePolicy: Sendable {
+        /// When a newer buffer replaces it, as most compositors do.
+        case whenReplaced
+        /// Never, until `releaseBuffers()`: a compositor holding buffers for many frames.
+        case hold
+    }
+
+    /// Serves `wl_compositor` (v4), `wl_shm` and `xdg_wm_base` (v3), with everything the client
+    /// does recorded in `observations` and the compositor's side done only when a test says.
+    public func installShell(releasing policy: ReleasePolicy = .whenReplaced) {
+        let observations = self.observations
+        run { $0.installShell(policy: policy, observations: observations) }
+    }
+
+    /// Sends `configure` to every toplevel: a size (0 lets the client choose) and no states.
+    public func configureToplevels(width: Int32 = 0, height: Int32 = 0) { run { $0.shell?.configure(width: width, height: height) } }
+    /// Sends `xdg_toplevel.close` to every toplevel.
+    public func requestClose() { run { $0.shell?.sendClose() } }
+    /// Sends `xdg_wm_base.ping` with `serial`.
+    public func ping(serial: UInt32) { run { $0.shell?.ping(serial: serial) } }
+    /// Answers every pending frame callback.
+    public func completeFrames() { run { $0.shell?.completeFrames() } }
+    /// Answers frame callbacks as they come, like a visible surface on a real compositor.
+    public func answerFramesAutomatically(_ automatic: Bool) { run { $0.shell?.automaticFrames = automatic } }
+    /// Releases every buffer the shell still holds, except each surface's current one.
+    public func releaseBuffers() { run { $0.shell?.releaseHeldBuffers() } }
+    public func setReleasePolicy(_ policy: ReleasePolicy) { run { $0.shell?.policy = policy } }
+}
+
+/// The shell's protocol objects; lives on the server thread (see `ServerThreadState`).
+final class ScriptedShell {
+    /// Tags passed as each resource's implementation pointer, to tell interfaces apart.
+    fileprivate enum Kind: Int {
+        case compositor = 1, surface, region, shm, shmPool, buffer, wmBase, positioner, xdgSurface, toplevel, callback
+    }
+
+    private final class Surface {
+        let resource: OpaquePointer
+        var xdgSurface: OpaquePointer?
+        var toplevel: OpaquePointer?
+        var pendingBuffer: OpaquePointer?
+        var current: OpaquePointer?
+        var acked = false
+        var pendingCallbacks: [OpaquePointer] = []
+        var newCallbacks: [OpaquePointer] = []
+        init(resource: OpaquePointer) { self.resource = resource }
+    }
+
+    var policy: TestCompositor.ReleasePolicy
+    var automaticFrames = false
+    private let observations: Locked<ShellObservations>
+    private let display: OpaquePointer
+    private var surfaces: [Surface] = []
+    private var held: [OpaquePointer] = []
+    private var serial: UInt32 = 100
+
+    init(display: OpaquePointer, policy: TestCompositor.ReleasePolicy, observations: Locked<ShellObservations>) {
+        self.display = display
+        self.policy = policy
+        self.observations = observations
+    }
+
+    func createGlobals() {
+        global(WlCompositor.self, version: 4, kind: .compositor)
+        global(WlShm.self, version: 1, kind: .shm)
+        global(XdgWmBase.self, version: 3, kind: .wmBase)
+    }
+
+    // MARK: Scripted actions
+
+    func configure(width: Int32, height: Int32) {
+        for surface in surfaces {
+            guard let toplevel = surface.toplevel, let xdgSurface = surface.xdgSurface else { continue }
+            var states = wl_array()
+            wl_array_init(&states)
+            var toplevelArguments = [wl_argument(i: width), wl_argument(i: height), wl_argument(a: nil)]
+            withUnsafeMutablePointer(to: &states) { pointer in
+                toplevelArguments[2] = wl_argument(a: pointer)
+                wl_resource_post_event_array(toplevel, 0, &toplevelArguments)
+            }
+            wl_array_release(&states)
+            serial += 1
+            var surfaceArguments = [wl_argument(u: serial)]
+            wl_resource_post_event_array(xdgSurface, 0, &surfaceArguments)
+        }
+    }
+
+    func sendClose() {
+        for surface in surfaces { if let toplevel = surface.toplevel { wl_resource_post_event_array(toplevel, 1, nil) } }
+    }
+
+    func ping(serial: UInt32) {
+        var arguments = [wl_argument(u: serial)]
+        for resource in wmBases { wl_resource_post_event_array(resource, 0, &arguments) }
+    }
+
+    func completeFrames() {
+        for surface in surfaces {
+            for callback in surface.pendingCallbacks {
+                var arguments = [wl_argument(u: 0)]
+                wl_resource_post_event_array(callback, 0, &arguments)
+                wl_resource_destroy(callback)
+                observations.withLock { $0.frameCallbacksDone += 1 }
+            }
+            surface.pendingCallbacks.removeAll()
+        }
+    }
+
+    func releaseHeldBuffers() {
+        let current = Set(surfaces.compactMap { $0.current.map(UnsafeRawPointer.init) })
+        for buffer in held where !current.contains(UnsafeRawPointer(buffer)) {
+            wl_resource_post_event_array(buffer, 0, nil)
+        }
+        held.removeAll { !current.contains(UnsafeRawPointer($0)) }
+    }
+
+    // MARK: Requests
+
+    private var wmBases: [OpaquePointer] = []
+
+    fileprivate func handle(_ kind: Kind, _ resource: OpaquePointer, opcode: UInt32, _ args: UnsafeMutablePointer<wl_argument>) {
+        let client = wl_resource_get_client(resource)!
+        let version = wl_resource_get_version(resource)
+        switch (kind, opcode) {
+        case (.compositor, 0):
+            let surface = make(WlSurface.self, client, version, id: args[0].n, kind: .surface)
+            surfaces.append(Surface(resource: surface))
+        case (.compositor, 1):
+            make(WlRegion.self, client, version, id: args[0].n, kind: .region)
+        case (.surface, 0):
+            surfaces.removeAll { $0.resource == resource }
+            wl_resource_destroy(resource)
+        case (.surface, 1):
+            surface(resource)?.pendingBuffer = args[0].o
+        case (.surface, 3):
+            let callback = make(WlCallback.self, client, 1, id: args[0].n, kind: .callback)
+            surface(resource)?.newCallbacks.append(callback)
+            observations.withLock { $0.frameCallbacksRequested += 1 }
+        case (.surface, 6):
+            commit(resource)
+        case (.region, 0), (.shmPool, 1), (.buffer, 0), (.positioner, 0), (.wmBase, 0):
+            held.removeAll { $0 == resource }
+            wl_resource_destroy(resource)
+        case (.shm, 0):
+            close(args[1].h)
+            make(WlShmPool.self, client, version, id: args[0].n, kind: .shmPool)
+        case (.shmPool, 0):
+            make(WlBuffer.self, client, 1, id: args[0].n, kind: .buffer)
+        case (.wmBase, 1):
+            make(XdgPositioner.self, client, version, id: args[0].n, kind: .positioner)
+        case (.wmBase, 2):
+            let xdgSurface = make(XdgSurface.self, client, version, id: args[0].n, kind: .xdgSurface)
+            let target = args[1].o
+            surfaces.first { $0.resource == target }?.xdgSurface = xdgSurface
+        case (.wmBase, 3):
+            observations.withLock { $0.pongs.append(args[0].u) }
+        case (.xdgSurface, 0), (.toplevel, 0):
+            for surface in surfaces {
+                if surface.xdgSurface == resource { surface.xdgSurface = nil }
+                if surface.toplevel == resource { surface.toplevel = nil }
+            }
+            wl_resource_destroy(resource)
+        case (.xdgSurface, 1):
+            let toplevel = make(XdgToplevel.self, client, version, id: args[0].n, kind: .toplevel)
+            surfaces.first { $0.xdgSurface == resource }?.toplevel = toplevel
+            observations.withLock { $0.toplevels += 1 }
+        case (.xdgSurface, 4):
+            surfaces.first { $0.xdgSurface == resource }?.acked = true
+            observations.withLock { $0.acks.append(args[0].u) }
+        case (.toplevel, 2):
+            let title = args[0].s.map { String(cString: $0) }
+            observations.withLock { $0.title = title }
+        default:
+            break
+        }
+    }
+
+    private func surface(_ resource: OpaquePointer) -> Surface? { surfaces.first { $0.resource == resource } }
+
+    private func commit(_ resource: OpaquePointer) {
+        guard let surface = surface(resource) else { return }
+        surface.pendingCallbacks += surface.newCallbacks
+        surface.newCallbacks.removeAll()
+        if let buffer = surface.pendingBuffer {
+            surface.pendingBuffer = nil
+            let previous = surface.current
+            surface.current = buffer
+            if !held.contains(buffer) { held.append(buffer) }
+            if let previous, previous != buffer, policy == .whenReplaced {
+                wl_resource_post_event_array(previous, 0, nil)
+                held.removeAll { $0 == previous }
+            }
+            let acked = surface.acked, count = held.count
+            observations.withLock {
+                $0.bufferCommits += 1
+                if !acked { $0.attachesBeforeConfigure += 1 }
+                $0.mostBuffersHeld = max($0.mostBuffersHeld, count)
+            }
+        }
+        if automaticFrames { completeFrames() }
+    }
+
+    // MARK: Resources
+
+    @discardableResult
+    private func make(_ type: any WaylandInterface.Type, _ client: OpaquePointer, _ version: Int32, id: UInt32, kind: Kind) -> OpaquePointer {
+        let table = UnsafeRawPointer(type.descriptor.table).assumingMemoryBound(to: wl_interface.self)
+        let resource = wl_resource_create(client, table, version, id)!
+        wl_resource_set_dispatcher(resource, shellDispatcher, UnsafeRawPointer(bitPattern: kind.rawValue),
+                                   Unmanaged.passUnretained(self).toOpaque(), nil)
+        if kind == .wmBase { wmBases.append(resource) }
+        if kind == .shm {
+            for format in [WlShm.Format.argb8888, .xrgb8888] {
+                var arguments = [wl_argument(u: format.rawValue)]
+                wl_resource_post_event_array(resource, 0, &arguments)
+            }
+        }
+        return resource
+    }
+
+    private func global(_ type: any WaylandInterface.Type, version: Int32, kind: Kind) {
+        let table = UnsafeRawPointer(type.descriptor.table).assumingMemoryBound(to: wl_interface.self)
+        let binding = Unmanaged.passRetained(GlobalBinding(shell: self, type: type, kind: kind)).toOpaque()
+        wl_global_create(display, table, version, binding) { client, data, version, id in
+            let binding = Unmanaged<GlobalBinding>.fromOpaque(data!).takeUnretainedValue()
+            binding.shell?.make(binding.type, client!, Int32(version), id: id, kind: binding.kind)
+        }
+    }
+
+    private final class GlobalBinding {
+        weak var shell: ScriptedShell?
+        let type: any WaylandInterface.Type
+        let kind: Kind
+        init(shell: ScriptedShell, type: any WaylandInterface.Type, kind: Kind) {
+            self.shell = shell
+            self.type = type
+            self.kind = kind
+        }
+    }
+
+    fileprivate static func kind(of implementation: UnsafeRawPointer?) -> Kind? {
+        Kind(rawValue: Int(bitPattern: implementation))
+    }
+}
+
+/// libwayland-server calls this for every request to a shell resource.
+private let shellDispatcher: wl_dispatcher_func_t = { implementation, target, opcode, _, arguments in
+    guard let target, let arguments, let kind = ScriptedShell.kind(of: implementation) else { return 0 }
+    let resource = OpaquePointer(target)
+    guard let data = wl_resource_get_user_data(resource) else { return 0 }
+    Unmanaged<ScriptedShell>.fromOpaque(data).takeUnretainedValue().handle(kind, resource, opcode: opcode, arguments)
+    return 0
+}

@@ -1,0 +1,118 @@
+import Strata
+import Testing
+import WaylandTestSupport
+
+/// Windows against the in-process scripted shell, for what headless weston cannot be made to
+/// do: delay the first configure, ping, ask to close, hold every buffer, withhold callbacks.
+@MainActor
+struct ScriptedShellTests {
+    /// The painter is held here: a layer holds its delegate weakly.
+    private let painter = FlatColour(.blue)
+
+    private func open(releasing policy: TestCompositor.ReleasePolicy = .whenReplaced, configure: Bool = true)
+        throws -> (TestCompositor, WaylandSession, Window) {
+        let server = try TestCompositor()
+        server.installShell(releasing: policy)
+        let session = try WaylandSession.connect(to: server.socketPath, loop: MainLoop())
+        let window = try Window(session: session, title: "scripted", size: Size(width: 64, height: 48))
+        let layer = AsyncLayer(delegate: painter)
+        window.contentLayer.addSublayer(layer)
+        window.contentLayer.layoutHandler = { layer.frame = $0.bounds }
+        if configure {
+            try session.run(until: { server.observed.toplevels == 1 })
+            server.configureToplevels()
+            try session.run(until: { server.observed.bufferCommits == 1 })
+        }
+        return (server, session, window)
+    }
+
+    @Test func nothingIsAttachedUntilTheFirstConfigureIsAcked() throws {
+        let (server, session, window) = try open(configure: false)
+        try session.run(for: .milliseconds(300))
+        #expect(server.observed.bufferCommits == 0)
+        #expect(!window.isConfigured)
+        #expect(server.observed.title == "scripted")
+        server.configureToplevels()
+        try session.run(until: { server.observed.bufferCommits > 0 })
+        #expect(server.observed.attachesBeforeConfigure == 0)
+        #expect(server.observed.acks.count == 1)
+        #expect(window.isConfigured)
+    }
+
+    @Test func pingIsAnswered() throws {
+        let (server, session, _) = try open()
+        server.ping(serial: 4242)
+        try session.run(until: { server.observed.pongs.contains(4242) })
+    }
+
+    @Test func aCloseRequestIsDelivered() throws {
+        let (server, session, window) = try open()
+        var requests = 0
+        window.onCloseRequest = { requests += 1 }
+        server.requestClose()
+        try session.run(until: { requests == 1 })
+        #expect(!window.isClosed, "the handler decides")
+        window.onCloseRequest = nil
+        var closed = false
+        window.onClose = { closed = true }
+        server.requestClose()
+        try session.run(until: { closed })
+        #expect(window.isClosed)
+    }
+
+    /// Each commit after the first waits for the frame callback of the one before.
+    @Test func commitsWaitForFrameCallbacks() throws {
+        let (server, session, window) = try open()
+        window.host.onTick = { window.contentLayer.sublayers.first?.setNeedsDisplay() }
+        window.contentLayer.sublayers.first?.setNeedsDisplay()
+        try session.run(for: .milliseconds(150))
+        #expect(server.observed.bufferCommits == 1, "committed without a frame callback")
+        for expected in 2...4 {
+            server.completeFrames()
+            try session.run(until: { server.observed.bufferCommits == expected })
+            try session.run(for: .milliseconds(60))
+            #expect(server.observed.bufferCommits == expected)
+        }
+        #expect(window.host.statistics.frameTimeouts == 0)
+    }
+
+    /// A compositor that keeps every buffer: the pool grows to its cap, then frames wait; a
+    /// write into a held buffer would trap. Releasing them lets the animation go on.
+    @Test func aCompositorHoldingEveryBufferDefersFramesAtTheCap() throws {
+        let (server, session, window) = try open(releasing: .hold)
+        server.answerFramesAutomatically(true)
+        var ticks = 0
+        window.host.onTick = {
+            ticks += 1
+            window.contentLayer.sublayers.first?.setNeedsDisplay()
+        }
+        // The frame before the first configure was deferred too; count from here.
+        let deferredBefore = window.host.statistics.framesDeferred
+        window.contentLayer.sublayers.first?.setNeedsDisplay()
+        try session.run(until: { window.host.statistics.framesDeferred > deferredBefore })
+        let backend = try #require(window.host.backend as? WaylandSurfaceBackend)
+        #expect(backend.bufferCount == 4)
+        #expect(server.observed.mostBuffersHeld <= 4)
+        let committed = window.host.statistics.framesCommitted
+        server.setReleasePolicy(.whenReplaced)
+        server.releaseBuffers()
+        try session.run(until: { window.host.statistics.framesCommitted > committed + 3 })
+        window.host.onTick = nil
+        #expect(window.host.statistics.staleAttaches == 0)
+    }
+
+    /// A hidden surface gets no frame callbacks: the timeout keeps work from stalling.
+    @Test func aSurfaceWithoutFrameCallbacksGoesOnAfterTimeouts() throws {
+        let (server, session, window) = try open()
+        var ticks = 0
+        window.host.onTick = {
+            ticks += 1
+            if ticks < 6 { window.contentLayer.sublayers.first?.setNeedsDisplay() }
+        }
+        window.contentLayer.sublayers.first?.setNeedsDisplay()
+        try session.run(until: { ticks >= 6 }, timeout: .seconds(10))
+        #expect(window.host.statistics.frameTimeouts >= 4)
+        #expect(server.observed.frameCallbacksDone == 0)
+        #expect(server.observed.bufferCommits >= 5)
+    }
+}
