@@ -19,6 +19,11 @@ public struct ShellObservations: Sendable {
     /// The most buffers the client had committed and not yet got back at one time.
     public var mostBuffersHeld = 0
     public var toplevels = 0
+    /// Toplevels created and not yet destroyed.
+    public var liveToplevels = 0
+    /// `wl_surface.destroy` while the surface still had its xdg_surface or toplevel: a client
+    /// error that strict compositors refuse.
+    public var surfacesDestroyedBeforeRole = 0
     public var title: String?
 }
 
@@ -154,6 +159,9 @@ final class ScriptedShell {
         case (.compositor, 1):
             make(WlRegion.self, client, version, id: args[0].n, kind: .region)
         case (.surface, 0):
+            if let surface = surface(resource), surface.xdgSurface != nil || surface.toplevel != nil {
+                observations.withLock { $0.surfacesDestroyedBeforeRole += 1 }
+            }
             surfaces.removeAll { $0.resource == resource }
             wl_resource_destroy(resource)
         case (.surface, 1):
@@ -181,6 +189,7 @@ final class ScriptedShell {
         case (.wmBase, 3):
             observations.withLock { $0.pongs.append(args[0].u) }
         case (.xdgSurface, 0), (.toplevel, 0):
+            if kind == .toplevel { observations.withLock { $0.liveToplevels -= 1 } }
             for surface in surfaces {
                 if surface.xdgSurface == resource { surface.xdgSurface = nil }
                 if surface.toplevel == resource { surface.toplevel = nil }
@@ -189,7 +198,7 @@ final class ScriptedShell {
         case (.xdgSurface, 1):
             let toplevel = make(XdgToplevel.self, client, version, id: args[0].n, kind: .toplevel)
             surfaces.first { $0.xdgSurface == resource }?.toplevel = toplevel
-            observations.withLock { $0.toplevels += 1 }
+            observations.withLock { $0.toplevels += 1; $0.liveToplevels += 1 }
         case (.xdgSurface, 4):
             surfaces.first { $0.xdgSurface == resource }?.acked = true
             observations.withLock { $0.acks.append(args[0].u) }

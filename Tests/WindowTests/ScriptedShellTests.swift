@@ -60,6 +60,22 @@ struct ScriptedShellTests {
         #expect(window.isClosed)
     }
 
+    /// A window let go without `close()` leaves at once, role objects before its surface.
+    @Test func aReleasedWindowLeavesInProtocolOrder() throws {
+        let server = try TestCompositor()
+        server.installShell()
+        let session = try WaylandSession.connect(to: server.socketPath, loop: MainLoop())
+        do {
+            let window = try Window(session: session, size: Size(width: 40, height: 30))
+            try session.run(until: { server.observed.liveToplevels == 1 })
+            server.configureToplevels()
+            try session.run(until: { window.isConfigured })
+        }
+        try session.run(until: { server.observed.liveToplevels == 0 })
+        #expect(server.observed.surfacesDestroyedBeforeRole == 0)
+        #expect(session.error == nil)
+    }
+
     /// Each commit after the first waits for the frame callback of the one before.
     @Test func commitsWaitForFrameCallbacks() throws {
         let (server, session, window) = try open()

@@ -26,7 +26,7 @@ public final class Seat {
     }
 
     private var focused: (any SurfaceClient)? {
-        focusedSurface.flatMap { session?.surfaceClients[$0] }
+        focusedSurface.flatMap { session?.client(for: $0) }
     }
 
     private func pointerEvent(_ event: WlPointer.Event) {

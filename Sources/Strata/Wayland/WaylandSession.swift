@@ -25,9 +25,15 @@ public final class WaylandSession {
     /// The clock `wp_presentation` timestamps use (a `clockid_t`), once announced.
     public private(set) var presentationClock: UInt32?
 
-    /// Surfaces that receive output and pointer events, by `wl_surface` id.
-    var surfaceClients: [UInt32: any SurfaceClient] = [:]
+    /// Surfaces that receive output and pointer events, by `wl_surface` id; held weakly, since
+    /// each holds the session.
+    private var clients: [UInt32: WeakSurfaceClient] = [:]
     private var attachment: LoopAttachment?
+
+    func register(_ client: any SurfaceClient, surface: UInt32) { clients[surface] = WeakSurfaceClient(client) }
+    func unregister(surface: UInt32) { clients[surface] = nil }
+    func client(for surface: UInt32) -> (any SurfaceClient)? { clients[surface]?.client }
+    private var liveClients: [any SurfaceClient] { clients.values.compactMap(\.client) }
 
     /// Connects to the compositor named by `name`, or by `WAYLAND_DISPLAY`.
     public static func connect(to name: String? = nil, loop: MainLoop = .main) throws(WaylandError) -> WaylandSession {
@@ -77,6 +83,10 @@ public final class WaylandSession {
         try connection.roundtrip()
     }
 
+    isolated deinit {
+        attachment?.detach()
+    }
+
     /// Runs the loop until it is stopped or the connection breaks.
     public func run() throws(WaylandError) {
         try loop.run()
@@ -105,13 +115,19 @@ public final class WaylandSession {
     private func globalRemoved(_ global: Registry.Global) {
         if let index = outputs.firstIndex(where: { $0.name == global.name }) {
             let output = outputs.remove(at: index)
-            for client in surfaceClients.values { client.outputRemoved(output) }
+            for client in liveClients { client.outputRemoved(output) }
         }
     }
 
     private func outputsChanged() {
-        for client in surfaceClients.values { client.outputsChanged() }
+        for client in liveClients { client.outputsChanged() }
     }
+}
+
+@MainActor
+private struct WeakSurfaceClient {
+    weak var client: (any SurfaceClient)?
+    init(_ client: any SurfaceClient) { self.client = client }
 }
 
 /// A surface that follows outputs and pointer input: windows and their decorations.

@@ -91,10 +91,16 @@ public final class Window: SurfaceClient {
         try setUpDecorations()
         try setUpScaling()
         observeEvents()
-        session.surfaceClients[surface.id] = self
+        session.register(self, surface: surface.id)
         resizeSurface(toContent: contentSize)
         // The initial commit, with no buffer, asks for the first configure.
         try surface.commit()
+    }
+
+    /// A window released without `close()` still leaves in protocol order: role objects
+    /// before the surface.
+    isolated deinit {
+        close()
     }
 
     // MARK: Requests to the compositor
@@ -118,7 +124,7 @@ public final class Window: SurfaceClient {
         guard !isClosed else { return }
         isClosed = true
         backend.isReady = false
-        session.surfaceClients[surface.id] = nil
+        session.unregister(surface: surface.id)
         try? serverDecoration?.destroy()
         try? fractionalScale?.destroy()
         try? backend.viewport?.destroy()
