@@ -79,7 +79,7 @@ struct ScriptedShellTests {
     /// Each commit after the first waits for the frame callback of the one before.
     @Test func commitsWaitForFrameCallbacks() throws {
         let (server, session, window) = try open()
-        window.host.onTick = { window.contentLayer.sublayers.first?.setNeedsDisplay() }
+        window.host.onTick = { [unowned window] in window.contentLayer.sublayers.first?.setNeedsDisplay() }
         window.contentLayer.sublayers.first?.setNeedsDisplay()
         try session.run(for: .milliseconds(150))
         #expect(server.observed.bufferCommits == 1, "committed without a frame callback")
@@ -98,7 +98,7 @@ struct ScriptedShellTests {
         let (server, session, window) = try open(releasing: .hold)
         server.answerFramesAutomatically(true)
         var ticks = 0
-        window.host.onTick = {
+        window.host.onTick = { [unowned window] in
             ticks += 1
             window.contentLayer.sublayers.first?.setNeedsDisplay()
         }
@@ -121,9 +121,10 @@ struct ScriptedShellTests {
     @Test func aSurfaceWithoutFrameCallbacksGoesOnAfterTimeouts() throws {
         let (server, session, window) = try open()
         var ticks = 0
-        window.host.onTick = {
+        window.host.onTick = { [unowned window] in
             ticks += 1
-            if ticks < 6 { window.contentLayer.sublayers.first?.setNeedsDisplay() }
+            guard ticks < 6 else { window.host.onTick = nil; return }
+            window.contentLayer.sublayers.first?.setNeedsDisplay()
         }
         window.contentLayer.sublayers.first?.setNeedsDisplay()
         try session.run(until: { ticks >= 6 }, timeout: .seconds(10))

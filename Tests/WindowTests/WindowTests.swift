@@ -87,12 +87,11 @@ struct WindowTests {
         layer.frame = Rect(x: 0, y: 0, width: 120, height: 80)
         window.contentLayer.addSublayer(layer)
         var frames = 0
-        window.host.onTick = {
+        window.host.onTick = { [unowned window] in
             frames += 1
-            if frames < 100 {
-                painter.colour = frames.isMultiple(of: 2) ? teal : plum
-                layer.setNeedsDisplay()
-            }
+            guard frames < 100 else { window.host.onTick = nil; return }
+            painter.colour = frames.isMultiple(of: 2) ? teal : plum
+            layer.setNeedsDisplay()
         }
         try session.run(until: { frames >= 100 && window.host.isIdle }, timeout: .seconds(30))
         let statistics = window.host.statistics
@@ -128,9 +127,9 @@ struct WindowTests {
         window.contentLayer.layoutHandler = { layer.frame = $0.bounds }
         var step = 0
         let palette = [Color(rgb: 0x2040F0), Color(rgb: 0xF04020), Color(rgb: 0x20C040)]
-        window.host.onTick = {
+        window.host.onTick = { [unowned window] in
             step += 1
-            guard step <= 120 else { return }
+            guard step <= 120 else { window.host.onTick = nil; return }
             painter.colour = step == 120 ? teal : palette[step % 3]
             layer.setNeedsDisplay()
             if step.isMultiple(of: 7) { window.resize(to: Size(width: 140 + Double(step % 5) * 10, height: 100)) }
@@ -161,7 +160,7 @@ struct WindowTests {
         // Peak memory over frames 100–999 and 1000–1999: the second may not exceed the first.
         var early = (shm: 0, pooled: 0, buffers: 0), late = (shm: 0, pooled: 0, buffers: 0)
         let backend = try #require(window.host.backend as? WaylandSurfaceBackend)
-        window.host.onTick = {
+        window.host.onTick = { [unowned window] in
             frames += 1
             let now = (shm: backend.bufferBytes, pooled: window.host.bitmapPoolBytes, buffers: backend.bufferCount)
             if (100..<1000).contains(frames) {
@@ -169,10 +168,9 @@ struct WindowTests {
             } else if (1000..<2000).contains(frames) {
                 late = (max(late.shm, now.shm), max(late.pooled, now.pooled), max(late.buffers, now.buffers))
             }
-            if frames < 2000 {
-                painter.colour = frames.isMultiple(of: 2) ? teal : plum
-                layer.setNeedsDisplay()
-            }
+            guard frames < 2000 else { window.host.onTick = nil; return }
+            painter.colour = frames.isMultiple(of: 2) ? teal : plum
+            layer.setNeedsDisplay()
         }
         try session.run(until: { frames >= 2000 && window.host.isIdle }, timeout: .seconds(170))
         #expect(late.buffers <= 4 && early.buffers <= 4)
@@ -195,9 +193,10 @@ struct WindowTests {
         try session.run(for: .milliseconds(200))
         let committed = window.host.statistics.framesCommitted
         var frames = 0
-        window.host.onTick = {
+        window.host.onTick = { [unowned window] in
             frames += 1
-            if frames < 12 { layer.setNeedsDisplay() }
+            guard frames < 12 else { window.host.onTick = nil; return }
+            layer.setNeedsDisplay()
         }
         layer.setNeedsDisplay()
         try session.run(until: { frames >= 12 }, timeout: .seconds(15))
