@@ -61,7 +61,8 @@ public final class LayerHost {
     public let loop: MainLoop
     let queues: RenderQueuePool
     let bitmapPool: BitmapPool
-    private let transactions: TransactionQueue
+    /// The queue this host flushes at each tick.
+    let transactions: TransactionQueue
     private let compositeQueue = DispatchQueue(label: "strata.compose", qos: .userInitiated)
 
     private var clock = FrameClock()
