@@ -46,7 +46,7 @@ let package = Package(
         // Linux calls Swift's Glibc module does not export (memfd_create, file sealing).
         .target(name: "CLinux"),
         // Rendering: geometry, colour, bitmaps, the pixman canvas, PNG.
-        .target(name: "StrataRender", dependencies: ["CPixman", "CPNG"]),
+        .target(name: "StrataRender", dependencies: ["CPixman", "CPNG", "CFreeType", "CHarfBuzz", "CFontconfig", "Locking"]),
         // The toolkit: async display core, layers, backends.
         .target(
             name: "Strata",

@@ -30,7 +30,7 @@ public final class Locked<Value>: @unchecked Sendable {
         mutex.deallocate()
     }
 
-    public func withLock<Result>(_ body: (inout Value) throws -> Result) rethrows -> Result {
+    public func withLock<Result, Failure: Error>(_ body: (inout Value) throws(Failure) -> Result) throws(Failure) -> Result {
         let locked = pthread_mutex_lock(mutex)
         precondition(locked == 0, "Locked: lock failed (\(locked)); relocked on the same thread?")
         defer { pthread_mutex_unlock(mutex) }

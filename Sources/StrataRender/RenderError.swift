@@ -3,7 +3,7 @@ public struct RenderError: Error, CustomStringConvertible, Sendable {
     /// What kind of failure. New codes may be added; match with `==` or a `default`.
     public struct Code: Hashable, Sendable, CustomStringConvertible {
         private enum Value: String, Sendable {
-            case invalidSize, corruptImage, imageTooLarge, io, outOfMemory
+            case invalidSize, corruptImage, imageTooLarge, io, outOfMemory, corruptFont
         }
         private let value: Value
         private init(_ value: Value) { self.value = value }
@@ -20,6 +20,8 @@ public struct RenderError: Error, CustomStringConvertible, Sendable {
         public static let io = Code(.io)
         /// Pixel memory could not be allocated.
         public static let outOfMemory = Code(.outOfMemory)
+        /// A font file FreeType or HarfBuzz cannot read as a font.
+        public static let corruptFont = Code(.corruptFont)
 
         public var description: String { value.rawValue }
     }

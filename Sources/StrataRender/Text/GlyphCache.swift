@@ -1,0 +1,160 @@
+import CFreeType
+import CPixman
+import Glibc
+import Locking
+import Synchronization
+
+/// A rasterized glyph: 8-bit coverage, with its offset from the pen position. Immutable, so any
+/// number of render workers may draw it at once.
+public final class GlyphBitmap: Sendable {
+    public let width: Int
+    public let height: Int
+    /// Bytes per row, a multiple of 4 as pixman's A8 images need.
+    let stride: Int
+    /// From the pen position to the bitmap's left edge, and up from the baseline to its top row.
+    public let left: Int
+    public let top: Int
+    nonisolated(unsafe) let bytes: UnsafeMutableRawPointer?
+
+    var byteCount: Int { stride * height + 64 }
+
+    init?(copying bitmap: FT_Bitmap, left: Int, top: Int) {
+        self.left = left
+        self.top = top
+        width = Int(bitmap.width)
+        height = Int(bitmap.rows)
+        stride = (width + 3) & ~3
+        guard width > 0, height > 0, let source = bitmap.buffer else {
+            bytes = nil
+            return
+        }
+        guard let memory = calloc(height, stride) else { return nil }
+        bytes = memory
+        let pitch = Int(bitmap.pitch)
+        for row in 0..<height {
+            let from = source + (pitch >= 0 ? row * pitch : (height - 1 - row) * -pitch)
+            let to = memory.advanced(by: row * stride).assumingMemoryBound(to: UInt8.self)
+            switch Int32(bitmap.pixel_mode) {
+            case Int32(FT_PIXEL_MODE_GRAY.rawValue):
+                to.update(from: from, count: width)
+            case Int32(FT_PIXEL_MODE_MONO.rawValue):
+                for x in 0..<width { to[x] = from[x >> 3] & (0x80 >> UInt8(x & 7)) != 0 ? 255 : 0 }
+            default:
+                // Colour glyphs (emoji) and other modes are not drawn yet: an empty box, not a crash.
+                break
+            }
+        }
+    }
+
+    deinit { free(bytes) }
+
+    /// Whether there is nothing to draw (a space).
+    public var isBlank: Bool { bytes == nil }
+}
+
+/// Rasterized glyphs shared by all render workers, bounded in bytes.
+///
+/// Split into shards, each behind its own lock, so workers rarely wait for each other; a hit is
+/// a lock, a hash lookup and an unlock. Past the budget, a shard evicts with a second-chance
+/// clock: glyphs used since the last pass survive it. Any thread.
+public final class GlyphCache: Sendable {
+    public static let shared = GlyphCache()
+
+    /// Lookups since the cache was made.
+    public struct Counts: Equatable, Sendable {
+        public var hits = 0
+        public var misses = 0
+        public var evictions = 0
+        public var bytes = 0
+        /// Hits over lookups; 1 when there were none.
+        public var hitRate: Double { hits + misses == 0 ? 1 : Double(hits) / Double(hits + misses) }
+    }
+
+    public let capacityBytes: Int
+    private let shards: [Locked<Shard>]
+    private let hitCount = Atomic<Int>(0)
+    private let missCount = Atomic<Int>(0)
+
+    private struct Key: Hashable {
+        let face: Int
+        let glyph: UInt32
+        let pixelSize: Int32
+    }
+
+    private struct Entry {
+        let glyph: GlyphBitmap
+        var referenced: Bool
+    }
+
+    private struct Shard {
+        var entries: [Key: Entry] = [:]
+        var clock: [Key] = []
+        var hand = 0
+        var bytes = 0
+        var evictions = 0
+    }
+
+    public init(capacityBytes: Int = 8 << 20) {
+        self.capacityBytes = max(capacityBytes, 64 << 10)
+        shards = (0..<16).map { _ in Locked(Shard()) }
+    }
+
+    /// The glyph's coverage at `pixelSize` (26.6 fixed point), rasterized on first use. Nil when
+    /// FreeType cannot render it.
+    func glyph(_ glyph: UInt32, of face: FontFace, pixelSize: Int32) -> GlyphBitmap? {
+        let key = Key(face: face.id, glyph: glyph, pixelSize: pixelSize)
+        let shard = shards[abs(key.hashValue) % shards.count]
+        if let hit = shard.withLock({ shard -> GlyphBitmap? in
+            guard let entry = shard.entries[key] else { return nil }
+            if !entry.referenced { shard.entries[key]?.referenced = true }
+            return entry.glyph
+        }) {
+            hitCount.wrappingAdd(1, ordering: .relaxed)
+            return hit
+        }
+        missCount.wrappingAdd(1, ordering: .relaxed)
+        guard let rendered = face.rasterize(glyph: glyph, pixelSize: pixelSize) else { return nil }
+        let budget = capacityBytes / shards.count
+        return shard.withLock { shard in
+            if let raced = shard.entries[key] { return raced.glyph }
+            shard.entries[key] = Entry(glyph: rendered, referenced: false)
+            shard.clock.append(key)
+            shard.bytes += rendered.byteCount
+            Self.evict(&shard, toFit: budget)
+            return rendered
+        }
+    }
+
+    private static func evict(_ shard: inout Shard, toFit budget: Int) {
+        while shard.bytes > budget, shard.clock.count > 1 {
+            if shard.hand >= shard.clock.count { shard.hand = 0 }
+            let key = shard.clock[shard.hand]
+            if shard.entries[key]?.referenced == true {
+                shard.entries[key]?.referenced = false
+                shard.hand += 1
+                continue
+            }
+            shard.clock.remove(at: shard.hand)
+            if let removed = shard.entries.removeValue(forKey: key) {
+                shard.bytes -= removed.glyph.byteCount
+                shard.evictions += 1
+            }
+        }
+    }
+
+    public var counts: Counts {
+        var counts = Counts(hits: hitCount.load(ordering: .relaxed), misses: missCount.load(ordering: .relaxed))
+        for shard in shards {
+            shard.withLock {
+                counts.bytes += $0.bytes
+                counts.evictions += $0.evictions
+            }
+        }
+        return counts
+    }
+
+    /// Forgets every glyph (the counts stay).
+    public func removeAll() {
+        for shard in shards { shard.withLock { $0 = Shard() } }
+    }
+}

@@ -1,0 +1,426 @@
+import CHarfBuzz
+import Locking
+
+/// How text is laid out in a box.
+public struct TextLayoutOptions: Hashable, Sendable {
+    /// The widest a line may be, in points; `.infinity` never wraps.
+    public var width: Double
+    /// Lines kept at most; 0 keeps all.
+    public var maximumLines: Int
+    /// Multiplies each line's natural height.
+    public var lineSpacing: Double
+    public var alignment: TextAlignment
+    /// End the last kept line with "…" when text is cut.
+    public var truncatesTail: Bool
+
+    public init(width: Double = .infinity, maximumLines: Int = 0, lineSpacing: Double = 1,
+                alignment: TextAlignment = .left, truncatesTail: Bool = true) {
+        self.width = width.isNaN || width < 0 ? 0 : width
+        self.maximumLines = max(maximumLines, 0)
+        self.lineSpacing = lineSpacing.isFinite && lineSpacing > 0 ? lineSpacing : 1
+        self.alignment = alignment
+        self.truncatesTail = truncatesTail
+    }
+}
+
+/// One glyph ready to draw: which, from which face at which pixel size, where (its pen
+/// position on the baseline, in points from the layout's origin) and in what colour.
+struct PlacedGlyph: Sendable {
+    let face: FontFace
+    let glyph: UInt32
+    /// 26.6 fixed point.
+    let pixelSize: Int32
+    let position: Point
+    let color: Color
+}
+
+/// Laid-out text: lines of shaped, positioned glyphs and attachments, and its measurements.
+///
+/// Made on any thread: main-thread code measures with it (`bounds`) before a render worker
+/// draws the same text. It is immutable. Text is shaped with HarfBuzz at device pixel size
+/// (`scale`), so it must be drawn on a canvas of the same scale.
+public final class TextLayout: Sendable {
+    public struct Line: Sendable {
+        /// The line box: its top-left corner and size, in points from the layout's origin.
+        public let frame: Rect
+        /// The baseline's distance from the top of the line box.
+        public let baseline: Double
+        let glyphs: [PlacedGlyph]
+        let attachments: [(attachment: TextAttachment, frame: Rect)]
+    }
+
+    public let lines: [Line]
+    public let options: TextLayoutOptions
+    public let scale: Double
+    /// Whether text was cut to fit `maximumLines`.
+    public let isTruncated: Bool
+    /// The typographic size: the widest line and the sum of line heights.
+    public let size: Size
+    /// Where ink falls, which may reach outside the typographic box (accents, overhangs).
+    public let inkBounds: Rect
+    /// Everything the text occupies: the typographic box and the ink. Sizing a view to this
+    /// keeps every drawn pixel inside it.
+    public var bounds: Rect { Rect(origin: .zero, size: size).union(inkBounds) }
+
+    public init(_ text: AttributedText, options: TextLayoutOptions = TextLayoutOptions(), scale: Double = 1,
+                library: FontLibrary = .shared) {
+        self.options = options
+        self.scale = scale.isFinite && scale > 0 ? min(scale, 16) : 1
+        var builder = LayoutBuilder(options: options, scale: self.scale, library: library)
+        builder.lay(text)
+        lines = builder.lines
+        isTruncated = builder.truncated
+        size = Size(width: builder.lines.map(\.frame.maxX).max() ?? 0, height: builder.lines.last?.frame.maxY ?? 0)
+        inkBounds = builder.ink
+    }
+}
+
+// MARK: - Building
+
+/// A run of characters in one style and one face, shaped as a unit.
+private struct Run {
+    let style: TextStyle
+    let face: FontFace?
+    let attachment: TextAttachment?
+    var scalars: [Unicode.Scalar]
+}
+
+/// The smallest unit a line holds: a cluster of glyphs for one or more characters.
+private struct Cluster {
+    var glyphs: [(id: UInt32, xOffset: Double, yOffset: Double, advance: Double)]
+    var advance: Double
+    let run: Int
+    let breakAfter: Bool
+    let isSpace: Bool
+}
+
+private struct LayoutBuilder {
+    let options: TextLayoutOptions
+    let scale: Double
+    let library: FontLibrary
+    var runs: [Run] = []
+    var lines: [TextLayout.Line] = []
+    var truncated = false
+    var ink = Rect.zero
+
+    init(options: TextLayoutOptions, scale: Double, library: FontLibrary) {
+        self.options = options
+        self.scale = scale
+        self.library = library
+    }
+
+    mutating func lay(_ text: AttributedText) {
+        var paragraphs: [[Cluster]] = [[]]
+        for piece in text.pieces {
+            switch piece {
+            case let .text(string, style):
+                let chain = library.chain(for: style.font)
+                var scalars: [Unicode.Scalar] = []
+                var face: FontFace?
+                func flush() {
+                    guard !scalars.isEmpty else { return }
+                    runs.append(Run(style: style, face: face, attachment: nil, scalars: scalars))
+                    paragraphs[paragraphs.count - 1] += clusters(ofRun: runs.count - 1)
+                    scalars = []
+                }
+                var previous: Unicode.Scalar?
+                for scalar in string.unicodeScalars {
+                    if LineBreaking.isHardBreak(scalar) {
+                        let crlf = previous == "\r" && scalar == "\n"
+                        previous = scalar
+                        if crlf { continue }
+                        flush()
+                        paragraphs.append([])
+                        continue
+                    }
+                    previous = scalar
+                    // Marks stay with the face of what they combine with.
+                    let isMark = scalar.properties.generalCategory == .nonspacingMark
+                        || scalar.properties.generalCategory == .enclosingMark
+                    let wanted = isMark && face != nil ? face : library.face(for: scalar, in: chain)
+                    if wanted !== face { flush(); face = wanted }
+                    scalars.append(scalar)
+                }
+                flush()
+            case let .attachment(attachment, style):
+                runs.append(Run(style: style, face: nil, attachment: attachment, scalars: ["\u{FFFC}"]))
+                let width = attachment.size.width.isFinite ? max(attachment.size.width, 0) : 0
+                paragraphs[paragraphs.count - 1].append(
+                    Cluster(glyphs: [], advance: width, run: runs.count - 1, breakAfter: true, isSpace: false))
+            }
+        }
+        layParagraphs(paragraphs)
+    }
+
+    // MARK: Shaping
+
+    private func pixelSize(_ font: Font) -> Int32 {
+        Int32(clamping: Int((font.size * scale * 64).rounded()))
+    }
+
+    private func clusters(ofRun index: Int) -> [Cluster] {
+        let run = runs[index]
+        guard let face = run.face else { return [] }
+        let size = pixelSize(run.style.font)
+        let shaped = ShapeCache.shared.shape(run.scalars, face: face, pixelSize: size)
+        var result: [Cluster] = []
+        for cluster in shaped {
+            let lastScalar = run.scalars[cluster.scalars.upperBound - 1]
+            let next = cluster.scalars.upperBound < run.scalars.count ? run.scalars[cluster.scalars.upperBound] : nil
+            let glyphs = cluster.glyphs.map { (id: $0.id, xOffset: Double($0.xOffset) / 64 / scale,
+                                                yOffset: Double($0.yOffset) / 64 / scale, advance: Double($0.advance) / 64 / scale) }
+            // What follows a run's last character is in the next run, not known yet: allow a break
+            // there after a space or a wide character, never inside a word split across styles.
+            let breaks = next.map { LineBreaking.canBreak(after: lastScalar, before: $0) }
+                ?? (LineBreaking.isBreakingSpace(lastScalar) || LineBreaking.isWide(lastScalar))
+            result.append(Cluster(glyphs: glyphs, advance: glyphs.reduce(0) { $0 + $1.advance }, run: index,
+                                  breakAfter: breaks, isSpace: cluster.scalars.allSatisfy { LineBreaking.isBreakingSpace(run.scalars[$0]) }))
+        }
+        return result
+    }
+
+    // MARK: Lines
+
+    private mutating func layParagraphs(_ paragraphs: [[Cluster]]) {
+        var built: [(clusters: [Cluster], endsParagraph: Bool)] = []
+        for paragraph in paragraphs {
+            let broken = breakLines(paragraph)
+            for (offset, line) in broken.enumerated() { built.append((line, offset == broken.count - 1)) }
+        }
+        if options.maximumLines > 0, built.count > options.maximumLines {
+            built = Array(built.prefix(options.maximumLines))
+            truncated = true
+            if options.truncatesTail, !built.isEmpty {
+                built[built.count - 1] = (addEllipsis(to: built[built.count - 1].clusters), true)
+            }
+        } else if options.truncatesTail, options.width.isFinite, let last = built.last,
+                  width(of: last.clusters) > options.width {
+            built[built.count - 1] = (addEllipsis(to: last.clusters), true)
+            truncated = true
+        }
+        var top = 0.0
+        for (clusters, endsParagraph) in built {
+            let line = place(clusters, top: top, justify: options.alignment == .justified && !endsParagraph)
+            lines.append(line)
+            top = line.frame.maxY
+        }
+    }
+
+    /// Greedy filling: break at the last opportunity before the line overflows, or inside a
+    /// word too long for any line.
+    private func breakLines(_ clusters: [Cluster]) -> [[Cluster]] {
+        guard options.width.isFinite else { return [clusters] }
+        var lines: [[Cluster]] = []
+        var line: [Cluster] = []
+        var width = 0.0
+        var lastBreak: Int?
+        for cluster in clusters {
+            if !cluster.isSpace, !line.isEmpty, width + cluster.advance > options.width {
+                if let breakIndex = lastBreak, breakIndex < line.count - 1 || line[breakIndex].breakAfter {
+                    let rest = Array(line[(breakIndex + 1)...])
+                    lines.append(Array(line[...breakIndex]))
+                    line = rest
+                } else {
+                    lines.append(line)
+                    line = []
+                }
+                width = line.reduce(0) { $0 + $1.advance }
+                lastBreak = line.lastIndex { $0.breakAfter }
+            }
+            line.append(cluster)
+            width += cluster.advance
+            if cluster.breakAfter { lastBreak = line.count - 1 }
+        }
+        lines.append(line)
+        return lines
+    }
+
+    /// The width without trailing spaces, which hang past the line's end.
+    private func width(of line: [Cluster]) -> Double {
+        let end = (line.lastIndex { !$0.isSpace } ?? -1) + 1
+        return line.prefix(end).reduce(0) { $0 + $1.advance }
+    }
+
+    private mutating func addEllipsis(to line: [Cluster]) -> [Cluster] {
+        guard let lastRun = line.last?.run ?? runs.indices.last else { return line }
+        let style = runs[lastRun].style
+        let chain = library.chain(for: style.font)
+        guard let face = library.face(for: "\u{2026}", in: chain) else { return line }
+        runs.append(Run(style: style, face: face, attachment: nil, scalars: ["\u{2026}"]))
+        let ellipsis = clusters(ofRun: runs.count - 1)
+        let ellipsisWidth = ellipsis.reduce(0) { $0 + $1.advance }
+        var kept = line
+        while let last = kept.last, last.isSpace || (options.width.isFinite && width(of: kept) + ellipsisWidth > options.width) {
+            kept.removeLast()
+        }
+        return kept + ellipsis
+    }
+
+    private mutating func place(_ clusters: [Cluster], top: Double, justify: Bool) -> TextLayout.Line {
+        // Vertical metrics: the tallest face and attachment on the line.
+        var ascent = 0.0, descent = 0.0, gap = 0.0
+        let used = Set(clusters.map(\.run))
+        for index in used {
+            let run = runs[index]
+            if let attachment = run.attachment {
+                let height = attachment.size.height.isFinite ? max(attachment.size.height, 0) : 0
+                ascent = max(ascent, attachment.alignment == .baseline ? height : height / 2 + run.style.font.size * 0.3)
+                descent = max(descent, attachment.alignment == .baseline ? 0 : height / 2 - run.style.font.size * 0.3)
+            } else if let face = run.face {
+                let em = run.style.font.size / face.unitsPerEm
+                ascent = max(ascent, face.ascender * em)
+                descent = max(descent, face.descender * em)
+                gap = max(gap, face.lineGap * em)
+            }
+        }
+        if clusters.isEmpty, let face = library.chain(for: Font()).first {
+            let em = Font().size / face.unitsPerEm
+            ascent = face.ascender * em
+            descent = face.descender * em
+        }
+        let natural = ascent + descent + gap
+        let height = natural * options.lineSpacing
+        let baseline = top + (height - natural) / 2 + gap / 2 + ascent
+
+        let lineWidth = width(of: clusters)
+        let end = (clusters.lastIndex { !$0.isSpace } ?? -1) + 1
+        var extraPerSpace = 0.0
+        var x = 0.0
+        if options.width.isFinite {
+            let free = max(options.width - lineWidth, 0)
+            switch options.alignment {
+            case .left: break
+            case .center: x = free / 2
+            case .right: x = free
+            case .justified:
+                let spaces = clusters.prefix(end).filter(\.isSpace).count
+                if justify, spaces > 0 { extraPerSpace = free / Double(spaces) }
+            }
+        }
+        let startX = x
+        var glyphs: [PlacedGlyph] = []
+        var attachments: [(attachment: TextAttachment, frame: Rect)] = []
+        for cluster in clusters.prefix(end) {
+            let run = runs[cluster.run]
+            if let attachment = run.attachment {
+                let size = attachment.size
+                let y = attachment.alignment == .baseline ? baseline - size.height : baseline - run.style.font.size * 0.3 - size.height / 2
+                let frame = Rect(x: x, y: y, width: size.width, height: size.height)
+                attachments.append((attachment, frame))
+                ink = ink.union(frame)
+            } else if let face = run.face {
+                let size = pixelSize(run.style.font)
+                var penX = x
+                for glyph in cluster.glyphs {
+                    let position = Point(x: penX + glyph.xOffset, y: baseline - glyph.yOffset)
+                    glyphs.append(PlacedGlyph(face: face, glyph: glyph.id, pixelSize: size, position: position, color: run.style.color))
+                    if let extents = ShapeCache.shared.extents(of: glyph.id, face: face, pixelSize: size) {
+                        let box = Rect(x: position.x + extents.minX / scale, y: position.y + extents.minY / scale,
+                                       width: extents.width / scale, height: extents.height / scale)
+                        ink = ink.union(box)
+                    }
+                    penX += glyph.advance
+                }
+            }
+            x += cluster.advance + (cluster.isSpace ? extraPerSpace : 0)
+        }
+        let frame = Rect(x: startX, y: top, width: justify ? x - startX : lineWidth, height: height)
+        return TextLayout.Line(frame: frame, baseline: baseline - top, glyphs: glyphs, attachments: attachments)
+    }
+}
+
+// MARK: - Shaping cache
+
+/// HarfBuzz output for runs of text, kept because labels redraw the same strings again and
+/// again. Any thread.
+final class ShapeCache: Sendable {
+    static let shared = ShapeCache()
+
+    struct Glyph: Sendable {
+        let id: UInt32
+        /// 1/64 pixel.
+        let advance: Int32
+        let xOffset: Int32
+        let yOffset: Int32
+    }
+
+    struct ShapedCluster: Sendable {
+        let scalars: Range<Int>
+        let glyphs: [Glyph]
+    }
+
+    private struct Key: Hashable {
+        let text: [UInt32]
+        let face: Int
+        let pixelSize: Int32
+    }
+
+    private struct GlyphKey: Hashable {
+        let glyph: UInt32
+        let face: Int
+        let pixelSize: Int32
+    }
+
+    private let runs = Locked<[Key: [ShapedCluster]]>([:])
+    private let extentsCache = Locked<[GlyphKey: Rect?]>([:])
+    private let limit = 4096
+
+    func shape(_ scalars: [Unicode.Scalar], face: FontFace, pixelSize: Int32) -> [ShapedCluster] {
+        let key = Key(text: scalars.map(\.value), face: face.id, pixelSize: pixelSize)
+        if let cached = runs.withLock({ $0[key] }) { return cached }
+        let shaped = Self.harfbuzz(key.text, font: face.shapingFont(pixelSize: pixelSize))
+        runs.withLock { runs in
+            if runs.count >= limit { runs.removeAll(keepingCapacity: true) }
+            runs[key] = shaped
+        }
+        return shaped
+    }
+
+    /// A glyph's ink box in pixels, y down from the baseline; nil when it has no ink.
+    func extents(of glyph: UInt32, face: FontFace, pixelSize: Int32) -> Rect? {
+        let key = GlyphKey(glyph: glyph, face: face.id, pixelSize: pixelSize)
+        if let cached = extentsCache.withLock({ $0[key] }) { return cached }
+        var extents = hb_glyph_extents_t()
+        var box: Rect?
+        if hb_font_get_glyph_extents(face.shapingFont(pixelSize: pixelSize), glyph, &extents) != 0,
+           extents.width != 0, extents.height != 0 {
+            let x = Double(extents.x_bearing) / 64, top = -Double(extents.y_bearing) / 64
+            let width = Double(extents.width) / 64, height = -Double(extents.height) / 64
+            box = Rect(x: min(x, x + width), y: top, width: abs(width), height: abs(height))
+        }
+        extentsCache.withLock { cache in
+            if cache.count >= limit * 4 { cache.removeAll(keepingCapacity: true) }
+            cache[key] = .some(box)
+        }
+        return box
+    }
+
+    private static func harfbuzz(_ text: [UInt32], font: OpaquePointer) -> [ShapedCluster] {
+        guard let buffer = hb_buffer_create() else { return [] }
+        defer { hb_buffer_destroy(buffer) }
+        hb_buffer_add_utf32(buffer, text, Int32(text.count), 0, Int32(text.count))
+        hb_buffer_guess_segment_properties(buffer)
+        // Right-to-left scripts are not laid out yet; shaping them left to right keeps them legible
+        // character by character instead of reversed.
+        hb_buffer_set_direction(buffer, HB_DIRECTION_LTR)
+        hb_shape(font, buffer, nil, 0)
+        var count: UInt32 = 0
+        guard let infos = hb_buffer_get_glyph_infos(buffer, &count),
+              let positions = hb_buffer_get_glyph_positions(buffer, &count) else { return [] }
+        var clusters: [ShapedCluster] = []
+        var index = 0
+        let total = Int(count)
+        while index < total {
+            let start = Int(infos[index].cluster)
+            var glyphs: [Glyph] = []
+            while index < total, Int(infos[index].cluster) == start {
+                glyphs.append(Glyph(id: infos[index].codepoint, advance: positions[index].x_advance,
+                                    xOffset: positions[index].x_offset, yOffset: positions[index].y_offset))
+                index += 1
+            }
+            let end = index < total ? Int(infos[index].cluster) : text.count
+            clusters.append(ShapedCluster(scalars: start..<max(end, start + 1), glyphs: glyphs))
+        }
+        return clusters
+    }
+}

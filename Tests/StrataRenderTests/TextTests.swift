@@ -1,0 +1,168 @@
+import Foundation
+import RenderTestSupport
+import StrataRender
+import Testing
+
+private func render(_ layout: TextLayout, width: Int, height: Int, at origin: Point = Point(x: 4, y: 4)) throws -> Bitmap {
+    let bitmap = try Bitmap(width: width, height: height)
+    bitmap.clear(to: .white)
+    Canvas(bitmap: bitmap).draw(layout, at: origin)
+    return bitmap
+}
+
+private func layout(_ string: String, size: Double = 14, color: Color = .black, _ options: TextLayoutOptions = TextLayoutOptions())
+    -> TextLayout {
+    TextLayout(AttributedText(string, style: TextStyle(font: Font(size: size), color: color)), options: options, library: pinnedFonts)
+}
+
+/// The smallest rectangle of pixels that are not white.
+private func inkBox(_ bitmap: Bitmap) -> Rect? {
+    var (minX, minY, maxX, maxY) = (Int.max, Int.max, -1, -1)
+    for y in 0..<bitmap.height {
+        for x in 0..<bitmap.width where bitmap.pixel(x: x, y: y) != Color.white.premultipliedARGB {
+            minX = min(minX, x); maxX = max(maxX, x); minY = min(minY, y); maxY = max(maxY, y)
+        }
+    }
+    return maxX < 0 ? nil : Rect(x: Double(minX), y: Double(minY), width: Double(maxX - minX + 1), height: Double(maxY - minY + 1))
+}
+
+struct TextGoldenTests {
+    @Test func latinAtThreeSizes() throws {
+        let bitmap = try Bitmap(width: 260, height: 76)
+        bitmap.clear(to: .white)
+        let canvas = Canvas(bitmap: bitmap)
+        var y = 4.0
+        for size in [10.0, 14, 22] {
+            let text = layout("The quick brown fox jumps", size: size)
+            canvas.draw(text, at: Point(x: 4, y: y))
+            y += text.size.height
+        }
+        GoldenImage().check(bitmap, named: "text-latin-sizes")
+    }
+
+    @Test func chineseMixedWithLatin() throws {
+        let text = layout("中文与 English 混排，标点：“引号”。", size: 16, TextLayoutOptions(width: 190))
+        #expect(text.lines.count == 2)
+        GoldenImage().check(try render(text, width: 200, height: 52), named: "text-chinese-mixed")
+    }
+
+    @Test func aKernedPair() throws {
+        let kerned = layout("AV", size: 40)
+        let separate = layout("A", size: 40).size.width + layout("V", size: 40).size.width
+        #expect(kerned.size.width < separate - 1, "HarfBuzz applied the font's kerning")
+        GoldenImage().check(try render(kerned, width: 64, height: 56), named: "text-kerned-av")
+    }
+
+    @Test func wrappingWithTailTruncation() throws {
+        let text = layout("Asynchronous rendering keeps the main thread free while layers draw on workers.",
+                          TextLayoutOptions(width: 150, maximumLines: 2))
+        #expect(text.lines.count == 2)
+        #expect(text.isTruncated)
+        #expect(text.size.width <= 150)
+        GoldenImage().check(try render(text, width: 160, height: 44), named: "text-wrap-truncate")
+    }
+
+    @Test(arguments: TextAlignment.allCases)
+    func alignment(_ alignment: TextAlignment) throws {
+        let text = layout("Layers draw with pixman and FreeType into shared memory.", size: 12,
+                          TextLayoutOptions(width: 150, alignment: alignment))
+        #expect(text.lines.count == 3)
+        if alignment == .justified {
+            #expect(abs(text.lines[0].frame.width - 150) < 0.01, "justified lines fill the width")
+        }
+        GoldenImage().check(try render(text, width: 158, height: 56), named: "text-align-\(alignment)")
+    }
+
+    @Test func attributedSpans() throws {
+        var text = AttributedText("Spans ", style: TextStyle(font: Font(size: 14)))
+        text.append("in red", style: TextStyle(font: Font(size: 14), color: Color(rgb: 0xD0021B)))
+        text.append(", larger", style: TextStyle(font: Font(size: 22), color: Color(rgb: 0x0A60FF)))
+        text.append(" and 中文", style: TextStyle(font: Font(size: 14), color: Color(rgb: 0x2E7D32)))
+        let laid = TextLayout(text, options: TextLayoutOptions(width: 230), library: pinnedFonts)
+        GoldenImage().check(try render(laid, width: 240, height: 40), named: "text-spans")
+    }
+}
+
+struct TextLayoutTests {
+    /// Everything drawn falls inside the measured bounds (a pixel of slack for hinting).
+    @Test(arguments: ["Hello, world!", "ÅÉÎÕÜ ÿ ǅ gjpqy", "中文与 English 混排", "ffi fl — «»", "\u{FFFD}x"])
+    func inkStaysInsideTheMeasuredBox(_ string: String) throws {
+        let text = layout(string, size: 18, TextLayoutOptions(width: 200))
+        let margin = 20.0
+        let bitmap = try render(text, width: 260, height: 120, at: Point(x: margin, y: margin))
+        let ink = try #require(inkBox(bitmap))
+        let measured = text.bounds.offsetBy(dx: margin, dy: margin).insetBy(dx: -1, dy: -1)
+        #expect(measured.union(ink) == measured, "ink \(ink) outside \(measured)")
+    }
+
+    @Test func scaleShapesAtDevicePixels() {
+        let one = layout("Scale", size: 14)
+        let two = TextLayout(AttributedText("Scale", style: TextStyle(font: Font(size: 14))), scale: 2, library: pinnedFonts)
+        #expect(abs(one.size.width - two.size.width) < 1, "measured in points at any scale")
+    }
+
+    @Test func hardBreaksStartNewLines() {
+        #expect(layout("one\ntwo\r\nthree\u{2028}four").lines.count == 4)
+    }
+
+    @Test func cjkBreaksBetweenCharactersButNotBeforeClosingPunctuation() {
+        // Ten 10-point ideographs and a full-width comma in 50 points: five fit a line, but the
+        // comma may not start one, so 十 moves down with it: 一二三四五 | 六七八九 | 十，
+        let text = layout("一二三四五六七八九十，", size: 10, TextLayoutOptions(width: 50))
+        #expect(text.lines.map { ($0.frame.width / 10).rounded() } == [5, 4, 2])
+    }
+}
+
+struct TextBadInputTests {
+    @Test func invalidUTF8BecomesReplacementCharacters() throws {
+        let text = AttributedText(utf8: [0x48, 0xFF, 0x69, 0xC3], style: TextStyle())
+        #expect(text.string == "H\u{FFFD}i\u{FFFD}")
+        let laid = TextLayout(text, library: pinnedFonts)
+        #expect(laid.lines.count == 1 && laid.size.width > 0)
+        _ = try render(laid, width: 80, height: 30)
+    }
+
+    @Test func anEmptyStringHasNoWidth() throws {
+        let laid = layout("")
+        #expect(laid.size.width == 0)
+        _ = try render(laid, width: 10, height: 10)
+        #expect(TextLayout(AttributedText(), library: pinnedFonts).size.width == 0)
+    }
+
+    @Test func aMegabyteOfText() throws {
+        let string = String(repeating: "Strata 渲染 text, ", count: 1_048_576 / 22)
+        let laid = layout(string, size: 12, TextLayoutOptions(width: 300, maximumLines: 3))
+        #expect(laid.lines.count == 3)
+        #expect(laid.isTruncated)
+        _ = try render(laid, width: 320, height: 60)
+    }
+
+    @Test(arguments: [0.0, -5, .nan, .infinity])
+    func degenerateSizesAndWidths(_ value: Double) throws {
+        let laid = TextLayout(AttributedText("Sizes", style: TextStyle(font: Font(size: value))),
+                              options: TextLayoutOptions(width: value, maximumLines: 2, lineSpacing: value), library: pinnedFonts)
+        _ = try render(laid, width: 40, height: 40)
+        #expect(laid.size.width.isFinite && laid.size.height.isFinite)
+    }
+
+    @Test func aMissingFamilyFallsBackWithANote() throws {
+        let library = FontLibrary()
+        let chain = library.chain(for: Font(family: "No Such Family Strata", size: 12))
+        #expect(!chain.isEmpty)
+        #expect(library.notes.contains { $0.contains("No Such Family Strata") })
+        let laid = TextLayout(AttributedText("fallback", style: TextStyle(font: Font(family: "No Such Family Strata"))), library: library)
+        #expect(laid.size.width > 0)
+    }
+
+    @Test func aCorruptFontFileIsATypedError() throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("strata-corrupt-\(UUID()).ttf").path
+        try Data("not a font at all".utf8).write(to: URL(fileURLWithPath: path))
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        #expect {
+            _ = try FontLibrary().face(contentsOf: path)
+        } throws: { ($0 as? RenderError)?.code == .corruptFont }
+        #expect {
+            _ = try FontLibrary(files: [path])
+        } throws: { ($0 as? RenderError)?.code == .corruptFont }
+    }
+}
