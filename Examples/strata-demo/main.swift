@@ -1,6 +1,7 @@
 // strata-demo: a window of asynchronously rendered layers that change every frame, a plain
 // layer bouncing over them, and a statistics overlay graphing frame intervals and main-thread
 // time. Runs until the window is closed, or for STRATA_DEMO_SECONDS seconds.
+import Foundation
 import Glibc
 import Strata
 
@@ -42,7 +43,7 @@ final class StatisticsOverlay: AsyncLayerDelegate {
         let (intervals, mainThread) = (intervals, mainThread)
         return DisplayTask(display: { canvas, size, _ in
             canvas.fill(Rect(origin: .zero, size: size), color: Color.black.withAlpha(0.72), cornerRadius: 10)
-            let graph = Rect(x: 10, y: 10, width: size.width - 20, height: size.height - 20)
+            let graph = Rect(x: 12, y: 32, width: size.width - 24, height: size.height - 44)
             let scale = graph.height / 50   // 50 ms full height
             for milliseconds in [16.7, 33.3] {
                 canvas.fill(Rect(x: graph.minX, y: graph.maxY - milliseconds * scale, width: graph.width, height: 1),
@@ -78,60 +79,106 @@ func milliseconds(_ duration: Duration) -> Double {
     Double(duration.components.seconds) * 1000 + Double(duration.components.attoseconds) / 1e15
 }
 
+/// A round gradient avatar, drawn once; a real app would decode a PNG through ImageCache.
+func makeAvatar() -> Bitmap? {
+    guard let bitmap = try? Bitmap(width: 96, height: 96) else { return nil }
+    let canvas = Canvas(bitmap: bitmap)
+    canvas.fill(Rect(x: 0, y: 0, width: 96, height: 96), with: .linearGradient(
+        LinearGradient(start: .zero, end: Point(x: 96, y: 96), colors: [Color(rgb: 0xFF9500), Color(rgb: 0xFF2D55)])))
+    canvas.fill(Rect(x: 30, y: 18, width: 36, height: 36), color: Color.white.withAlpha(0.9), cornerRadius: 18)
+    canvas.fill(Rect(x: 14, y: 60, width: 68, height: 50), color: Color.white.withAlpha(0.9), cornerRadius: 25)
+    return bitmap
+}
+
 do {
     let session = try WaylandSession.connect()
-    let window = try Window(session: session, title: "Strata demo", appID: "org.strata.demo",
-                            size: Size(width: 720, height: 440))
+    let window = try Window(session: session, title: "Strata demo · 演示", appID: "org.strata.demo",
+                            size: Size(width: 720, height: 460))
     window.host.backgroundColor = Color(rgb: 0xF2F2F7)
     window.onClose = { session.loop.stop() }
+    let content = window.contentLayer
 
-    var cards: [(AsyncLayer, WaveCard)] = []
-    for index in 0..<6 {
-        let painter = WaveCard(hue: Double(index) / 6)
+    let title = Label(text: "Strata", font: Font(size: 24, weight: .bold), color: Color(rgb: 0x1C1C1E))
+    let subtitle = Label(text: "Async rendering for Wayland · 异步渲染，主线程不卡顿", font: Font(size: 13), color: Color(rgb: 0x6E6E73))
+    content.addSublayer(title)
+    content.addSublayer(subtitle)
+
+    var cards: [(AsyncLayer, WaveCard, Label)] = []
+    for index in 0..<3 {
+        let painter = WaveCard(hue: Double(index) / 3 + 0.05)
         let card = AsyncLayer(delegate: painter)
         card.cornerRadius = 14
         card.clipsToBounds = true
-        window.contentLayer.addSublayer(card)
-        cards.append((card, painter))
+        content.addSublayer(card)
+        let caption = Label(text: ["Render queue", "Sentinel", "Transaction"][index], font: Font(size: 13, weight: .semibold), color: .white)
+        content.addSublayer(caption)
+        cards.append((card, painter, caption))
     }
+
+    let mixed = MixedView(items: [
+        .image(makeAvatar(), size: Size(width: 34, height: 34), cornerRadius: 17),
+        .text("  Strata 卡片", TextStyle(font: Font(size: 16, weight: .semibold), color: Color(rgb: 0x1C1C1E))),
+        .text("\nText, images and layout render on worker queues; the main thread only attaches and commits. 文字、图片与排版都在后台线程绘制。",
+              TextStyle(font: Font(size: 12), color: Color(rgb: 0x3A3A3C))),
+    ])
+    mixed.backgroundColor = .white
+    mixed.cornerRadius = 14
+    mixed.insets = 12
+    mixed.numberOfLines = 5
+    content.addSublayer(mixed)
+
     let ball = Layer()
     ball.backgroundColor = Color(rgb: 0x1C1C1E)
-    ball.cornerRadius = 14
+    ball.cornerRadius = 12
     ball.borderWidth = 3
     ball.borderColor = .white
-    window.contentLayer.addSublayer(ball)
+    content.addSublayer(ball)
+
     let overlayPainter = StatisticsOverlay()
     let overlay = AsyncLayer(delegate: overlayPainter)
-    window.contentLayer.addSublayer(overlay)
+    content.addSublayer(overlay)
+    let readout = Label(text: "", font: Font(size: 12), color: .white)
+    content.addSublayer(readout)
 
-    window.contentLayer.layoutHandler = { content in
+    content.layoutHandler = { content in
         let size = content.bounds.size
-        let columns = 3.0, gap = 16.0
-        let width = (size.width - gap * (columns + 1)) / columns
-        let height = (size.height - gap * 3 - 90) / 2
-        for (index, (card, _)) in cards.enumerated() {
-            card.frame = Rect(x: gap + Double(index % 3) * (width + gap), y: gap + Double(index / 3) * (height + gap),
-                              width: width.rounded(), height: height.rounded())
+        let gap = 16.0
+        title.frame = Rect(x: gap, y: 10, width: 200, height: 32)
+        subtitle.frame = Rect(x: gap, y: 40, width: size.width - gap * 2, height: 20)
+        let width = ((size.width - gap * 4) / 3).rounded()
+        for (index, (card, _, caption)) in cards.enumerated() {
+            card.frame = Rect(x: gap + Double(index) * (width + gap), y: 72, width: width, height: 150)
+            caption.frame = Rect(x: card.frame.minX + 12, y: card.frame.minY + 8, width: width - 24, height: 20)
         }
-        overlay.frame = Rect(x: size.width - 256 - gap, y: size.height - 74 - gap, width: 256, height: 74)
+        let bottom = 238.0
+        mixed.frame = Rect(x: gap, y: bottom, width: size.width - 256 - gap * 3, height: 120)
+        overlay.frame = Rect(x: size.width - 256 - gap, y: bottom, width: 256, height: 120)
+        readout.frame = Rect(x: overlay.frame.minX + 12, y: bottom + 8, width: 232, height: 18)
     }
 
     let start = ContinuousClock.now
     let limit = getenv("STRATA_DEMO_SECONDS").flatMap { Double(String(cString: $0)) }
+    var frame = 0
     window.host.onTick = {
+        frame += 1
         let elapsed = milliseconds(ContinuousClock.now - start) / 1000
         if let limit, elapsed > limit { session.loop.stop() }
-        for (card, painter) in cards {
+        for (card, painter, _) in cards {
             painter.phase = elapsed
             card.setNeedsDisplay()
         }
         let size = window.contentSize
-        let x = (size.width - 28) * (0.5 + 0.5 * sin(elapsed * 1.3))
-        ball.frame = Rect(x: x.rounded(), y: size.height - 28 - 38 - 30 * abs(sin(elapsed * 3.1)), width: 28, height: 28)
+        let x = (size.width - 24) * (0.5 + 0.5 * sin(elapsed * 1.3))
+        ball.frame = Rect(x: x.rounded(), y: size.height - 24 - 16 - 40 * abs(sin(elapsed * 3.1)), width: 24, height: 24)
         let statistics = window.host.statistics
-        overlayPainter.intervals = statistics.presentationIntervals.chronological.map(milliseconds)
+        let intervals = statistics.presentationIntervals.chronological.map(milliseconds)
+        overlayPainter.intervals = intervals
         overlayPainter.mainThread = statistics.mainThreadTimePerTick.chronological.map(milliseconds)
         overlay.setNeedsDisplay()
+        let recent = intervals.suffix(30)
+        let fps = recent.isEmpty ? 0 : 1000 / (recent.reduce(0, +) / Double(recent.count))
+        let main = milliseconds(statistics.mainThreadTimePerTick.percentile(0.5))
+        readout.text = "frame \(frame) · \(Int(fps.rounded())) fps · main p50 \(String(format: "%.2f", main)) ms"
     }
 
     try session.run()

@@ -324,6 +324,7 @@ public final class LayerHost {
         }
         backend.present(buffer, damage: damage)
         statistics.framesCommitted += 1
+        statistics.glyphCache = GlyphCache.shared.counts
         recentDamage.insert(damage, at: 0)
         if recentDamage.count > 4 { recentDamage.removeLast() }
         perform(clock.compositionFinished(committed: true))

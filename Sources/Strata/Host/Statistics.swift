@@ -39,6 +39,9 @@ public struct Statistics: Sendable, CustomStringConvertible {
     /// Problems reported with a logged fallback, such as a layer too large to render.
     public var problems = 0
 
+    /// The shared glyph cache, as of the last presented frame.
+    public var glyphCache = GlyphCache.Counts()
+
     /// Main-thread time spent in ticks and frame completions.
     public var mainThreadTime: Duration = .zero
     /// Main-thread time of recent ticks, newest last.
@@ -57,6 +60,7 @@ public struct Statistics: Sendable, CustomStringConvertible {
         cancelled before \(displayTasksCancelledBeforeDrawing) after \(displayTasksCancelledAfterDrawing) \
         discarded \(displayTasksDiscardedBeforeUse); ticks \(ticks) composed \(framesComposed) committed \(framesCommitted) \
         discarded \(framesDiscarded) deferred \(framesDeferred); frame signals \(frameSignals) timeouts \(frameTimeouts); \
+        glyph cache hits \(glyphCache.hits) misses \(glyphCache.misses); \
         main thread \(Self.milliseconds(mainThreadTime)) (per tick p50 \(Self.milliseconds(mainThreadTimePerTick.percentile(0.5))), \
         p99 \(Self.milliseconds(mainThreadTimePerTick.percentile(0.99))))
         """

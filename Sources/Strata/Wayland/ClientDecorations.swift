@@ -1,7 +1,6 @@
-/// The title bar Strata draws when the compositor does not decorate windows: a bar that moves
-/// the window, a round close button, and invisible resize edges, all made of layers.
-///
-/// The title text arrives with Strata's text rendering; until then the bar is plain.
+/// The title bar Strata draws when the compositor does not decorate windows: a bar with the
+/// window's title that moves the window, a round close button, and invisible resize edges, all
+/// made of layers.
 @MainActor
 final class ClientDecorations {
     static let titleBarHeight = 32.0
@@ -16,17 +15,20 @@ final class ClientDecorations {
         case edge(XdgToplevel.ResizeEdge)
     }
 
-    var title = ""
+    var title = "" { didSet { titleLabel.text = title } }
     var isActive = true { didSet { updateColours() } }
     /// Where the pointer is, in surface points, while it is over the window.
     private(set) var pointer: Point?
 
     private let bar = Layer()
+    private let titleLabel = Label(font: Font(size: 13, weight: .semibold))
     private let closeButton = Layer()
     private var hoveringClose = false
 
     init() {
         closeButton.cornerRadius = Self.closeButtonSize / 2
+        titleLabel.alignment = .center
+        bar.addSublayer(titleLabel)
         bar.addSublayer(closeButton)
         updateColours()
     }
@@ -37,6 +39,9 @@ final class ClientDecorations {
         bar.frame = Rect(x: 0, y: 0, width: width, height: Self.titleBarHeight)
         let size = Self.closeButtonSize
         closeButton.frame = Rect(x: width - size - 10, y: (Self.titleBarHeight - size) / 2, width: size, height: size)
+        // Centred on the bar, clear of the close button on both sides so it stays centred.
+        let margin = size + 20
+        titleLabel.frame = Rect(x: margin, y: 0, width: max(width - margin * 2, 0), height: Self.titleBarHeight)
     }
 
     func hover(at point: Point?, size: Size) {
@@ -51,6 +56,7 @@ final class ClientDecorations {
     private func updateColours() {
         bar.backgroundColor = isActive ? Color(rgb: 0xE8E8EC) : Color(rgb: 0xF4F4F6)
         closeButton.backgroundColor = hoveringClose ? Color(rgb: 0xD93A30) : Color(rgb: 0xFF5F57)
+        titleLabel.textColor = isActive ? Color(rgb: 0x303034) : Color(rgb: 0x8E8E93)
     }
 
     /// What a press at `point` (surface points) does, for a surface of `size`.

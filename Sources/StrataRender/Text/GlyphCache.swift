@@ -66,6 +66,13 @@ public final class GlyphCache: Sendable {
         public var misses = 0
         public var evictions = 0
         public var bytes = 0
+        public init(hits: Int = 0, misses: Int = 0, evictions: Int = 0, bytes: Int = 0) {
+            self.hits = hits
+            self.misses = misses
+            self.evictions = evictions
+            self.bytes = bytes
+        }
+
         /// Hits over lookups; 1 when there were none.
         public var hitRate: Double { hits + misses == 0 ? 1 : Double(hits) / Double(hits + misses) }
     }
