@@ -22,8 +22,11 @@ public final class HeadlessBackend: SurfaceBackend {
 
     /// The last presented frame's pixels.
     public var presentedBitmap: Bitmap? { front?.bitmap }
-    /// Buffers that exist now, busy or idle.
+    /// Buffers that exist now, busy or idle, and the bytes they map.
     public var bufferCount: Int { storage.count }
+    public var bufferBytes: Int { storage.values.reduce(0) { $0 + $1.bitmap.byteCount } }
+    /// Buffers made since the backend was created.
+    public private(set) var buffersAllocated = 0
     public var bufferPool: BufferPool { pool }
 
     public func attach(to host: LayerHost) { self.host = host }
@@ -46,6 +49,7 @@ public final class HeadlessBackend: SurfaceBackend {
             }
             let buffer = SurfaceBuffer(id: id, bitmap: bitmap, age: 0)
             storage[id] = buffer
+            buffersAllocated += 1
             return buffer
         case .exhausted:
             return nil

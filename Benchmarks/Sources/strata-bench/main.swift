@@ -1,0 +1,40 @@
+// strata-bench: Strata measured side by side with its peers, in one run. Every headline figure
+// is a ratio against a peer measured in the same process; absolute values are context.
+import BenchKit
+import Glibc
+import Strata
+
+let options = Options(CommandLine.arguments)
+var report = Report(machine: [
+    "nproc": String(RenderQueuePool.activeProcessorCount),
+    "cpu": cpuModel(),
+    "mode": options.smoke ? "smoke" : "full",
+])
+
+LabelThroughput.run(options, into: &report)
+MainActor.assumeIsolated {
+    MainThreadOffload.run(options, into: &report)
+    Coalescing.run(options, into: &report)
+    Cancellation.run(options, into: &report)
+    Memory.run(options, into: &report)
+    IdleWakeUps.run(options, into: &report)
+}
+
+print(report.table)
+do {
+    try report.json.write(toFile: options.jsonPath)
+    print("\nwrote \(options.jsonPath)")
+} catch {
+    print("could not write \(options.jsonPath): \(error)")
+    exit(1)
+}
+
+extension String {
+    func write(toFile path: String) throws {
+        guard let file = fopen(path, "w") else { throw BenchError(message: "cannot open \(path)") }
+        defer { fclose(file) }
+        fputs(self, file)
+    }
+}
+
+struct BenchError: Error { let message: String }
