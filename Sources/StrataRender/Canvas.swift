@@ -318,7 +318,13 @@ public final class Canvas {
         var top = y0
         while top < y1 {
             let bottom = Swift.min(top + band, y1)
-            shape.rasterize(into: bytes, stride: mask.stride, x0: x0, y0: top, x1: x1, y1: bottom, scale: composer.maskScale)
+            // The same corner at the same sub-pixel position has the same coverage: reuse it.
+            let key = CornerMasks.Key(shape: shape.translated(by: x0, top), width: width, height: bottom - top,
+                                      scale: composer.maskScale)
+            if !CornerMasks.shared.copy(key, into: bytes, stride: mask.stride) {
+                shape.rasterize(into: bytes, stride: mask.stride, x0: x0, y0: top, x1: x1, y1: bottom, scale: composer.maskScale)
+                CornerMasks.shared.store(key, from: bytes, stride: mask.stride)
+            }
             composer.compose(pixmanBox(x0, top, x1, bottom), mask: image)
             top = bottom
         }

@@ -15,7 +15,7 @@ import Glibc
 
 /// A rectangle with elliptical corners in device pixels: `x0 < x1`, `y0 < y1`, finite, radii
 /// clamped to half the sides. Radii below a millionth of a pixel count as square corners.
-struct RoundedBox: Equatable, Sendable {
+struct RoundedBox: Hashable, Sendable {
     var x0: Double
     var y0: Double
     var x1: Double
@@ -118,9 +118,20 @@ struct RoundedBox: Equatable, Sendable {
 
 /// What gets rasterized: a filled rounded box, or a ring (outer minus inner, the inner box lying
 /// inside the outer one).
-struct CoverageShape: Sendable {
+struct CoverageShape: Hashable, Sendable {
     var outer: RoundedBox
     var inner: RoundedBox?
+
+    /// The same shape moved by (-dx, -dy).
+    func translated(by dx: Int, _ dy: Int) -> CoverageShape {
+        func move(_ box: RoundedBox) -> RoundedBox {
+            var moved = box
+            moved.x0 -= Double(dx); moved.x1 -= Double(dx)
+            moved.y0 -= Double(dy); moved.y1 -= Double(dy)
+            return moved
+        }
+        return CoverageShape(outer: move(outer), inner: inner.map(move))
+    }
 
     func coverage(column: Int, row: Int) -> Double {
         let outside = outer.coverage(column: column, row: row)

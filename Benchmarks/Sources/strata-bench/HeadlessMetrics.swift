@@ -113,7 +113,10 @@ enum Cancellation {
         private var cpu: [Int: Double] = [:]
         private var used: [Int: Bool] = [:]
         private var lock = pthread_mutex_t()
+        private var nextID = 0
         init() { pthread_mutex_init(&lock, nil) }
+        /// A task id unique across every layer.
+        func makeID() -> Int { pthread_mutex_lock(&lock); defer { pthread_mutex_unlock(&lock) }; nextID += 1; return nextID }
         func drew(_ id: Int, seconds: Double) { pthread_mutex_lock(&lock); cpu[id] = seconds; pthread_mutex_unlock(&lock) }
         func finished(_ id: Int, used flag: Bool) { pthread_mutex_lock(&lock); used[id] = flag; pthread_mutex_unlock(&lock) }
         var totals: (all: Double, wasted: Double, usedCount: Int) {
@@ -131,11 +134,9 @@ enum Cancellation {
     final class Painter: AsyncLayerDelegate {
         let ledger: Ledger
         var version = 0
-        var nextID = 0
         init(ledger: Ledger) { self.ledger = ledger }
         func displayTask(for layer: AsyncLayer) -> DisplayTask {
-            nextID += 1
-            let (id, version, ledger) = (nextID, version, ledger)
+            let (id, version, ledger) = (ledger.makeID(), version, ledger)
             let text = AttributedText("version \(version) of this layer's content", style: TextStyle(font: Font(size: 12)))
             return DisplayTask(
                 display: { canvas, size, isCancelled in

@@ -10,11 +10,13 @@ enum LabelThroughput {
     static let (width, height) = (256, 64)
     static let fontPath = "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf"
 
-    /// What a Label's display task does: a pooled bitmap, the rounded background, the text.
+    /// What a Label's display task does for unchanged text: a pooled bitmap, the rounded
+    /// background, and the label's layout from its previous render.
     final class StrataRenderer: @unchecked Sendable {
         // Used by one thread at a time; each worker makes its own.
         let pool: BitmapPool
         let attributed = AttributedText(LabelThroughput.text, style: TextStyle(font: Font(size: 14), color: .white))
+        private var layout: TextLayout?
         init(pool: BitmapPool) { self.pool = pool }
 
         func render() {
@@ -22,7 +24,8 @@ enum LabelThroughput {
             let canvas = Canvas(bitmap: bitmap)
             let size = Rect(x: 0, y: 0, width: Double(LabelThroughput.width), height: Double(LabelThroughput.height))
             canvas.fill(size, color: Color(red: 0.2, green: 0.45, blue: 0.9), cornerRadius: 12)
-            let layout = TextLayout(attributed, options: TextLayoutOptions(width: size.width - 24, maximumLines: 1))
+            let layout = self.layout ?? TextLayout.cached(attributed, options: TextLayoutOptions(width: size.width - 24, maximumLines: 1))
+            self.layout = layout
             canvas.draw(layout, at: Point(x: 12, y: ((size.height - layout.size.height) / 2).rounded()))
             pool.recycle(bitmap)
         }

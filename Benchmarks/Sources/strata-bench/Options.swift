@@ -5,6 +5,8 @@ struct Options {
     /// Tiny counts, so the test suite can check the program still runs; no figure means much.
     var smoke = false
     var jsonPath = "benchmark-results.json"
+    /// Render this many Strata labels and nothing else, for a profiler.
+    var profileLabels: Int?
 
     init(_ arguments: [String]) {
         var remaining = arguments.dropFirst()
@@ -12,8 +14,9 @@ struct Options {
             switch argument {
             case "--smoke": smoke = true
             case "--json": jsonPath = remaining.popFirst() ?? jsonPath
+            case "--profile-labels": profileLabels = remaining.popFirst().flatMap { Int($0) } ?? 1000
             default:
-                print("usage: strata-bench [--smoke] [--json PATH]")
+                print("usage: strata-bench [--smoke] [--json PATH] [--profile-labels N]")
                 exit(2)
             }
         }

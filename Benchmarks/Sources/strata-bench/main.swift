@@ -11,6 +11,12 @@ var report = Report(machine: [
     "mode": options.smoke ? "smoke" : "full",
 ])
 
+if let count = options.profileLabels {
+    let renderer = LabelThroughput.StrataRenderer(pool: BitmapPool())
+    for _ in 0..<count { renderer.render() }
+    exit(0)
+}
+
 LabelThroughput.run(options, into: &report)
 MainActor.assumeIsolated {
     MainThreadOffload.run(options, into: &report)

@@ -1,3 +1,5 @@
+import Locking
+
 /// Text in a layer, rendered on a render queue: the YYLabel of Strata.
 ///
 /// Setters record the change and commit one transaction, so however many properties change
@@ -50,8 +52,14 @@ public class Label: AsyncLayer, AsyncLayerDelegate {
         // The snapshot: values only; the worker lays out and draws.
         let (text, options, insets) = (attributedText, options(width: bounds.width - insets * 2), insets)
         let (library, vertical, scale) = (fontLibrary, verticalAlignment, host?.scale ?? 1)
+        // Unchanged text reuses the last layout outright, as YYLabel keeps its layout; a new one
+        // comes back from the worker for next time.
+        let reusable = lastLayout.flatMap { $0.text == text && $0.layout.options == options && $0.layout.scale == scale
+            && $0.library === library ? $0.layout : nil }
+        let produced = Locked<TextLayout?>(nil)
         return DisplayTask(display: { canvas, size, isCancelled in
-            let layout = TextLayout(text, options: options, scale: scale, library: library)
+            let layout = reusable ?? TextLayout.cached(text, options: options, scale: scale, library: library)
+            produced.withLock { $0 = layout }
             guard !isCancelled() else { return }
             let height = layout.size.height
             let free = size.height - insets * 2 - height
@@ -61,8 +69,14 @@ public class Label: AsyncLayer, AsyncLayerDelegate {
             case .bottom: insets + free
             }
             canvas.draw(layout, at: Point(x: insets, y: top))
+        }, didDisplay: { [text, library] layer, _ in
+            guard let label = layer as? Label, let layout = produced.withLock({ $0 }) else { return }
+            label.lastLayout = (text, library, layout)
         })
     }
+
+    /// The layout the last render used, with what it was made from.
+    private var lastLayout: (text: AttributedText, library: FontLibrary, layout: TextLayout)?
 
     private func options(width: Double) -> TextLayoutOptions {
         TextLayoutOptions(width: max(width, 0), maximumLines: numberOfLines, lineSpacing: lineSpacing,
@@ -70,7 +84,7 @@ public class Label: AsyncLayer, AsyncLayerDelegate {
     }
 
     private func makeLayout(width: Double, scale: Double) -> TextLayout {
-        TextLayout(attributedText, options: options(width: width), scale: scale, library: fontLibrary)
+        TextLayout.cached(attributedText, options: options(width: width), scale: scale, library: fontLibrary)
     }
 
     /// `font` and `textColor` restyle plain text (a single text piece).

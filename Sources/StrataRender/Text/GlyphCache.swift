@@ -15,8 +15,12 @@ public final class GlyphBitmap: Sendable {
     public let left: Int
     public let top: Int
     nonisolated(unsafe) let bytes: UnsafeMutableRawPointer?
+    /// A pixman A8 image over `bytes`, made once. It is validated here, on the thread that made
+    /// it (pixman computes an image's flags on first use), so every later draw, on any
+    /// thread, only reads it.
+    nonisolated(unsafe) let mask: OpaquePointer?
 
-    var byteCount: Int { stride * height + 64 }
+    var byteCount: Int { stride * height + 256 }
 
     init?(copying bitmap: FT_Bitmap, left: Int, top: Int) {
         self.left = left
@@ -26,6 +30,7 @@ public final class GlyphBitmap: Sendable {
         stride = (width + 3) & ~3
         guard width > 0, height > 0, let source = bitmap.buffer else {
             bytes = nil
+            mask = nil
             return
         }
         guard let memory = calloc(height, stride) else { return nil }
@@ -44,9 +49,27 @@ public final class GlyphBitmap: Sendable {
                 break
             }
         }
+        mask = pixman_image_create_bits_no_clear(PIXMAN_a8, Int32(width), Int32(height),
+                                                 memory.assumingMemoryBound(to: UInt32.self), Int32(stride))
+        if let mask { GlyphBitmap.validate(mask) }
     }
 
-    deinit { free(bytes) }
+    deinit {
+        if let mask { pixman_image_unref(mask) }
+        free(bytes)
+    }
+
+    /// Composites `mask` once into a throwaway pixel, so pixman computes and stores its flags now.
+    private static func validate(_ mask: OpaquePointer) {
+        var pixel: UInt32 = 0
+        guard let scratch = pixman_image_create_bits(PIXMAN_a8r8g8b8, 1, 1, &pixel, 4) else { return }
+        var white = pixman_color_t(red: 0xffff, green: 0xffff, blue: 0xffff, alpha: 0xffff)
+        if let source = pixman_image_create_solid_fill(&white) {
+            pixman_image_composite32(PIXMAN_OP_OVER, source, mask, scratch, 0, 0, 0, 0, 0, 0, 1, 1)
+            pixman_image_unref(source)
+        }
+        pixman_image_unref(scratch)
+    }
 
     /// Whether there is nothing to draw (a space).
     public var isBlank: Bool { bytes == nil }

@@ -62,6 +62,10 @@ public final class TextLayout: Sendable {
     /// keeps every drawn pixel inside it.
     public var bounds: Rect { Rect(origin: .zero, size: size).union(inkBounds) }
 
+    /// The glyph bitmaps of `lines`, in order, once a draw has looked them up: later draws of
+    /// this layout skip the shared cache. They are immutable, so any thread may use them.
+    let resolvedGlyphs = Locked<[GlyphBitmap?]?>(nil)
+
     public init(_ text: AttributedText, options: TextLayoutOptions = TextLayoutOptions(), scale: Double = 1,
                 library: FontLibrary = .shared) {
         self.options = options
@@ -72,6 +76,69 @@ public final class TextLayout: Sendable {
         isTruncated = builder.truncated
         size = Size(width: builder.lines.map(\.frame.maxX).max() ?? 0, height: builder.lines.last?.frame.maxY ?? 0)
         inkBounds = builder.ink
+    }
+}
+
+// MARK: - Reuse
+
+extension TextLayout {
+    /// A layout of `text`, reused from the shared cache when the same text, options, scale and
+    /// fonts were laid out recently: redrawing a label, or a list cell showing text again, then
+    /// skips shaping and line breaking. Layouts are immutable, so sharing them is safe.
+    public static func cached(_ text: AttributedText, options: TextLayoutOptions = TextLayoutOptions(), scale: Double = 1,
+                              library: FontLibrary = .shared) -> TextLayout {
+        LayoutCache.shared.layout(text, options: options, scale: scale, library: library)
+    }
+}
+
+/// Recently made layouts, bounded by count. Any thread.
+final class LayoutCache: Sendable {
+    static let shared = LayoutCache()
+
+    private struct Key: Hashable {
+        let pieces: [PieceKey]
+        let options: TextLayoutOptions
+        let scale: Double
+        let library: ObjectIdentifier
+    }
+
+    private enum PieceKey: Hashable {
+        case text(String, TextStyle)
+        case attachment(ObjectIdentifier?, Size, Double, Bool, TextStyle)
+    }
+
+    private struct Entries {
+        var layouts: [Key: TextLayout] = [:]
+        var order: [Key] = []
+        var next = 0
+    }
+
+    private let entries = Locked(Entries())
+    private let limit = 512
+
+    func layout(_ text: AttributedText, options: TextLayoutOptions, scale: Double, library: FontLibrary) -> TextLayout {
+        let key = Key(pieces: text.pieces.map { piece in
+            switch piece {
+            case let .text(string, style): .text(string, style)
+            case let .attachment(attachment, style):
+                .attachment(attachment.image.map(ObjectIdentifier.init), attachment.size, attachment.cornerRadius,
+                            attachment.alignment == .baseline, style)
+            }
+        }, options: options, scale: scale, library: ObjectIdentifier(library))
+        if let cached = entries.withLock({ $0.layouts[key] }) { return cached }
+        let layout = TextLayout(text, options: options, scale: scale, library: library)
+        entries.withLock { entries in
+            // A ring of keys: the oldest entry makes room.
+            if entries.order.count < limit {
+                entries.order.append(key)
+            } else {
+                entries.layouts[entries.order[entries.next]] = nil
+                entries.order[entries.next] = key
+                entries.next = (entries.next + 1) % limit
+            }
+            entries.layouts[key] = layout
+        }
+        return layout
     }
 }
 

@@ -1,0 +1,64 @@
+import Glibc
+import Locking
+
+/// Coverage of small mask cells (rounded corners), by shape relative to the cell, so that the
+/// same rounded rectangle drawn again (every label's background, every card's corners) copies
+/// bytes instead of integrating arcs. Bounded by count. Any thread.
+final class CornerMasks: Sendable {
+    static let shared = CornerMasks()
+
+    struct Key: Hashable {
+        let shape: CoverageShape
+        let width: Int
+        let height: Int
+        let scale: Double
+    }
+
+    /// Cells larger than this are rasterized every time: they are not corners, and would crowd
+    /// the cache.
+    static let largestCachedArea = 64 * 64
+
+    private struct Entries {
+        var masks: [Key: [UInt8]] = [:]
+        var order: [Key] = []
+        var next = 0
+    }
+
+    private let entries = Locked(Entries())
+    private let limit = 1024
+
+    /// Copies the cached coverage for `key` into `mask`; false when it is not cached.
+    func copy(_ key: Key, into mask: UnsafeMutablePointer<UInt8>, stride: Int) -> Bool {
+        guard key.width * key.height <= Self.largestCachedArea else { return false }
+        return entries.withLock { entries in
+            guard let bytes = entries.masks[key] else { return false }
+            bytes.withUnsafeBufferPointer { source in
+                for row in 0..<key.height {
+                    (mask + row * stride).update(from: source.baseAddress! + row * key.width, count: key.width)
+                }
+            }
+            return true
+        }
+    }
+
+    func store(_ key: Key, from mask: UnsafeMutablePointer<UInt8>, stride: Int) {
+        guard key.width * key.height <= Self.largestCachedArea else { return }
+        var bytes = [UInt8](repeating: 0, count: key.width * key.height)
+        bytes.withUnsafeMutableBufferPointer { target in
+            for row in 0..<key.height {
+                (target.baseAddress! + row * key.width).update(from: mask + row * stride, count: key.width)
+            }
+        }
+        entries.withLock { entries in
+            guard entries.masks[key] == nil else { return }
+            if entries.order.count < limit {
+                entries.order.append(key)
+            } else {
+                entries.masks[entries.order[entries.next]] = nil
+                entries.order[entries.next] = key
+                entries.next = (entries.next + 1) % limit
+            }
+            entries.masks[key] = bytes
+        }
+    }
+}
