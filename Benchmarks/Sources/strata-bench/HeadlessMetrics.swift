@@ -100,6 +100,12 @@ enum MainThreadOffload {
         }
         let ratio = (asynchronous.samples.percentile(0.99) ?? .nan) / (synchronous.samples.percentile(0.99) ?? .nan)
         report.add(.init(metric: metric, name: "async_p99_over_sync_p99", value: ratio, unit: "x", goal: "<= 0.1", met: ratio <= 0.1))
+        if let path = options.plotPath {
+            try? Plot.scatter([
+                .init(name: "sync mode (displaysAsynchronously = false)", color: Color(rgb: 0xFF9500), values: synchronous.samples.values),
+                .init(name: "async (default)", color: Color(rgb: 0x0A84FF), values: asynchronous.samples.values),
+            ], title: "M2: main-thread busy time per frame, 40 text cards scrolling 8 px a frame", unit: "ms", to: path)
+        }
     }
 }
 

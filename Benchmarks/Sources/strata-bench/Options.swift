@@ -5,6 +5,8 @@ struct Options {
     /// Tiny counts, so the test suite can check the program still runs; no figure means much.
     var smoke = false
     var jsonPath = "benchmark-results.json"
+    /// Where to draw M2's per-frame distribution as a PNG, if anywhere.
+    var plotPath: String?
     /// Render this many Strata labels and nothing else, for a profiler.
     var profileLabels: Int?
 
@@ -15,8 +17,10 @@ struct Options {
             case "--smoke": smoke = true
             case "--json": jsonPath = remaining.popFirst() ?? jsonPath
             case "--profile-labels": profileLabels = remaining.popFirst().flatMap { Int($0) } ?? 1000
+            case "--plot": plotPath = remaining.popFirst()
+            case "--first-frame": break   // handled before options matter: see WestonMetrics
             default:
-                print("usage: strata-bench [--smoke] [--json PATH] [--profile-labels N]")
+                print("usage: strata-bench [--smoke] [--json PATH] [--plot PNG] [--profile-labels N]")
                 exit(2)
             }
         }

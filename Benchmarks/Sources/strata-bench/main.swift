@@ -5,6 +5,7 @@ import Glibc
 import Strata
 
 let options = Options(CommandLine.arguments)
+if CommandLine.arguments.contains("--first-frame") { MainActor.assumeIsolated { WestonMetrics.firstFrameSubject() } }
 var report = Report(machine: [
     "nproc": String(RenderQueuePool.activeProcessorCount),
     "cpu": cpuModel(),
@@ -24,6 +25,7 @@ MainActor.assumeIsolated {
     Cancellation.run(options, into: &report)
     Memory.run(options, into: &report)
     IdleWakeUps.run(options, into: &report)
+    WestonMetrics.run(options, into: &report)
 }
 
 print(report.table)

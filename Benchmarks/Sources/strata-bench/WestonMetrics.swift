@@ -1,0 +1,204 @@
+import BenchKit
+import Glibc
+import Strata
+
+/// The metrics that need a compositor: M5 frame pacing, M7 time to first frame, and M8 for a
+/// real window, each against weston's own demo clients under the same weston.
+@MainActor
+enum WestonMetrics {
+    static var compositorAvailable: Bool { getenv("WAYLAND_DISPLAY") != nil }
+
+    static func run(_ options: Options, into report: inout Report) {
+        guard compositorAvailable else {
+            for metric in ["M5 frame_pacing", "M7 time_to_first_frame"] {
+                report.add(.init(metric: metric, name: "skipped_no_compositor", value: .nan, unit: ""))
+            }
+            return
+        }
+        timeToFirstFrame(options, into: &report)
+        framePacing(options, into: &report)
+        windowIdleWakeUps(options, into: &report)
+    }
+
+    // MARK: M7
+
+    /// Seconds from spawning `command` to its first `wl_surface.commit` after an attach, read from
+    /// its WAYLAND_DEBUG log as it happens; the client is then stopped.
+    static func timeToFirstCommit(_ command: String) -> Double? {
+        var ends: [Int32] = [0, 0]
+        guard pipe(&ends) == 0 else { return nil }
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_adddup2(&actions, ends[1], STDERR_FILENO)
+        posix_spawn_file_actions_addopen(&actions, STDOUT_FILENO, "/dev/null", O_WRONLY, 0)
+        let argv: [UnsafeMutablePointer<CChar>?] = [strdup("/bin/sh"), strdup("-c"), strdup("WAYLAND_DEBUG=client exec " + command), nil]
+        defer { argv.forEach { free($0) } }
+        var pid: pid_t = 0
+        let start = ContinuousClock.now
+        guard posix_spawn(&pid, "/bin/sh", &actions, nil, argv, environ) == 0 else { return nil }
+        close(ends[1])
+        defer {
+            kill(pid, SIGTERM)
+            var status: Int32 = 0
+            waitpid(pid, &status, 0)
+            close(ends[0])
+        }
+        var pending = ""
+        var attached = false
+        var chunk = [UInt8](repeating: 0, count: 4096)
+        while ContinuousClock.now - start < .seconds(10) {
+            let count = read(ends[0], &chunk, chunk.count)
+            if count <= 0 { return nil }
+            pending += String(decoding: chunk.prefix(count), as: UTF8.self)
+            while let newline = pending.firstIndex(of: "\n") {
+                let line = pending[..<newline]
+                if line.contains(".attach(wl_buffer") { attached = true }
+                if attached, line.contains("wl_surface@"), line.hasSuffix(".commit()") {
+                    let elapsed = ContinuousClock.now - start
+                    return Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+                }
+                pending = String(pending[pending.index(after: newline)...])
+            }
+        }
+        return nil
+    }
+
+    /// The subject for M7, run in a process of its own: a window with one layer, until its first
+    /// frame is committed.
+    static func firstFrameSubject() -> Never {
+        do {
+            let session = try WaylandSession.connect()
+            let window = try Window(session: session, title: "first frame", size: Size(width: 250, height: 250))
+            let layer = Layer()
+            layer.backgroundColor = Color(rgb: 0x2266AA)
+            layer.frame = Rect(x: 0, y: 0, width: 250, height: 250)
+            window.contentLayer.addSublayer(layer)
+            while window.host.statistics.framesCommitted == 0 { try session.loop.runOnce(timeout: .milliseconds(100)) }
+            try session.connection.flush()
+            usleep(200_000)
+            exit(0)
+        } catch {
+            exit(1)
+        }
+    }
+
+    static func timeToFirstFrame(_ options: Options, into report: inout Report) {
+        let runs = options.smoke ? 1 : 7
+        var strata = SampleSet(), peer = SampleSet()
+        let me = CommandLine.arguments[0]
+        for _ in 0..<runs {
+            if let time = timeToFirstCommit("'\(me)' --first-frame") { strata.append(time * 1000) }
+            if let time = timeToFirstCommit("weston-simple-shm") { peer.append(time * 1000) }
+        }
+        let metric = "M7 time_to_first_frame"
+        let interval = 25.0   // headless weston's repaint interval, measured by M5
+        let strataMedian = strata.median ?? .nan, peerMedian = peer.median ?? .nan
+        report.add(.init(metric: metric, name: "strata_median", value: strataMedian, unit: "ms"))
+        report.add(.init(metric: metric, name: "weston_simple_shm_median", value: peerMedian, unit: "ms"))
+        report.add(.init(metric: metric, name: "strata_minus_peer", value: strataMedian - peerMedian, unit: "ms",
+                         goal: "<= one frame (~25 ms)", met: strataMedian - peerMedian <= interval))
+    }
+
+    // MARK: M5
+
+    /// Presentation intervals of an animated window in this process, for `frames` frames.
+    static func strataIntervals(frames: Int) throws -> (intervals: SampleSet, timeouts: Int) {
+        let session = try WaylandSession.connect(loop: MainLoop())
+        let window = try Window(session: session, title: "pacing", size: Size(width: 250, height: 250))
+        final class Pulse: AsyncLayerDelegate {
+            var phase = 0.0
+            func displayTask(for layer: AsyncLayer) -> DisplayTask {
+                let phase = phase
+                return DisplayTask(display: { canvas, size, _ in
+                    canvas.fill(Rect(origin: .zero, size: size), color: Color(red: 0.5 + 0.5 * sin(phase), green: 0.3, blue: 0.6))
+                })
+            }
+        }
+        let pulse = Pulse()
+        let layer = AsyncLayer(delegate: pulse)
+        layer.frame = Rect(x: 0, y: 0, width: 250, height: 250)
+        window.contentLayer.addSublayer(layer)
+        var count = 0
+        window.host.onTick = { [unowned window] in
+            count += 1
+            guard count <= frames else { window.host.onTick = nil; return }
+            pulse.phase += 0.1
+            layer.setNeedsDisplay()
+        }
+        while count <= frames { try session.loop.runOnce(timeout: .milliseconds(100)) }
+        try session.run(for: .milliseconds(200))
+        let intervals = SampleSet(window.host.statistics.presentationIntervals.chronological.dropFirst(2).map {
+            Double($0.components.seconds) * 1000 + Double($0.components.attoseconds) / 1e15
+        })
+        let timeouts = window.host.statistics.frameTimeouts
+        window.close()
+        return (intervals, timeouts)
+    }
+
+    /// weston-presentation-shm's intervals between presentations (its `p2p`), for `seconds`.
+    static func peerIntervals(seconds: Double) -> SampleSet {
+        guard let output = try? capture("timeout \(seconds) stdbuf -oL weston-presentation-shm -f") else { return SampleSet() }
+        var samples = SampleSet()
+        for line in output.split(separator: "\n").dropFirst(2) {
+            guard let range = line.firstRange(of: "p2p") else { continue }
+            let rest = line[range.upperBound...].drop { $0 == " " }
+            if let value = Double(rest.prefix { $0.isNumber }) { samples.append(value / 1000) }
+        }
+        return samples
+    }
+
+    static func framePacing(_ options: Options, into report: inout Report) {
+        let frames = options.count(240, smoke: 8)
+        guard let strata = try? strataIntervals(frames: frames) else { return }
+        let peer = peerIntervals(seconds: options.smoke ? 0.5 : Double(frames) * 0.026)
+        let metric = "M5 frame_pacing"
+        let peerMedian = peer.median ?? .nan
+        func missed(_ samples: SampleSet) -> Double { Double(samples.values.filter { $0 > peerMedian * 1.5 }.count) }
+        report.add(.init(metric: metric, name: "strata_interval_p50", value: strata.intervals.median ?? .nan, unit: "ms"))
+        report.add(.init(metric: metric, name: "strata_interval_p99", value: strata.intervals.percentile(0.99) ?? .nan, unit: "ms"))
+        report.add(.init(metric: metric, name: "peer_interval_p50", value: peerMedian, unit: "ms"))
+        report.add(.init(metric: metric, name: "peer_interval_p99", value: peer.percentile(0.99) ?? .nan, unit: "ms"))
+        let ratio = (strata.intervals.median ?? .nan) / peerMedian
+        report.add(.init(metric: metric, name: "interval_ratio_p50", value: ratio, unit: "x", goal: "<= 1.02", met: ratio <= 1.02))
+        let strataMissed = missed(strata.intervals) + Double(strata.timeouts)
+        report.add(.init(metric: metric, name: "strata_missed_frames", value: strataMissed, unit: "frames", goal: "0", met: strataMissed == 0))
+        report.add(.init(metric: metric, name: "peer_missed_frames", value: missed(peer), unit: "frames"))
+    }
+
+    // MARK: M8, a real window
+
+    static func windowIdleWakeUps(_ options: Options, into report: inout Report) {
+        let duration = options.smoke ? 0.2 : 5.0
+        guard let session = try? WaylandSession.connect(loop: MainLoop()),
+              let window = try? Window(session: session, title: "idle", size: Size(width: 200, height: 100)) else { return }
+        let label = Label(text: "idle window", font: Font(size: 14))
+        label.frame = Rect(x: 10, y: 10, width: 180, height: 30)
+        window.contentLayer.addSublayer(label)
+        try? session.run(for: .milliseconds(500))
+        let before = session.loop.wakeUps
+        try? session.loop.runOnce(timeout: .milliseconds(Int64(duration * 1000)))
+        let rate = Double(session.loop.wakeUps - before) / duration
+        report.add(.init(metric: "M8 idle_wakeups", name: "window_wakeups_per_second", value: rate, unit: "/s", goal: "0", met: rate == 0))
+        window.close()
+    }
+
+    /// A shell command's standard output and error.
+    static func capture(_ command: String) throws -> String {
+        guard let stream = popen(command + " 2>&1", "r") else { throw BenchError(message: "cannot run \(command)") }
+        defer { pclose(stream) }
+        var output = ""
+        var buffer = [CChar](repeating: 0, count: 4096)
+        while fgets(&buffer, Int32(buffer.count), stream) != nil {
+            output += String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        }
+        return output
+    }
+}
+
+extension WaylandSession {
+    func run(for duration: Duration) throws(WaylandError) {
+        let deadline = ContinuousClock.now + duration
+        while ContinuousClock.now < deadline { try loop.runOnce(timeout: .milliseconds(20)) }
+    }
+}
