@@ -16,7 +16,7 @@ final class CardPainter: AsyncLayerDelegate {
 
     func displayTask(for layer: AsyncLayer) -> DisplayTask {
         // The snapshot: plain values, safe to use on a worker.
-        let (top, bottom) = (Color(hue: hue, lightness: 0.62), Color(hue: hue + 0.08, lightness: 0.45))
+        let (top, bottom) = (Color(hue: hue, saturation: 0.75, lightness: 0.62), Color(hue: hue + 0.08, saturation: 0.75, lightness: 0.45))
         let progress = progress
         return DisplayTask(display: { canvas, size, isCancelled in
             let gradient = LinearGradient(start: .zero, end: Point(x: 0, y: size.height), colors: [top, bottom])
@@ -35,17 +35,6 @@ final class CardPainter: AsyncLayerDelegate {
     }
 }
 
-extension Color {
-    /// A saturated colour from a hue in turns (0...1) and a lightness.
-    init(hue: Double, lightness: Double) {
-        func channel(_ offset: Double) -> Double {
-            let k = (offset + hue * 12).truncatingRemainder(dividingBy: 12)
-            let a = 0.75 * min(lightness, 1 - lightness)
-            return lightness - a * max(-1, min(k - 3, 9 - k, 1))
-        }
-        self.init(red: channel(0), green: channel(8), blue: channel(4))
-    }
-}
 
 let output = CommandLine.arguments.dropFirst().first ?? "headless-scene.png"
 let backend = HeadlessBackend()

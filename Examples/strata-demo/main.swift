@@ -16,7 +16,7 @@ final class WaveCard: AsyncLayerDelegate {
     func displayTask(for layer: AsyncLayer) -> DisplayTask {
         let (phase, hue) = (phase, hue)
         return DisplayTask(display: { canvas, size, isCancelled in
-            let top = Color(hue: hue, lightness: 0.6), bottom = Color(hue: hue + 0.1, lightness: 0.42)
+            let top = Color(hue: hue, saturation: 0.75, lightness: 0.6), bottom = Color(hue: hue + 0.1, saturation: 0.75, lightness: 0.42)
             canvas.fill(Rect(origin: .zero, size: size),
                         with: .linearGradient(LinearGradient(start: .zero, end: Point(x: 0, y: size.height), colors: [top, bottom])))
             let bars = 12
@@ -64,16 +64,6 @@ final class StatisticsOverlay: AsyncLayerDelegate {
     }
 }
 
-extension Color {
-    init(hue: Double, lightness: Double) {
-        func channel(_ offset: Double) -> Double {
-            let k = (offset + hue * 12).truncatingRemainder(dividingBy: 12)
-            let a = 0.75 * min(lightness, 1 - lightness)
-            return lightness - a * max(-1, min(k - 3, 9 - k, 1))
-        }
-        self.init(red: channel(0), green: channel(8), blue: channel(4))
-    }
-}
 
 func milliseconds(_ duration: Duration) -> Double {
     Double(duration.components.seconds) * 1000 + Double(duration.components.attoseconds) / 1e15

@@ -84,3 +84,19 @@ func unitClamped(_ value: Double) -> Double {
 func byte(_ unit: Double) -> UInt8 {
     UInt8(unitClamped(unit) * 255 + 0.5)
 }
+
+extension Color {
+    /// A colour from HSL: a hue in turns (0 red, 1/3 green, 2/3 blue), a saturation and a
+    /// lightness (0 black, 0.5 the pure hue, 1 white), each 0...1.
+    public init(hue: Double, saturation: Double = 1, lightness: Double, alpha: Double = 1) {
+        let turn = hue.isFinite ? hue - hue.rounded(.down) : 0
+        let light = lightness.isFinite ? min(max(lightness, 0), 1) : 0
+        let saturation = saturation.isFinite ? min(max(saturation, 0), 1) : 0
+        func channel(_ offset: Double) -> Double {
+            let k = (offset + turn * 12).truncatingRemainder(dividingBy: 12)
+            let a = saturation * min(light, 1 - light)
+            return light - a * max(-1, min(k - 3, 9 - k, 1))
+        }
+        self.init(red: channel(0), green: channel(8), blue: channel(4), alpha: alpha)
+    }
+}

@@ -1,5 +1,4 @@
 import Glibc
-import Locking
 
 /// Coverage of small mask cells (rounded corners), by shape relative to the cell, so that the
 /// same rounded rectangle drawn again (every label's background, every card's corners) copies
@@ -18,20 +17,12 @@ final class CornerMasks: Sendable {
     /// the cache.
     static let largestCachedArea = 64 * 64
 
-    private struct Entries {
-        var masks: [Key: [UInt8]] = [:]
-        var order: [Key] = []
-        var next = 0
-    }
-
-    private let entries = Locked(Entries())
-    private let limit = 1024
+    private let masks = RingCache<Key, [UInt8]>(limit: 1024)
 
     /// Copies the cached coverage for `key` into `mask`; false when it is not cached.
     func copy(_ key: Key, into mask: UnsafeMutablePointer<UInt8>, stride: Int) -> Bool {
         guard key.width * key.height <= Self.largestCachedArea else { return false }
-        return entries.withLock { entries in
-            guard let bytes = entries.masks[key] else { return false }
+        let copied: Bool? = masks.withValue(for: key) { bytes in
             bytes.withUnsafeBufferPointer { source in
                 for row in 0..<key.height {
                     (mask + row * stride).update(from: source.baseAddress! + row * key.width, count: key.width)
@@ -39,6 +30,7 @@ final class CornerMasks: Sendable {
             }
             return true
         }
+        return copied ?? false
     }
 
     func store(_ key: Key, from mask: UnsafeMutablePointer<UInt8>, stride: Int) {
@@ -49,16 +41,6 @@ final class CornerMasks: Sendable {
                 (target.baseAddress! + row * key.width).update(from: mask + row * stride, count: key.width)
             }
         }
-        entries.withLock { entries in
-            guard entries.masks[key] == nil else { return }
-            if entries.order.count < limit {
-                entries.order.append(key)
-            } else {
-                entries.masks[entries.order[entries.next]] = nil
-                entries.order[entries.next] = key
-                entries.next = (entries.next + 1) % limit
-            }
-            entries.masks[key] = bytes
-        }
+        masks.insert(bytes, for: key)
     }
 }

@@ -5,28 +5,6 @@ import Testing
 /// A test picture of `width × height` (even sides): red, green, blue and yellow quadrants inside a
 /// one-pixel black frame, with a white pixel at the top-left inside corner, so scaling, cropping
 /// and orientation all show.
-private func quadrantImage(width: Int, height: Int) throws -> Bitmap {
-    let image = try Bitmap(width: width, height: height)
-    for y in 0..<height {
-        for x in 0..<width {
-            let color: UInt32
-            if x == 0 || y == 0 || x == width - 1 || y == height - 1 {
-                color = 0xFF00_0000
-            } else if x == 1 && y == 1 {
-                color = 0xFFFF_FFFF
-            } else {
-                switch (x < width / 2, y < height / 2) {
-                case (true, true): color = 0xFFFF_0000
-                case (false, true): color = 0xFF00_C000
-                case (true, false): color = 0xFF00_00FF
-                case (false, false): color = 0xFFFF_D000
-                }
-            }
-            image.pixels.storeBytes(of: color, toByteOffset: y * image.stride + x * 4, as: UInt32.self)
-        }
-    }
-    return image
-}
 
 /// `ContentMode.rect(forImageOfSize:in:)` exactly, then drawing through `Canvas`.
 struct ImageModeTests {
@@ -117,7 +95,7 @@ struct ImageModeTests {
         let bitmap = try Bitmap(width: 112, height: 112)
         bitmap.clear(to: Self.background)
         let canvas = Canvas(bitmap: bitmap)
-        let images = [try quadrantImage(width: 40, height: 20), try quadrantImage(width: 20, height: 40)]
+        let images = [try quadrantImage(cornerDot: true, width: 40, height: 20), try quadrantImage(cornerDot: true, width: 20, height: 40)]
         for (row, image) in images.enumerated() {
             for (column, radius) in [0.0, 12].enumerated() {
                 let bounds = Rect(x: 4 + 56 * Double(column), y: 4 + 56 * Double(row), width: 48, height: 48)
@@ -134,7 +112,7 @@ struct ImageModeTests {
     }
 
     @Test func centerAtScaleOneCopiesPixelsExactly() throws {
-        let image = try quadrantImage(width: 40, height: 20)
+        let image = try quadrantImage(cornerDot: true, width: 40, height: 20)
         let bitmap = try Bitmap(width: 48, height: 48)
         Canvas(bitmap: bitmap).draw(image, in: Rect(x: 0, y: 0, width: 48, height: 48), contentMode: .center)
         for y in 0..<20 {
@@ -150,7 +128,7 @@ struct ImageModeTests {
     /// corners of an overflowing image are those of the bounds.
     @Test(arguments: [ContentMode.aspectFill, .center], [0.0, 12])
     func overflowStaysInsideTheBounds(mode: ContentMode, radius: Double) throws {
-        let image = try quadrantImage(width: 80, height: 60)
+        let image = try quadrantImage(cornerDot: true, width: 80, height: 60)
         let bitmap = try Bitmap(width: 64, height: 64)
         let bounds = Rect(x: 8, y: 8, width: 48, height: 48)
         Canvas(bitmap: bitmap).draw(image, in: bounds, contentMode: mode, cornerRadius: radius)
@@ -168,7 +146,7 @@ struct ImageModeTests {
     /// A rounded corner that does not reach the image leaves it square: aspectFit letterboxing
     /// with a small radius is drawn directly, identical to the unrounded drawing.
     @Test func roundingOnlyCutsWhereTheArcsReach() throws {
-        let image = try quadrantImage(width: 40, height: 20)
+        let image = try quadrantImage(cornerDot: true, width: 40, height: 20)
         let bounds = Rect(x: 0, y: 0, width: 48, height: 48)
         func render(_ radius: Double) throws -> [UInt32] {
             let bitmap = try Bitmap(width: 48, height: 48)
@@ -183,7 +161,7 @@ struct ImageModeTests {
 
     /// Opacity applies once on the intermediate path, as on the direct one.
     @Test func opacityAppliesOnceWhenRounded() throws {
-        let image = try quadrantImage(width: 80, height: 60)
+        let image = try quadrantImage(cornerDot: true, width: 80, height: 60)
         let bitmap = try Bitmap(width: 48, height: 48)
         let canvas = Canvas(bitmap: bitmap)
         canvas.opacity = 0.5
@@ -194,7 +172,7 @@ struct ImageModeTests {
     /// At scale 2 (as in an async layer's canvas) the result is the scale-1 drawing at twice the
     /// resolution: the rounded path lines up with device pixels.
     @Test func scaledCanvasMatchesTheUnscaledGeometry() throws {
-        let image = try quadrantImage(width: 40, height: 20)
+        let image = try quadrantImage(cornerDot: true, width: 40, height: 20)
         let bitmap = try Bitmap(width: 96, height: 96)
         let canvas = Canvas(bitmap: bitmap)
         canvas.scale(x: 2, y: 2)
@@ -207,7 +185,7 @@ struct ImageModeTests {
 
     @Test(arguments: ContentMode.allCases)
     func degenerateBoundsDrawNothing(mode: ContentMode) throws {
-        let image = try quadrantImage(width: 40, height: 20)
+        let image = try quadrantImage(cornerDot: true, width: 40, height: 20)
         let bitmap = try Bitmap(width: 16, height: 16)
         let canvas = Canvas(bitmap: bitmap)
         for bounds in [Rect.zero, Rect(x: 0, y: 0, width: .nan, height: 8), Rect(x: 0, y: 0, width: 8, height: -8),

@@ -1,10 +1,11 @@
 import Glibc
 import SystemPackage
 import Testing
+import WaylandTestSupport
 import WaylandClient
 
 /// Against the compositor `Scripts/test` starts: headless weston.
-@Suite(.enabled(if: Compositor.isAvailable, "needs a compositor: run Scripts/test, or set WAYLAND_DISPLAY"))
+@Suite(.enabled(if: TestEnvironment.hasCompositor, "needs a compositor: run Scripts/test, or set WAYLAND_DISPLAY"))
 @MainActor
 struct CompositorTests {
     @Test func coreGlobalsAreFoundWithTheirVersions() throws {

@@ -5,7 +5,7 @@ import WaylandTestSupport
 
 /// The `embed-host` example: a client of its own embedding Strata in a subsurface, on its
 /// display, driven by its poll loop through the pump API.
-@Suite(.enabled(if: Compositor.isAvailable, "needs a compositor: run Scripts/test"))
+@Suite(.enabled(if: TestEnvironment.hasCompositor, "needs a compositor: run Scripts/test"))
 struct EmbeddingTests {
     @Test func theHostAndTheEmbeddedTreeShowInOneScreenshot() throws {
         let directory = try #require(Subprocess.executableDirectory)

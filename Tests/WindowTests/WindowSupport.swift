@@ -3,14 +3,6 @@ import Strata
 import Testing
 import WaylandTestSupport
 
-/// Whether the tests that need a real compositor run: when `WAYLAND_DISPLAY` names one, or when
-/// `Scripts/test` demands it (`STRATA_REQUIRE_COMPOSITOR=1`), in which case a missing compositor
-/// fails them instead of skipping them.
-enum Compositor {
-    static var isAvailable: Bool {
-        getenv("WAYLAND_DISPLAY") != nil || getenv("STRATA_REQUIRE_COMPOSITOR").map { String(cString: $0) == "1" } == true
-    }
-}
 
 extension WaylandSession {
     /// Runs the loop until `condition` holds; fails the test after `timeout`.

@@ -8,7 +8,7 @@ private let plum = Color(rgb: 0x8811AA)
 
 /// Against the compositor `Scripts/test` starts: headless weston, screenshots through
 /// weston-screenshooter.
-@Suite(.enabled(if: Compositor.isAvailable, "needs a compositor: run Scripts/test, or set WAYLAND_DISPLAY"))
+@Suite(.enabled(if: TestEnvironment.hasCompositor, "needs a compositor: run Scripts/test, or set WAYLAND_DISPLAY"))
 @MainActor
 struct WindowTests {
     @Test func aWindowShowsItsPixelsAndFollowsAResize() throws {
@@ -206,7 +206,7 @@ struct WindowTests {
 }
 
 /// Against a weston of the test's own, which it can kill or start at another scale.
-@Suite(.enabled(if: Compositor.isAvailable, "needs weston: run Scripts/test"))
+@Suite(.enabled(if: TestEnvironment.hasCompositor, "needs weston: run Scripts/test"))
 @MainActor
 struct PrivateCompositorTests {
     @Test func losingTheCompositorEndsTheLoopWithATypedError() throws {

@@ -107,14 +107,7 @@ final class LayoutCache: Sendable {
         case attachment(ObjectIdentifier?, Size, Double, Bool, TextStyle)
     }
 
-    private struct Entries {
-        var layouts: [Key: TextLayout] = [:]
-        var order: [Key] = []
-        var next = 0
-    }
-
-    private let entries = Locked(Entries())
-    private let limit = 512
+    private let layouts = RingCache<Key, TextLayout>(limit: 512)
 
     func layout(_ text: AttributedText, options: TextLayoutOptions, scale: Double, library: FontLibrary) -> TextLayout {
         let key = Key(pieces: text.pieces.map { piece in
@@ -125,20 +118,8 @@ final class LayoutCache: Sendable {
                             attachment.alignment == .baseline, style)
             }
         }, options: options, scale: scale, library: ObjectIdentifier(library))
-        if let cached = entries.withLock({ $0.layouts[key] }) { return cached }
-        let layout = TextLayout(text, options: options, scale: scale, library: library)
-        entries.withLock { entries in
-            // A ring of keys: the oldest entry makes room.
-            if entries.order.count < limit {
-                entries.order.append(key)
-            } else {
-                entries.layouts[entries.order[entries.next]] = nil
-                entries.order[entries.next] = key
-                entries.next = (entries.next + 1) % limit
-            }
-            entries.layouts[key] = layout
-        }
-        return layout
+        if let cached = layouts.value(for: key) { return cached }
+        return layouts.insert(TextLayout(text, options: options, scale: scale, library: library), for: key)
     }
 }
 
