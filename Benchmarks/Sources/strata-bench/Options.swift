@@ -5,6 +5,8 @@ struct Options {
     /// Tiny counts, so the test suite can check the program still runs; no figure means much.
     var smoke = false
     var jsonPath = "benchmark-results.json"
+    /// Run only M2's asynchronous feed, for a profiler.
+    var profileFeed = false
     /// Where to draw M2's per-frame distribution as a PNG, if anywhere.
     var plotPath: String?
     /// Render this many Strata labels and nothing else, for a profiler.
@@ -18,6 +20,7 @@ struct Options {
             case "--json": jsonPath = remaining.popFirst() ?? jsonPath
             case "--profile-labels": profileLabels = remaining.popFirst().flatMap { Int($0) } ?? 1000
             case "--plot": plotPath = remaining.popFirst()
+            case "--profile-feed": profileFeed = true
             case "--first-frame": break   // handled before options matter: see WestonMetrics
             default:
                 print("usage: strata-bench [--smoke] [--json PATH] [--plot PNG] [--profile-labels N]")

@@ -18,6 +18,11 @@ if let count = options.profileLabels {
     exit(0)
 }
 
+if options.profileFeed {
+    MainActor.assumeIsolated { _ = MainThreadOffload.feed(asynchronous: true, frames: 600) }
+    exit(0)
+}
+
 LabelThroughput.run(options, into: &report)
 MainActor.assumeIsolated {
     MainThreadOffload.run(options, into: &report)

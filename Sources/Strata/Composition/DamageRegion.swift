@@ -17,6 +17,14 @@ public struct DamageRegion: Equatable, Sendable {
         var rect = rect.integral
         if let limitRect { rect = rect.intersection(limitRect) }
         guard !rect.isEmpty else { return }
+        // Already damaged: common once a region has grown (a scrolled container damages every
+        // child inside an area that is damaged already).
+        if rects.contains(where: { Self.contains($0, rect) }) { return }
+        guard rects.contains(where: { $0.intersects(rect) }) else {
+            rects.append(rect)
+            if rects.count > limit { rects = [bounds] }
+            return
+        }
         // Absorb every rectangle the new one touches, repeatedly, so none overlap.
         var merged = rect
         var changed = true
@@ -38,4 +46,8 @@ public struct DamageRegion: Equatable, Sendable {
     }
 
     public mutating func removeAll() { rects.removeAll() }
+
+    private static func contains(_ outer: Rect, _ inner: Rect) -> Bool {
+        outer.minX <= inner.minX && outer.minY <= inner.minY && outer.maxX >= inner.maxX && outer.maxY >= inner.maxY
+    }
 }
