@@ -1,6 +1,6 @@
 import Foundation
 import RenderTestSupport
-import StrataRender
+@testable import StrataRender
 import Testing
 
 private func render(_ layout: TextLayout, width: Int, height: Int, at origin: Point = Point(x: 4, y: 4)) throws -> Bitmap {
@@ -164,5 +164,29 @@ struct TextBadInputTests {
         #expect {
             _ = try FontLibrary(files: [path])
         } throws: { ($0 as? RenderError)?.code == .corruptFont }
+    }
+}
+
+struct FontLibraryLifetimeTests {
+    /// FreeType frees a library's faces with it; Strata's faces hold their library, so releasing
+    /// libraries (pinned or from fontconfig), in any order with their layouts, is safe.
+    @Test func librariesAndTheirFacesCanBeReleased() throws {
+        for _ in 0..<3 {
+            let pinned = try FontLibrary(files: ["/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf"])
+            let configured = FontLibrary()
+            let bitmap = try Bitmap(width: 120, height: 40)
+            for library in [pinned, configured] {
+                let layout = TextLayout(AttributedText("release me", style: TextStyle(font: Font(size: 13))), library: library)
+                Canvas(bitmap: bitmap).draw(layout, at: Point(x: 2, y: 2))
+            }
+        }
+        // A face kept past its library's release still rasterizes.
+        var face: FontFace?
+        do {
+            let library = try FontLibrary(files: ["/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf"])
+            face = library.chain(for: Font()).first
+        }
+        let glyph = try #require(face).rasterize(glyph: 36, pixelSize: 16 * 64)
+        #expect(glyph?.isBlank == false)
     }
 }

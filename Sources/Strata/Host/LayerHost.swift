@@ -324,7 +324,7 @@ public final class LayerHost {
         }
         backend.present(buffer, damage: damage)
         statistics.framesCommitted += 1
-        statistics.glyphCache = GlyphCache.shared.counts
+        statistics.glyphCache = FontLibrary.shared.glyphCache.counts
         recentDamage.insert(damage, at: 0)
         if recentDamage.count > 4 { recentDamage.removeLast() }
         perform(clock.compositionFinished(committed: true))

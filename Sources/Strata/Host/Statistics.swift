@@ -39,7 +39,7 @@ public struct Statistics: Sendable, CustomStringConvertible {
     /// Problems reported with a logged fallback, such as a layer too large to render.
     public var problems = 0
 
-    /// The shared glyph cache, as of the last presented frame.
+    /// The shared font library's glyph cache, as of the last presented frame.
     public var glyphCache = GlyphCache.Counts()
 
     /// Main-thread time spent in ticks and frame completions.

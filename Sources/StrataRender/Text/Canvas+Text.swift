@@ -2,7 +2,7 @@ import CPixman
 
 extension Canvas {
     /// Draws laid-out text with its top-left corner at `origin` (user space). Each glyph comes
-    /// from the shared `GlyphCache` and is composited through pixman as an A8 mask over a solid
+    /// from its font library's `GlyphCache` and is composited through pixman as an A8 mask over a solid
     /// colour, at whole device pixels. The canvas must be scaled like the layout (`scale`).
     public func draw(_ layout: TextLayout, at origin: Point) {
         let clip = deviceClipBounds
@@ -19,7 +19,7 @@ extension Canvas {
         for line in layout.lines {
             for glyph in line.glyphs {
                 let image = resolved?[index] ?? (resolved == nil
-                    ? GlyphCache.shared.glyph(glyph.glyph, of: glyph.face, pixelSize: glyph.pixelSize) : nil)
+                    ? glyph.face.glyphCache.glyph(glyph.glyph, of: glyph.face, pixelSize: glyph.pixelSize) : nil)
                 if resolved == nil { looked.append(image) }
                 index += 1
                 let pen = convertToDevice(Point(x: origin.x + glyph.position.x, y: origin.y + glyph.position.y))

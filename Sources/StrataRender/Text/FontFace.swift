@@ -1,6 +1,7 @@
 import CFreeType
 import CHarfBuzz
 import Locking
+import Synchronization
 
 /// One face of a font file, shared by every size and thread.
 ///
@@ -14,7 +15,11 @@ public final class FontFace: @unchecked Sendable {
     public let index: Int
     /// The family name the file declares.
     public let familyName: String
+    /// Unique in the process, so glyph-cache keys of faces from different libraries never meet.
     let id: Int
+    /// The cache its library keeps glyphs in.
+    let glyphCache: GlyphCache
+    private static let nextID = Atomic<Int>(1)
     private let hbFace: OpaquePointer
     private let rasterizer: Locked<Rasterizer>
     private let sizedFonts = Locked<[Int32: SizedFont]>([:])
@@ -23,14 +28,18 @@ public final class FontFace: @unchecked Sendable {
     /// Ascender, descender (positive, below the baseline) and line gap in design units.
     let ascender: Double, descender: Double, lineGap: Double
 
+    /// Keeps the FreeType library alive while this face exists: it is freed after its faces.
+    private let freetype: FreeTypeLibrary
+
     private struct Rasterizer {
         let face: FT_Face
         var pixelSize: Int32 = 0
     }
 
-    init(path: String, index: Int, library: FT_Library, id: Int) throws(RenderError) {
+    /// Call with the library's lock held: FreeType does not make faces concurrently.
+    init(path: String, index: Int, freetype: FreeTypeLibrary, glyphCache: GlyphCache) throws(RenderError) {
         var face: FT_Face?
-        let status = FT_New_Face(library, path, FT_Long(index), &face)
+        let status = FT_New_Face(freetype.handle, path, FT_Long(index), &face)
         guard status == 0, let face else {
             throw RenderError(.corruptFont, "FreeType cannot read '\(path)' (face \(index)): error \(status)")
         }
@@ -42,7 +51,9 @@ public final class FontFace: @unchecked Sendable {
         hb_blob_destroy(blob)
         self.path = path
         self.index = index
-        self.id = id
+        self.freetype = freetype
+        self.glyphCache = glyphCache
+        id = Self.nextID.wrappingAdd(1, ordering: .relaxed).oldValue
         familyName = face.pointee.family_name.map { String(cString: $0) } ?? "?"
         let units = Double(face.pointee.units_per_EM)
         unitsPerEm = units > 0 ? units : 1000
@@ -112,4 +123,19 @@ public final class FontFace: @unchecked Sendable {
 enum GlyphRendering {
     /// `FT_LOAD_TARGET_LIGHT` (a function-like macro Swift cannot import).
     static let loadFlags = Int32(FT_RENDER_MODE_LIGHT.rawValue & 15) << 16
+}
+
+/// An `FT_Library`, freed in exactly one place: when the last face made from it is gone (faces
+/// hold it), so no face outlives its library.
+final class FreeTypeLibrary: @unchecked Sendable {
+    // @unchecked: `handle` is only used to make faces, under the owning FontLibrary's lock.
+    let handle: FT_Library
+
+    init() {
+        var library: FT_Library?
+        precondition(FT_Init_FreeType(&library) == 0 && library != nil, "FreeType failed to start")
+        handle = library!
+    }
+
+    deinit { FT_Done_FreeType(handle) }
 }

@@ -12,7 +12,7 @@ import Locking
 ///
 /// Any thread: fontconfig and FreeType's library object are used under one lock.
 public final class FontLibrary: @unchecked Sendable {
-    // @unchecked: `library` and fontconfig are used only inside `state.withLock`.
+    // @unchecked: `freetype` and fontconfig are used only inside `state.withLock`.
     public static let shared = FontLibrary()
 
     private struct ChainKey: Hashable {
@@ -26,20 +26,19 @@ public final class FontLibrary: @unchecked Sendable {
         var chains: [ChainKey: [FontFace]] = [:]
         var scalarFallbacks: [UInt32: FontFace?] = [:]
         var notes: [String] = []
-        var nextID = 1
     }
 
-    private let library: FT_Library
+    private let freetype = FreeTypeLibrary()
     private let state = Locked(State())
+    /// Rasterized glyphs of this library's faces, shared by every render worker.
+    public let glyphCache: GlyphCache
     /// Pinned files, in fallback order, or nil to ask fontconfig.
     private let pinned: [String]?
     private let pinnedFaces: [FontFace]
 
     /// Faces from fontconfig.
-    public init() {
-        var library: FT_Library?
-        precondition(FT_Init_FreeType(&library) == 0, "FreeType failed to start")
-        self.library = library!
+    public init(glyphCacheBytes: Int = 8 << 20) {
+        glyphCache = GlyphCache(capacityBytes: glyphCacheBytes)
         pinned = nil
         pinnedFaces = []
         _ = FcInit()
@@ -47,22 +46,16 @@ public final class FontLibrary: @unchecked Sendable {
 
     /// Faces only from `files`: the first is every font's primary face, the rest its fallbacks,
     /// whatever family or weight is asked for.
-    public init(files: [String]) throws(RenderError) {
-        var library: FT_Library?
-        precondition(FT_Init_FreeType(&library) == 0, "FreeType failed to start")
-        self.library = library!
+    public init(files: [String], glyphCacheBytes: Int = 8 << 20) throws(RenderError) {
+        glyphCache = GlyphCache(capacityBytes: glyphCacheBytes)
         pinned = files
         var faces: [FontFace] = []
-        for (offset, file) in files.enumerated() {
-            faces.append(try FontFace(path: file, index: 0, library: library!, id: -1 - offset))
+        for file in files {
+            faces.append(try FontFace(path: file, index: 0, freetype: freetype, glyphCache: glyphCache))
         }
         pinnedFaces = faces
     }
 
-    deinit {
-        state.withLock { $0 = State() }
-        FT_Done_FreeType(library)
-    }
 
     /// Fallbacks and other decisions worth knowing, such as a family that was not found.
     public var notes: [String] { state.withLock { $0.notes } }
@@ -73,8 +66,7 @@ public final class FontLibrary: @unchecked Sendable {
         let key = "\(path)#\(index)"
         return try state.withLock { state throws(RenderError) -> FontFace in
             if let face = state.faces[key] { return face }
-            let face = try FontFace(path: path, index: index, library: library, id: state.nextID)
-            state.nextID += 1
+            let face = try FontFace(path: path, index: index, freetype: freetype, glyphCache: glyphCache)
             state.faces[key] = face
             return face
         }

@@ -79,9 +79,9 @@ public final class GlyphBitmap: Sendable {
 ///
 /// Split into shards, each behind its own lock, so workers rarely wait for each other; a hit is
 /// a lock, a hash lookup and an unlock. Past the budget, a shard evicts with a second-chance
-/// clock: glyphs used since the last pass survive it. Any thread.
+/// clock: glyphs used since the last pass survive it. Each `FontLibrary` keeps one (the shared
+/// library's is `FontLibrary.shared.glyphCache`). Any thread.
 public final class GlyphCache: Sendable {
-    public static let shared = GlyphCache()
 
     /// Lookups since the cache was made.
     public struct Counts: Equatable, Sendable {
