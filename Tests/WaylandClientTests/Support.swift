@@ -2,18 +2,14 @@ import Glibc
 import SystemPackage
 import Testing
 import WaylandClient
+import WaylandTestSupport
 
 
 extension Connection {
     /// Dispatches until `condition` holds; fails the test after `timeout`.
     func dispatch(until condition: () -> Bool, timeout: Duration = .seconds(5),
                   sourceLocation: SourceLocation = #_sourceLocation) throws(WaylandError) {
-        let deadline = ContinuousClock.now + timeout
-        while !condition() {
-            guard ContinuousClock.now < deadline else {
-                Issue.record("condition not met within \(timeout)", sourceLocation: sourceLocation)
-                return
-            }
+        try poll(until: condition, timeout: timeout, sourceLocation: sourceLocation) { () throws(WaylandError) in
             try dispatch(timeout: .milliseconds(50))
         }
     }

@@ -8,12 +8,7 @@ extension WaylandSession {
     /// Runs the loop until `condition` holds; fails the test after `timeout`.
     func run(until condition: () -> Bool, timeout: Duration = .seconds(10),
              sourceLocation: SourceLocation = #_sourceLocation) throws(WaylandError) {
-        let deadline = ContinuousClock.now + timeout
-        while !condition() {
-            guard ContinuousClock.now < deadline else {
-                Issue.record("condition not met within \(timeout)", sourceLocation: sourceLocation)
-                return
-            }
+        try poll(until: condition, timeout: timeout, sourceLocation: sourceLocation) { () throws(WaylandError) in
             try loop.runOnce(timeout: .milliseconds(20))
         }
     }

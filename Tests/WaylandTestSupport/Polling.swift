@@ -1,0 +1,17 @@
+import Testing
+import WaylandClient
+
+
+/// Repeats `step` until `condition` holds; records a test failure after `timeout` instead of
+/// hanging, so a compositor that never answers fails one test rather than the whole run.
+public func poll(until condition: () -> Bool, timeout: Duration, sourceLocation: SourceLocation,
+                 step: () throws(WaylandError) -> Void) throws(WaylandError) {
+    let deadline = ContinuousClock.now + timeout
+    while !condition() {
+        guard ContinuousClock.now < deadline else {
+            Issue.record("condition not met within \(timeout)", sourceLocation: sourceLocation)
+            return
+        }
+        try step()
+    }
+}
