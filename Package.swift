@@ -1,6 +1,9 @@
 // swift-tools-version: 6.1
 import PackageDescription
 
+let system = Target.Dependency.product(name: "SystemPackage", package: "swift-system")
+let log = Target.Dependency.product(name: "Logging", package: "swift-log")
+
 /// A C library found through pkg-config, with the Debian package that provides it.
 func systemLibrary(_ name: String, pkgConfig: String, apt: String) -> Target {
     .systemLibrary(name: name, pkgConfig: pkgConfig, providers: [.apt([apt])])
@@ -11,12 +14,16 @@ let package = Package(
     products: [
         // The whole toolkit.
         .library(name: "Strata", targets: ["Strata"]),
+        // The toolkit without Wayland: layers, the frame pipeline and the headless backend.
+        .library(name: "StrataCore", targets: ["StrataCore"]),
         // The Wayland layer on its own: generated protocol bindings and the connection.
         .library(name: "WaylandClient", targets: ["WaylandClient"]),
         .executable(name: "strata-scanner", targets: ["strata-scanner"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-system", from: "1.8.1"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
     ],
     targets: [
         // C system libraries.
@@ -36,29 +43,36 @@ let package = Package(
         .target(name: "WaylandScanner"),
         .executableTarget(name: "strata-scanner", dependencies: ["WaylandScanner"]),
 
+        // Linux below everything else: system calls with typed errors, shared memory, the main loop.
+        .target(name: "StrataPlatform", dependencies: ["CLinux", "Locking", system, log]),
+
         // Protocol bindings: hand-written runtime plus generated code.
-        .target(
-            name: "WaylandProtocols",
-            dependencies: ["CWaylandClient", "Locking", .product(name: "SystemPackage", package: "swift-system")]
-        ),
-        // Connection: display, private event queue, registry, errors.
-        .target(name: "WaylandClient", dependencies: ["WaylandProtocols", "CWaylandClient", "CLinux", "Locking"]),
+        .target(name: "WaylandProtocols", dependencies: ["CWaylandClient", "Locking", system]),
+        // Connection: display, private event queue, registry, errors, and driving it from the loop.
+        .target(name: "WaylandClient", dependencies: ["WaylandProtocols", "CWaylandClient", "StrataPlatform", "Locking"]),
         // Linux calls Swift's Glibc module does not export (memfd_create, file sealing).
         .target(name: "CLinux"),
-        // Rendering: geometry, colour, bitmaps, the pixman canvas, PNG.
-        .target(name: "StrataRender", dependencies: ["CPixman", "CPNG", "CFreeType", "CHarfBuzz", "CFontconfig", "Locking"]),
-        // The toolkit: async display core, layers, backends.
+        // Rendering: geometry, colour, bitmaps, the pixman canvas, text, PNG.
         .target(
-            name: "Strata",
-            dependencies: ["WaylandClient", "StrataRender", "CLinux", "Locking", .product(name: "SystemPackage", package: "swift-system")]
+            name: "StrataRender",
+            dependencies: ["CPixman", "CPNG", "CFreeType", "CHarfBuzz", "CFontconfig", "Locking", log]
         ),
+        // The async display core; knows no Wayland: layers, transactions, the frame clock, the host,
+        // composition, buffers, the headless backend, the display link.
+        .target(name: "StrataCore", dependencies: ["StrataRender", "StrataPlatform", "Locking", system, log]),
+        // Widgets on the core: labels, mixed text and images, image views, the FPS label.
+        .target(name: "StrataWidgets", dependencies: ["StrataCore", "StrataRender", "Locking"]),
+        // The Wayland side: session, windows and their decorations, the shm backend, embedding, seat.
+        .target(name: "StrataWayland", dependencies: ["StrataCore", "StrataWidgets", "WaylandClient", "StrataPlatform", system, log]),
+        // The one module an app imports: everything above, re-exported.
+        .target(name: "Strata", dependencies: ["StrataWayland", "StrataWidgets", "StrataCore", "StrataRender", "WaylandClient", "StrataPlatform"]),
 
         // Examples.
         .executableTarget(name: "wayland-info", dependencies: ["WaylandClient"], path: "Examples/wayland-info"),
         .executableTarget(name: "strata-demo", dependencies: ["Strata"], path: "Examples/strata-demo", exclude: ["screenshot.png"]),
         .executableTarget(
             name: "embed-host",
-            dependencies: ["Strata", .product(name: "SystemPackage", package: "swift-system")],
+            dependencies: ["Strata", system],
             path: "Examples/embed-host"
         ),
         .executableTarget(name: "headless-scene", dependencies: ["Strata"], path: "Examples/headless-scene", exclude: ["screenshot.png"]),
@@ -70,19 +84,24 @@ let package = Package(
             dependencies: ["WaylandScanner"],
             resources: [.copy("Fixtures")]
         ),
-        .executableTarget(name: "main-thread-probe", dependencies: ["WaylandClient", "CLinux"], path: "Tests/MainThreadProbe"),
+        .executableTarget(name: "main-thread-probe", dependencies: ["StrataPlatform", "CLinux"], path: "Tests/MainThreadProbe"),
         .testTarget(
             name: "WaylandClientTests",
             dependencies: [
-                "WaylandClient", "WaylandTestSupport", "CWaylandClient", "main-thread-probe",
-                .product(name: "SystemPackage", package: "swift-system"),
+                "WaylandClient", "WaylandTestSupport", "CWaylandClient", "StrataPlatform",
+                system,
             ]
         ),
         // Golden-image comparison shared by the render and core tests.
         .target(name: "RenderTestSupport", dependencies: ["StrataRender"], path: "Tests/RenderTestSupport"),
         // Golden images are read from the source tree by path, so they are excluded, not resources.
         .testTarget(name: "StrataRenderTests", dependencies: ["StrataRender", "RenderTestSupport"], exclude: ["Golden"]),
-        .testTarget(name: "StrataTests", dependencies: ["Strata", "StrataRender", "Locking", "RenderTestSupport"], exclude: ["Golden"]),
+        .testTarget(name: "StrataPlatformTests", dependencies: ["StrataPlatform", "WaylandTestSupport", "main-thread-probe", system]),
+        // A headless host and recording painters, shared by the core and widget tests.
+        .target(name: "CoreTestSupport", dependencies: ["StrataCore", "Locking"], path: "Tests/CoreTestSupport"),
+        // The core alone, with no Wayland anywhere in its dependencies.
+        .testTarget(name: "StrataCoreTests", dependencies: ["StrataCore", "CoreTestSupport", "Locking", "RenderTestSupport"], exclude: ["Golden"]),
+        .testTarget(name: "StrataTests", dependencies: ["Strata", "CoreTestSupport", "Locking", "RenderTestSupport"], exclude: ["Golden"]),
         .testTarget(name: "WindowTests", dependencies: ["Strata", "WaylandTestSupport", "embed-host"]),
         .testTarget(
             name: "SystemLibraryTests",

@@ -45,24 +45,24 @@ func run() throws {
     // The host: its own connection and window, nothing of Strata's.
     let connection = try Connection.connect()
     let registry = connection.registry
-    let compositor = try registry.bind(WlCompositor.self)
-    let shm = try registry.bind(WlShm.self)
-    let wmBase = try registry.bind(XdgWmBase.self)
-    let subcompositor = try registry.bind(WlSubcompositor.self)
-    wmBase.onEvent = { if case let .ping(serial) = $0 { try? wmBase.pong(serial: serial) } }
+    let compositor = try registry.bind(WlCompositor.self, maxVersion: 4)
+    let shm = try registry.bind(WlShm.self, maxVersion: 1)
+    let wmBase = try registry.bind(XdgWmBase.self, maxVersion: 1)
+    let subcompositor = try registry.bind(WlSubcompositor.self, maxVersion: 1)
+    wmBase.addListener { if case let .ping(serial) = $0 { try? wmBase.pong(serial: serial) } }
 
     let surface = try compositor.createSurface()
     let xdgSurface = try wmBase.getXdgSurface(surface: surface)
     let toplevel = try xdgSurface.getToplevel()
     try toplevel.setTitle(title: "embed-host")
     var configured = false, running = true
-    xdgSurface.onEvent = { event in
+    xdgSurface.addListener { event in
         if case let .configure(serial) = event {
             try? xdgSurface.ackConfigure(serial: serial)
             configured = true
         }
     }
-    toplevel.onEvent = { if case .close = $0 { running = false } }
+    toplevel.addListener { if case .close = $0 { running = false } }
     try surface.commit()
     while !configured { try connection.dispatch(timeout: .seconds(5)) }
 
@@ -100,7 +100,7 @@ func run() throws {
         try connection.prepareToRead()
         try loop.dispatch()
         var fds = [pollfd(fd: connection.fileDescriptor, events: Int16(POLLIN), revents: 0),
-                   pollfd(fd: loop.fileDescriptor, events: Int16(POLLIN), revents: 0)]
+                   pollfd(fd: loop.fileDescriptor?.rawValue ?? -1, events: Int16(POLLIN), revents: 0)]
         _ = poll(&fds, 2, 100)
         try connection.finishRead(readable: fds[0].revents != 0)
         try loop.dispatch()

@@ -1,5 +1,5 @@
-// wayland-info: connects to the compositor and prints its globals, their versions, the version
-// Strata binds, and the wl_shm pixel formats.
+// wayland-info: connects to the compositor and prints its globals, their versions, the highest
+// version Strata's generated bindings know, and the wl_shm pixel formats.
 import Glibc
 import WaylandClient
 
@@ -9,15 +9,15 @@ func run() throws(WaylandError) {
     let supported: [String: UInt32] = Dictionary(
         uniqueKeysWithValues: Bindings.all.map { ($0.descriptor.name, $0.descriptor.version) })
 
-    print("interface".padding(40) + "name".padding(6) + "offered".padding(9) + "Strata binds")
+    print("interface".padding(40) + "name".padding(6) + "offered".padding(9) + "bindings know")
     for global in connection.registry.globals {
-        let binds = supported[global.interface].map { String(min($0, global.version)) } ?? "-"
+        let binds = supported[global.interface].map { String($0) } ?? "-"
         print(global.interface.padding(40) + String(global.name).padding(6) + String(global.version).padding(9) + binds)
     }
 
     var formats: [WlShm.Format] = []
-    let shm = try connection.registry.bind(WlShm.self)
-    shm.onEvent = { event in
+    let shm = try connection.registry.bind(WlShm.self, maxVersion: 1)
+    shm.addListener { event in
         if case let .format(format) = event { formats.append(format) }
     }
     try connection.roundtrip()

@@ -5,7 +5,9 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-int strata_memfd_create(const char *name) { return memfd_create(name, MFD_CLOEXEC | MFD_ALLOW_SEALING); }
+int strata_memfd_create(const char *name, int allow_sealing) {
+    return memfd_create(name, MFD_CLOEXEC | (allow_sealing ? MFD_ALLOW_SEALING : 0));
+}
 
 int strata_seal_size(int fd) { return fcntl(fd, F_ADD_SEALS, F_SEAL_SHRINK | F_SEAL_SEAL); }
 

@@ -26,7 +26,7 @@ public final class Registry {
 
     init(_ proxy: WlRegistry) {
         self.proxy = proxy
-        proxy.onEvent = { [weak self] event in
+        proxy.addListener { [weak self] event in
             guard let self else { return }
             switch event {
             case let .global(name, interface, version):
@@ -46,15 +46,17 @@ public final class Registry {
         globals.first { $0.interface == interface }
     }
 
-    /// Binds a global at the highest version both sides support, capped at `maxVersion`.
+    /// Binds a global at the highest version both sides support: the lowest of what the
+    /// compositor advertises, what the bindings know, and `maxVersion`.
     ///
     /// - Parameters:
     ///   - global: which global; by default the first one of `type`'s interface.
-    ///   - maxVersion: the highest version the caller is written for.
+    ///   - maxVersion: the highest version the calling code is written for. Required: the
+    ///     bindings' version is what the XML knows, not what the caller handles.
     /// - Throws: `globalUnavailable` when the compositor does not offer it, `invalidArgument` when
     ///   `global` is of another interface or `maxVersion` is 0.
     public func bind<Bound: WaylandInterface>(
-        _ type: Bound.Type, global: Global? = nil, maxVersion: UInt32 = .max
+        _ type: Bound.Type, global: Global? = nil, maxVersion: UInt32
     ) throws(WaylandError) -> Bound {
         let interface = Bound.descriptor.name
         guard let target = global ?? self.global(interface), globals.contains(target) else {

@@ -147,8 +147,33 @@ public struct SwiftGenerator {
         }
         out.line("}")
         out.line()
-        out.line("/// Receives this object's events, on the main actor, while the event queue is dispatched.")
-        out.line("public var onEvent: ((Event) -> Void)?")
+        let carriesDescriptors = interface.events.contains { $0.arguments.contains { $0.kind == .fd } }
+        out.line("private var listeners = ListenerList<Event>()")
+        out.line()
+        out.line("/// Calls `listener` with each of this object's events, on the main actor, while the event")
+        out.line("/// queue is dispatched, after the listeners added before it. Any number may listen.")
+        if carriesDescriptors {
+            out.line("///")
+            out.line("/// File descriptors in events are valid only while the listeners run; the proxy closes")
+            out.line("/// them afterwards. A listener that needs one longer must `dup` it.")
+        }
+        out.line("@discardableResult")
+        out.line("public func addListener(_ listener: @escaping (Event) -> Void) -> ListenerToken {")
+        out.indent { $0.line("listeners.add(listener)") }
+        out.line("}")
+        out.line()
+        out.line("/// Stops calling a listener; removing one that is gone does nothing.")
+        out.line("public func removeListener(_ token: ListenerToken) {")
+        out.indent { $0.line("listeners.remove(token)") }
+        out.line("}")
+        out.line()
+        out.line("private func send(_ event: Event) {")
+        out.indent {
+            $0.line("for (token, listener) in listeners.snapshot where listeners.contains(token) {")
+            $0.indent { $0.line("listener(event)") }
+            $0.line("}")
+        }
+        out.line("}")
         out.line()
         out.line("override func dispatch(opcode: UInt32, arguments args: UnsafeMutablePointer<wl_argument>) {")
         try out.indent { try dispatchSwitch(interface, into: &$0) }
@@ -166,17 +191,13 @@ public struct SwiftGenerator {
                 let caseName = SwiftNames.identifier(event.name)
                 let value = "." + caseName + (values.isEmpty ? "" : "(" + values.joined(separator: ", ") + ")")
                 let descriptors = event.arguments.enumerated().filter { $0.element.kind == .fd }
-                if descriptors.isEmpty {
-                    $0.line("onEvent?(\(value))")
-                } else {
-                    // Descriptors are the receiver's to close; with no receiver they are closed here.
-                    for (index, argument) in descriptors {
-                        $0.line("let \(SwiftNames.identifier(argument.name)) = FileDescriptor(rawValue: args[\(index)].h)")
-                    }
-                    let closes = descriptors.map { "try? \(SwiftNames.identifier($0.element.name)).close()" }
-                    $0.line("guard let onEvent else { \(closes.joined(separator: "; ")); return }")
-                    $0.line("onEvent(\(value))")
+                // Descriptors are the proxy's: valid while the listeners run, closed after them.
+                for (index, argument) in descriptors {
+                    let name = SwiftNames.identifier(argument.name)
+                    $0.line("let \(name) = FileDescriptor(rawValue: args[\(index)].h)")
+                    $0.line("defer { try? \(name).close() }")
                 }
+                $0.line("send(\(value))")
             }
         }
         out.line("default:")

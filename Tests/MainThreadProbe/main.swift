@@ -4,7 +4,7 @@
 import CLinux
 import Dispatch
 import Glibc
-import WaylandClient
+import StrataPlatform
 
 let loop = MainLoop.main
 var results: [String: Bool] = [:]

@@ -1,6 +1,7 @@
 import RenderTestSupport
 import Testing
 @testable import Strata
+import CoreTestSupport
 
 /// A `width × height` test picture (even sides): red, green, blue and yellow quadrants in a
 /// one-pixel black frame.

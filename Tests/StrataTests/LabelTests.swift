@@ -2,6 +2,7 @@ import Dispatch
 import RenderTestSupport
 import Testing
 @testable import Strata
+import CoreTestSupport
 
 @MainActor
 struct LabelTests {

@@ -15,19 +15,19 @@ struct CompositorTests {
             #expect(global.version >= 1)
         }
         let advertised = try #require(connection.registry.global("wl_compositor")).version
-        let compositor = try connection.registry.bind(WlCompositor.self)
-        #expect(compositor.version == min(advertised, WlCompositor.descriptor.version))
+        let compositor = try connection.registry.bind(WlCompositor.self, maxVersion: 5)
+        #expect(compositor.version == min(advertised, 5))
         let capped = try connection.registry.bind(WlCompositor.self, maxVersion: 1)
         #expect(capped.version == 1)
-        let wmBase = try connection.registry.bind(XdgWmBase.self)
+        let wmBase = try connection.registry.bind(XdgWmBase.self, maxVersion: 5)
         #expect(wmBase.version >= 1 && wmBase.id > 0)
     }
 
     @Test func shmFormatsIncludeARGBAndXRGB() throws {
         let connection = try Connection.connect()
-        let shm = try connection.registry.bind(WlShm.self)
+        let shm = try connection.registry.bind(WlShm.self, maxVersion: 1)
         var formats: Set<WlShm.Format> = []
-        shm.onEvent = { event in
+        shm.addListener { event in
             if case let .format(format) = event { formats.insert(format) }
         }
         try connection.roundtrip()
@@ -40,7 +40,7 @@ struct CompositorTests {
         let connection = try Connection.connect()
         let callback = try connection.display.sync()
         var serial: UInt32?
-        callback.onEvent = { event in
+        callback.addListener { event in
             if case let .done(data) = event { serial = data }
         }
         try connection.dispatch(until: { serial != nil })
@@ -50,12 +50,12 @@ struct CompositorTests {
     /// A file descriptor and a new object in one request, then objects made from that object.
     @Test func sharedMemoryPoolAndBuffer() throws {
         let connection = try Connection.connect()
-        let shm = try connection.registry.bind(WlShm.self)
+        let shm = try connection.registry.bind(WlShm.self, maxVersion: 1)
         let memory = try makeSharedMemory(size: 64 * 64 * 4)
         defer { try? memory.close() }
         let pool = try shm.createPool(fd: memory, size: 64 * 64 * 4)
         let buffer = try pool.createBuffer(offset: 0, width: 64, height: 64, stride: 64 * 4, format: .argb8888)
-        let surface = try connection.registry.bind(WlCompositor.self).createSurface()
+        let surface = try connection.registry.bind(WlCompositor.self, maxVersion: 5).createSurface()
         try surface.attach(buffer: buffer, x: 0, y: 0)
         try surface.commit()
         try connection.roundtrip()
@@ -66,7 +66,7 @@ struct CompositorTests {
     /// The compositor rejects a zero-sized pool; the error names interface, object and code.
     @Test func protocolErrorIsTyped() throws {
         let connection = try Connection.connect()
-        let shm = try connection.registry.bind(WlShm.self)
+        let shm = try connection.registry.bind(WlShm.self, maxVersion: 1)
         let memory = try makeSharedMemory(size: 4096)
         defer { try? memory.close() }
         _ = try shm.createPool(fd: memory, size: 0)
@@ -87,7 +87,7 @@ struct CompositorTests {
 
     @Test func requestOnDestroyedObjectIsRefused() throws {
         let connection = try Connection.connect()
-        let compositor = try connection.registry.bind(WlCompositor.self)
+        let compositor = try connection.registry.bind(WlCompositor.self, maxVersion: 5)
         let surface = try compositor.createSurface()
         let region = try compositor.createRegion()
         try region.destroy()
@@ -117,8 +117,8 @@ struct CompositorTests {
 
     @Test func unsendableFixedValueIsRefused() throws {
         let connection = try Connection.connect()
-        let surface = try connection.registry.bind(WlCompositor.self).createSurface()
-        let viewport = try connection.registry.bind(WpViewporter.self).getViewport(surface: surface)
+        let surface = try connection.registry.bind(WlCompositor.self, maxVersion: 5).createSurface()
+        let viewport = try connection.registry.bind(WpViewporter.self, maxVersion: 1).getViewport(surface: surface)
         for value in [Double.nan, .infinity, 1e12] {
             let error = try #require(throws: WaylandError.self) { try viewport.setSource(x: value, y: 0, width: 1, height: 1) }
             #expect(error.code == .invalidArgument)
@@ -130,7 +130,7 @@ struct CompositorTests {
     @Test func bindingAnUnofferedGlobalIsRefused() throws {
         let connection = try Connection.connect()
         try #require(connection.registry.global("zxdg_decoration_manager_v1") == nil, "this compositor offers it")
-        let error = try #require(throws: WaylandError.self) { try connection.registry.bind(ZxdgDecorationManagerV1.self) }
+        let error = try #require(throws: WaylandError.self) { try connection.registry.bind(ZxdgDecorationManagerV1.self, maxVersion: 1) }
         #expect(error.code == .globalUnavailable)
         let zero = try #require(throws: WaylandError.self) { try connection.registry.bind(WlShm.self, maxVersion: 0) }
         #expect(zero.code == .invalidArgument)

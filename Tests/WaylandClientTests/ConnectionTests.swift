@@ -34,7 +34,7 @@ struct ConnectionTests {
         do {
             let connection = try Connection(adopting: hostDisplay)
             try connection.dispatch(until: { connection.registry.global("wl_seat") != nil })
-            _ = try connection.registry.bind(WlSeat.self)
+            _ = try connection.registry.bind(WlSeat.self, maxVersion: 7)
             try connection.roundtrip()
         }
         // Strata's objects are gone; the host's display still works and was not disconnected.
@@ -49,7 +49,7 @@ struct ConnectionTests {
         server.addGlobal(WlSeat.self, version: 1)
         let connection = try Connection.connect(to: server.socketPath)
         try connection.dispatch(until: { connection.registry.globals.count == 2 })
-        let output = try connection.registry.bind(WlOutput.self)
+        let output = try connection.registry.bind(WlOutput.self, maxVersion: 4)
         #expect(output.isAlive)
 
         var removed: [Registry.Global] = []
@@ -59,9 +59,9 @@ struct ConnectionTests {
 
         #expect(removed.map(\.interface) == ["wl_output"])
         #expect(connection.registry.globals.map(\.interface) == ["wl_seat"])
-        let error = try #require(throws: WaylandError.self) { try connection.registry.bind(WlOutput.self) }
+        let error = try #require(throws: WaylandError.self) { try connection.registry.bind(WlOutput.self, maxVersion: 4) }
         #expect(error.code == .globalUnavailable)
-        let stale = try #require(throws: WaylandError.self) { try connection.registry.bind(WlOutput.self, global: removed[0]) }
+        let stale = try #require(throws: WaylandError.self) { try connection.registry.bind(WlOutput.self, global: removed[0], maxVersion: 4) }
         #expect(stale.code == .globalUnavailable)
         try connection.roundtrip()
     }
@@ -72,7 +72,7 @@ struct ConnectionTests {
         server.addGlobal(WlSeat.self, version: 1)
         let connection = try Connection.connect(to: server.socketPath)
         try connection.dispatch(until: { connection.registry.global("wl_seat") != nil })
-        let seat = try connection.registry.bind(WlSeat.self)
+        let seat = try connection.registry.bind(WlSeat.self, maxVersion: 7)
         server.disconnectClients()
 
         let error = try #require(throws: WaylandError.self) {

@@ -1,5 +1,6 @@
 import Testing
-@testable import Strata
+@testable import StrataWayland
+import Strata
 
 /// Where a press on Strata's own title bar goes. Headless weston has no seat, so the pointer
 /// path itself is exercised only by hand; the decision it makes is checked here.

@@ -7,14 +7,14 @@ import WaylandTestSupport
 extension WaylandSession {
     /// Runs the loop until `condition` holds; fails the test after `timeout`.
     func run(until condition: () -> Bool, timeout: Duration = .seconds(10),
-             sourceLocation: SourceLocation = #_sourceLocation) throws(WaylandError) {
-        try poll(until: condition, timeout: timeout, sourceLocation: sourceLocation) { () throws(WaylandError) in
+             sourceLocation: SourceLocation = #_sourceLocation) throws {
+        try poll(until: condition, timeout: timeout, sourceLocation: sourceLocation) { () throws in
             try loop.runOnce(timeout: .milliseconds(20))
         }
     }
 
     /// Runs the loop for `duration`, whatever happens.
-    func run(for duration: Duration) throws(WaylandError) {
+    func run(for duration: Duration) throws {
         let deadline = ContinuousClock.now + duration
         while ContinuousClock.now < deadline { try loop.runOnce(timeout: .milliseconds(20)) }
     }
@@ -23,7 +23,7 @@ extension WaylandSession {
 extension Window {
     /// Waits until the compositor has shown everything the window has to show: configured,
     /// nothing pending, and the last frame's callback received.
-    func settle(sourceLocation: SourceLocation = #_sourceLocation) throws(WaylandError) {
+    func settle(sourceLocation: SourceLocation = #_sourceLocation) throws {
         let backend = host.backend as? WaylandSurfaceBackend
         try session.run(until: {
             isConfigured && host.isIdle && host.statistics.framesCommitted > 0

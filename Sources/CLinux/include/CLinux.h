@@ -5,8 +5,8 @@
 #include <sys/eventfd.h>
 #include <sys/timerfd.h>
 
-/// memfd_create(2) with MFD_CLOEXEC | MFD_ALLOW_SEALING.
-int strata_memfd_create(const char *name);
+/// memfd_create(2) with MFD_CLOEXEC, and MFD_ALLOW_SEALING when `allow_sealing` is non-zero.
+int strata_memfd_create(const char *name, int allow_sealing);
 
 /// Seals a memfd against shrinking (F_SEAL_SHRINK | F_SEAL_SEAL), so a peer mapping it cannot
 /// be made to fault; fcntl is variadic, so Swift cannot call it directly.

@@ -95,13 +95,30 @@ public final class WpPresentation: Proxy, WaylandInterface {
         case clockId(clkId: UInt32)
     }
 
-    /// Receives this object's events, on the main actor, while the event queue is dispatched.
-    public var onEvent: ((Event) -> Void)?
+    private var listeners = ListenerList<Event>()
+
+    /// Calls `listener` with each of this object's events, on the main actor, while the event
+    /// queue is dispatched, after the listeners added before it. Any number may listen.
+    @discardableResult
+    public func addListener(_ listener: @escaping (Event) -> Void) -> ListenerToken {
+        listeners.add(listener)
+    }
+
+    /// Stops calling a listener; removing one that is gone does nothing.
+    public func removeListener(_ token: ListenerToken) {
+        listeners.remove(token)
+    }
+
+    private func send(_ event: Event) {
+        for (token, listener) in listeners.snapshot where listeners.contains(token) {
+            listener(event)
+        }
+    }
 
     override func dispatch(opcode: UInt32, arguments args: UnsafeMutablePointer<wl_argument>) {
         switch opcode {
         case 0:
-            onEvent?(.clockId(clkId: args[0].u))
+            send(.clockId(clkId: args[0].u))
         default:
             break
         }
@@ -251,17 +268,34 @@ public final class WpPresentationFeedback: Proxy, WaylandInterface {
         case discarded
     }
 
-    /// Receives this object's events, on the main actor, while the event queue is dispatched.
-    public var onEvent: ((Event) -> Void)?
+    private var listeners = ListenerList<Event>()
+
+    /// Calls `listener` with each of this object's events, on the main actor, while the event
+    /// queue is dispatched, after the listeners added before it. Any number may listen.
+    @discardableResult
+    public func addListener(_ listener: @escaping (Event) -> Void) -> ListenerToken {
+        listeners.add(listener)
+    }
+
+    /// Stops calling a listener; removing one that is gone does nothing.
+    public func removeListener(_ token: ListenerToken) {
+        listeners.remove(token)
+    }
+
+    private func send(_ event: Event) {
+        for (token, listener) in listeners.snapshot where listeners.contains(token) {
+            listener(event)
+        }
+    }
 
     override func dispatch(opcode: UInt32, arguments args: UnsafeMutablePointer<wl_argument>) {
         switch opcode {
         case 0:
-            onEvent?(.syncOutput(output: object(WlOutput.self, args[0].o)))
+            send(.syncOutput(output: object(WlOutput.self, args[0].o)))
         case 1:
-            onEvent?(.presented(tvSecHi: args[0].u, tvSecLo: args[1].u, tvNsec: args[2].u, refresh: args[3].u, seqHi: args[4].u, seqLo: args[5].u, flags: WpPresentationFeedback.Kind(rawValue: args[6].u)))
+            send(.presented(tvSecHi: args[0].u, tvSecLo: args[1].u, tvNsec: args[2].u, refresh: args[3].u, seqHi: args[4].u, seqLo: args[5].u, flags: WpPresentationFeedback.Kind(rawValue: args[6].u)))
         case 2:
-            onEvent?(.discarded)
+            send(.discarded)
         default:
             break
         }

@@ -77,15 +77,32 @@ public final class WlDisplay: Proxy, WaylandInterface {
         case deleteId(id: UInt32)
     }
 
-    /// Receives this object's events, on the main actor, while the event queue is dispatched.
-    public var onEvent: ((Event) -> Void)?
+    private var listeners = ListenerList<Event>()
+
+    /// Calls `listener` with each of this object's events, on the main actor, while the event
+    /// queue is dispatched, after the listeners added before it. Any number may listen.
+    @discardableResult
+    public func addListener(_ listener: @escaping (Event) -> Void) -> ListenerToken {
+        listeners.add(listener)
+    }
+
+    /// Stops calling a listener; removing one that is gone does nothing.
+    public func removeListener(_ token: ListenerToken) {
+        listeners.remove(token)
+    }
+
+    private func send(_ event: Event) {
+        for (token, listener) in listeners.snapshot where listeners.contains(token) {
+            listener(event)
+        }
+    }
 
     override func dispatch(opcode: UInt32, arguments args: UnsafeMutablePointer<wl_argument>) {
         switch opcode {
         case 0:
-            onEvent?(.error(objectId: anyObject(args[0].o), code: args[1].u, message: string(args[2].s) ?? ""))
+            send(.error(objectId: anyObject(args[0].o), code: args[1].u, message: string(args[2].s) ?? ""))
         case 1:
-            onEvent?(.deleteId(id: args[0].u))
+            send(.deleteId(id: args[0].u))
         default:
             break
         }
@@ -215,15 +232,32 @@ public final class WlRegistry: Proxy, WaylandInterface {
         case globalRemove(name: UInt32)
     }
 
-    /// Receives this object's events, on the main actor, while the event queue is dispatched.
-    public var onEvent: ((Event) -> Void)?
+    private var listeners = ListenerList<Event>()
+
+    /// Calls `listener` with each of this object's events, on the main actor, while the event
+    /// queue is dispatched, after the listeners added before it. Any number may listen.
+    @discardableResult
+    public func addListener(_ listener: @escaping (Event) -> Void) -> ListenerToken {
+        listeners.add(listener)
+    }
+
+    /// Stops calling a listener; removing one that is gone does nothing.
+    public func removeListener(_ token: ListenerToken) {
+        listeners.remove(token)
+    }
+
+    private func send(_ event: Event) {
+        for (token, listener) in listeners.snapshot where listeners.contains(token) {
+            listener(event)
+        }
+    }
 
     override func dispatch(opcode: UInt32, arguments args: UnsafeMutablePointer<wl_argument>) {
         switch opcode {
         case 0:
-            onEvent?(.global(name: args[0].u, interface: string(args[1].s) ?? "", version: args[2].u))
+            send(.global(name: args[0].u, interface: string(args[1].s) ?? "", version: args[2].u))
         case 1:
-            onEvent?(.globalRemove(name: args[0].u))
+            send(.globalRemove(name: args[0].u))
         default:
             break
         }
@@ -266,13 +300,30 @@ public final class WlCallback: Proxy, WaylandInterface {
         case done(callbackData: UInt32)
     }
 
-    /// Receives this object's events, on the main actor, while the event queue is dispatched.
-    public var onEvent: ((Event) -> Void)?
+    private var listeners = ListenerList<Event>()
+
+    /// Calls `listener` with each of this object's events, on the main actor, while the event
+    /// queue is dispatched, after the listeners added before it. Any number may listen.
+    @discardableResult
+    public func addListener(_ listener: @escaping (Event) -> Void) -> ListenerToken {
+        listeners.add(listener)
+    }
+
+    /// Stops calling a listener; removing one that is gone does nothing.
+    public func removeListener(_ token: ListenerToken) {
+        listeners.remove(token)
+    }
+
+    private func send(_ event: Event) {
+        for (token, listener) in listeners.snapshot where listeners.contains(token) {
+            listener(event)
+        }
+    }
 
     override func dispatch(opcode: UInt32, arguments args: UnsafeMutablePointer<wl_argument>) {
         switch opcode {
         case 0:
-            onEvent?(.done(callbackData: args[0].u))
+            send(.done(callbackData: args[0].u))
         default:
             break
         }
@@ -422,13 +473,30 @@ public final class WlShm: Proxy, WaylandInterface {
         case format(format: WlShm.Format)
     }
 
-    /// Receives this object's events, on the main actor, while the event queue is dispatched.
-    public var onEvent: ((Event) -> Void)?
+    private var listeners = ListenerList<Event>()
+
+    /// Calls `listener` with each of this object's events, on the main actor, while the event
+    /// queue is dispatched, after the listeners added before it. Any number may listen.
+    @discardableResult
+    public func addListener(_ listener: @escaping (Event) -> Void) -> ListenerToken {
+        listeners.add(listener)
+    }
+
+    /// Stops calling a listener; removing one that is gone does nothing.
+    public func removeListener(_ token: ListenerToken) {
+        listeners.remove(token)
+    }
+
+    private func send(_ event: Event) {
+        for (token, listener) in listeners.snapshot where listeners.contains(token) {
+            listener(event)
+        }
+    }
 
     override func dispatch(opcode: UInt32, arguments args: UnsafeMutablePointer<wl_argument>) {
         switch opcode {
         case 0:
-            onEvent?(.format(format: WlShm.Format(rawValue: args[0].u)))
+            send(.format(format: WlShm.Format(rawValue: args[0].u)))
         default:
             break
         }
@@ -845,13 +913,30 @@ public final class WlBuffer: Proxy, WaylandInterface {
         case release
     }
 
-    /// Receives this object's events, on the main actor, while the event queue is dispatched.
-    public var onEvent: ((Event) -> Void)?
+    private var listeners = ListenerList<Event>()
+
+    /// Calls `listener` with each of this object's events, on the main actor, while the event
+    /// queue is dispatched, after the listeners added before it. Any number may listen.
+    @discardableResult
+    public func addListener(_ listener: @escaping (Event) -> Void) -> ListenerToken {
+        listeners.add(listener)
+    }
+
+    /// Stops calling a listener; removing one that is gone does nothing.
+    public func removeListener(_ token: ListenerToken) {
+        listeners.remove(token)
+    }
+
+    private func send(_ event: Event) {
+        for (token, listener) in listeners.snapshot where listeners.contains(token) {
+            listener(event)
+        }
+    }
 
     override func dispatch(opcode: UInt32, arguments args: UnsafeMutablePointer<wl_argument>) {
         switch opcode {
         case 0:
-            onEvent?(.release)
+            send(.release)
         default:
             break
         }
@@ -960,17 +1045,34 @@ public final class WlDataOffer: Proxy, WaylandInterface {
         case action(dndAction: WlDataDeviceManager.DndAction)
     }
 
-    /// Receives this object's events, on the main actor, while the event queue is dispatched.
-    public var onEvent: ((Event) -> Void)?
+    private var listeners = ListenerList<Event>()
+
+    /// Calls `listener` with each of this object's events, on the main actor, while the event
+    /// queue is dispatched, after the listeners added before it. Any number may listen.
+    @discardableResult
+    public func addListener(_ listener: @escaping (Event) -> Void) -> ListenerToken {
+        listeners.add(listener)
+    }
+
+    /// Stops calling a listener; removing one that is gone does nothing.
+    public func removeListener(_ token: ListenerToken) {
+        listeners.remove(token)
+    }
+
+    private func send(_ event: Event) {
+        for (token, listener) in listeners.snapshot where listeners.contains(token) {
+            listener(event)
+        }
+    }
 
     override func dispatch(opcode: UInt32, arguments args: UnsafeMutablePointer<wl_argument>) {
         switch opcode {
         case 0:
-            onEvent?(.offer(mimeType: string(args[0].s) ?? ""))
+            send(.offer(mimeType: string(args[0].s) ?? ""))
         case 1:
-            onEvent?(.sourceActions(sourceActions: WlDataDeviceManager.DndAction(rawValue: args[0].u)))
+            send(.sourceActions(sourceActions: WlDataDeviceManager.DndAction(rawValue: args[0].u)))
         case 2:
-            onEvent?(.action(dndAction: WlDataDeviceManager.DndAction(rawValue: args[0].u)))
+            send(.action(dndAction: WlDataDeviceManager.DndAction(rawValue: args[0].u)))
         default:
             break
         }
@@ -1247,25 +1349,45 @@ public final class WlDataSource: Proxy, WaylandInterface {
         case action(dndAction: WlDataDeviceManager.DndAction)
     }
 
-    /// Receives this object's events, on the main actor, while the event queue is dispatched.
-    public var onEvent: ((Event) -> Void)?
+    private var listeners = ListenerList<Event>()
+
+    /// Calls `listener` with each of this object's events, on the main actor, while the event
+    /// queue is dispatched, after the listeners added before it. Any number may listen.
+    ///
+    /// File descriptors in events are valid only while the listeners run; the proxy closes
+    /// them afterwards. A listener that needs one longer must `dup` it.
+    @discardableResult
+    public func addListener(_ listener: @escaping (Event) -> Void) -> ListenerToken {
+        listeners.add(listener)
+    }
+
+    /// Stops calling a listener; removing one that is gone does nothing.
+    public func removeListener(_ token: ListenerToken) {
+        listeners.remove(token)
+    }
+
+    private func send(_ event: Event) {
+        for (token, listener) in listeners.snapshot where listeners.contains(token) {
+            listener(event)
+        }
+    }
 
     override func dispatch(opcode: UInt32, arguments args: UnsafeMutablePointer<wl_argument>) {
         switch opcode {
         case 0:
-            onEvent?(.target(mimeType: string(args[0].s)))
+            send(.target(mimeType: string(args[0].s)))
         case 1:
             let fd = FileDescriptor(rawValue: args[1].h)
-            guard let onEvent else { try? fd.close(); return }
-            onEvent(.send(mimeType: string(args[0].s) ?? "", fd: fd))
+            defer { try? fd.close() }
+            send(.send(mimeType: string(args[0].s) ?? "", fd: fd))
         case 2:
-            onEvent?(.cancelled)
+            send(.cancelled)
         case 3:
-            onEvent?(.dndDropPerformed)
+            send(.dndDropPerformed)
         case 4:
-            onEvent?(.dndFinished)
+            send(.dndFinished)
         case 5:
-            onEvent?(.action(dndAction: WlDataDeviceManager.DndAction(rawValue: args[0].u)))
+            send(.action(dndAction: WlDataDeviceManager.DndAction(rawValue: args[0].u)))
         default:
             break
         }
@@ -1437,23 +1559,40 @@ public final class WlDataDevice: Proxy, WaylandInterface {
         case selection(id: WlDataOffer?)
     }
 
-    /// Receives this object's events, on the main actor, while the event queue is dispatched.
-    public var onEvent: ((Event) -> Void)?
+    private var listeners = ListenerList<Event>()
+
+    /// Calls `listener` with each of this object's events, on the main actor, while the event
+    /// queue is dispatched, after the listeners added before it. Any number may listen.
+    @discardableResult
+    public func addListener(_ listener: @escaping (Event) -> Void) -> ListenerToken {
+        listeners.add(listener)
+    }
+
+    /// Stops calling a listener; removing one that is gone does nothing.
+    public func removeListener(_ token: ListenerToken) {
+        listeners.remove(token)
+    }
+
+    private func send(_ event: Event) {
+        for (token, listener) in listeners.snapshot where listeners.contains(token) {
+            listener(event)
+        }
+    }
 
     override func dispatch(opcode: UInt32, arguments args: UnsafeMutablePointer<wl_argument>) {
         switch opcode {
         case 0:
-            onEvent?(.dataOffer(id: newObject(WlDataOffer.self, args[0].o)))
+            send(.dataOffer(id: newObject(WlDataOffer.self, args[0].o)))
         case 1:
-            onEvent?(.enter(serial: args[0].u, surface: object(WlSurface.self, args[1].o), x: Double(waylandFixed: args[2].f), y: Double(waylandFixed: args[3].f), id: object(WlDataOffer.self, args[4].o)))
+            send(.enter(serial: args[0].u, surface: object(WlSurface.self, args[1].o), x: Double(waylandFixed: args[2].f), y: Double(waylandFixed: args[3].f), id: object(WlDataOffer.self, args[4].o)))
         case 2:
-            onEvent?(.leave)
+            send(.leave)
         case 3:
-            onEvent?(.motion(time: args[0].u, x: Double(waylandFixed: args[1].f), y: Double(waylandFixed: args[2].f)))
+            send(.motion(time: args[0].u, x: Double(waylandFixed: args[1].f), y: Double(waylandFixed: args[2].f)))
         case 4:
-            onEvent?(.drop)
+            send(.drop)
         case 5:
-            onEvent?(.selection(id: object(WlDataOffer.self, args[0].o)))
+            send(.selection(id: object(WlDataOffer.self, args[0].o)))
         default:
             break
         }
@@ -1745,17 +1884,34 @@ public final class WlShellSurface: Proxy, WaylandInterface {
         case popupDone
     }
 
-    /// Receives this object's events, on the main actor, while the event queue is dispatched.
-    public var onEvent: ((Event) -> Void)?
+    private var listeners = ListenerList<Event>()
+
+    /// Calls `listener` with each of this object's events, on the main actor, while the event
+    /// queue is dispatched, after the listeners added before it. Any number may listen.
+    @discardableResult
+    public func addListener(_ listener: @escaping (Event) -> Void) -> ListenerToken {
+        listeners.add(listener)
+    }
+
+    /// Stops calling a listener; removing one that is gone does nothing.
+    public func removeListener(_ token: ListenerToken) {
+        listeners.remove(token)
+    }
+
+    private func send(_ event: Event) {
+        for (token, listener) in listeners.snapshot where listeners.contains(token) {
+            listener(event)
+        }
+    }
 
     override func dispatch(opcode: UInt32, arguments args: UnsafeMutablePointer<wl_argument>) {
         switch opcode {
         case 0:
-            onEvent?(.ping(serial: args[0].u))
+            send(.ping(serial: args[0].u))
         case 1:
-            onEvent?(.configure(edges: WlShellSurface.Resize(rawValue: args[0].u), width: args[1].i, height: args[2].i))
+            send(.configure(edges: WlShellSurface.Resize(rawValue: args[0].u), width: args[1].i, height: args[2].i))
         case 2:
-            onEvent?(.popupDone)
+            send(.popupDone)
         default:
             break
         }
@@ -2141,15 +2297,32 @@ public final class WlSurface: Proxy, WaylandInterface {
         case leave(output: WlOutput?)
     }
 
-    /// Receives this object's events, on the main actor, while the event queue is dispatched.
-    public var onEvent: ((Event) -> Void)?
+    private var listeners = ListenerList<Event>()
+
+    /// Calls `listener` with each of this object's events, on the main actor, while the event
+    /// queue is dispatched, after the listeners added before it. Any number may listen.
+    @discardableResult
+    public func addListener(_ listener: @escaping (Event) -> Void) -> ListenerToken {
+        listeners.add(listener)
+    }
+
+    /// Stops calling a listener; removing one that is gone does nothing.
+    public func removeListener(_ token: ListenerToken) {
+        listeners.remove(token)
+    }
+
+    private func send(_ event: Event) {
+        for (token, listener) in listeners.snapshot where listeners.contains(token) {
+            listener(event)
+        }
+    }
 
     override func dispatch(opcode: UInt32, arguments args: UnsafeMutablePointer<wl_argument>) {
         switch opcode {
         case 0:
-            onEvent?(.enter(output: object(WlOutput.self, args[0].o)))
+            send(.enter(output: object(WlOutput.self, args[0].o)))
         case 1:
-            onEvent?(.leave(output: object(WlOutput.self, args[0].o)))
+            send(.leave(output: object(WlOutput.self, args[0].o)))
         default:
             break
         }
@@ -2634,15 +2807,32 @@ public final class WlSeat: Proxy, WaylandInterface {
         case name(name: String)
     }
 
-    /// Receives this object's events, on the main actor, while the event queue is dispatched.
-    public var onEvent: ((Event) -> Void)?
+    private var listeners = ListenerList<Event>()
+
+    /// Calls `listener` with each of this object's events, on the main actor, while the event
+    /// queue is dispatched, after the listeners added before it. Any number may listen.
+    @discardableResult
+    public func addListener(_ listener: @escaping (Event) -> Void) -> ListenerToken {
+        listeners.add(listener)
+    }
+
+    /// Stops calling a listener; removing one that is gone does nothing.
+    public func removeListener(_ token: ListenerToken) {
+        listeners.remove(token)
+    }
+
+    private func send(_ event: Event) {
+        for (token, listener) in listeners.snapshot where listeners.contains(token) {
+            listener(event)
+        }
+    }
 
     override func dispatch(opcode: UInt32, arguments args: UnsafeMutablePointer<wl_argument>) {
         switch opcode {
         case 0:
-            onEvent?(.capabilities(capabilities: WlSeat.Capability(rawValue: args[0].u)))
+            send(.capabilities(capabilities: WlSeat.Capability(rawValue: args[0].u)))
         case 1:
-            onEvent?(.name(name: string(args[0].s) ?? ""))
+            send(.name(name: string(args[0].s) ?? ""))
         default:
             break
         }
@@ -3019,31 +3209,48 @@ public final class WlPointer: Proxy, WaylandInterface {
         case axisValue120(axis: WlPointer.Axis, value120: Int32)
     }
 
-    /// Receives this object's events, on the main actor, while the event queue is dispatched.
-    public var onEvent: ((Event) -> Void)?
+    private var listeners = ListenerList<Event>()
+
+    /// Calls `listener` with each of this object's events, on the main actor, while the event
+    /// queue is dispatched, after the listeners added before it. Any number may listen.
+    @discardableResult
+    public func addListener(_ listener: @escaping (Event) -> Void) -> ListenerToken {
+        listeners.add(listener)
+    }
+
+    /// Stops calling a listener; removing one that is gone does nothing.
+    public func removeListener(_ token: ListenerToken) {
+        listeners.remove(token)
+    }
+
+    private func send(_ event: Event) {
+        for (token, listener) in listeners.snapshot where listeners.contains(token) {
+            listener(event)
+        }
+    }
 
     override func dispatch(opcode: UInt32, arguments args: UnsafeMutablePointer<wl_argument>) {
         switch opcode {
         case 0:
-            onEvent?(.enter(serial: args[0].u, surface: object(WlSurface.self, args[1].o), surfaceX: Double(waylandFixed: args[2].f), surfaceY: Double(waylandFixed: args[3].f)))
+            send(.enter(serial: args[0].u, surface: object(WlSurface.self, args[1].o), surfaceX: Double(waylandFixed: args[2].f), surfaceY: Double(waylandFixed: args[3].f)))
         case 1:
-            onEvent?(.leave(serial: args[0].u, surface: object(WlSurface.self, args[1].o)))
+            send(.leave(serial: args[0].u, surface: object(WlSurface.self, args[1].o)))
         case 2:
-            onEvent?(.motion(time: args[0].u, surfaceX: Double(waylandFixed: args[1].f), surfaceY: Double(waylandFixed: args[2].f)))
+            send(.motion(time: args[0].u, surfaceX: Double(waylandFixed: args[1].f), surfaceY: Double(waylandFixed: args[2].f)))
         case 3:
-            onEvent?(.button(serial: args[0].u, time: args[1].u, button: args[2].u, state: WlPointer.ButtonState(rawValue: args[3].u)))
+            send(.button(serial: args[0].u, time: args[1].u, button: args[2].u, state: WlPointer.ButtonState(rawValue: args[3].u)))
         case 4:
-            onEvent?(.axis(time: args[0].u, axis: WlPointer.Axis(rawValue: args[1].u), value: Double(waylandFixed: args[2].f)))
+            send(.axis(time: args[0].u, axis: WlPointer.Axis(rawValue: args[1].u), value: Double(waylandFixed: args[2].f)))
         case 5:
-            onEvent?(.frame)
+            send(.frame)
         case 6:
-            onEvent?(.axisSource(axisSource: WlPointer.AxisSource(rawValue: args[0].u)))
+            send(.axisSource(axisSource: WlPointer.AxisSource(rawValue: args[0].u)))
         case 7:
-            onEvent?(.axisStop(time: args[0].u, axis: WlPointer.Axis(rawValue: args[1].u)))
+            send(.axisStop(time: args[0].u, axis: WlPointer.Axis(rawValue: args[1].u)))
         case 8:
-            onEvent?(.axisDiscrete(axis: WlPointer.Axis(rawValue: args[0].u), discrete: args[1].i))
+            send(.axisDiscrete(axis: WlPointer.Axis(rawValue: args[0].u), discrete: args[1].i))
         case 9:
-            onEvent?(.axisValue120(axis: WlPointer.Axis(rawValue: args[0].u), value120: args[1].i))
+            send(.axisValue120(axis: WlPointer.Axis(rawValue: args[0].u), value120: args[1].i))
         default:
             break
         }
@@ -3310,25 +3517,45 @@ public final class WlKeyboard: Proxy, WaylandInterface {
         case repeatInfo(rate: Int32, delay: Int32)
     }
 
-    /// Receives this object's events, on the main actor, while the event queue is dispatched.
-    public var onEvent: ((Event) -> Void)?
+    private var listeners = ListenerList<Event>()
+
+    /// Calls `listener` with each of this object's events, on the main actor, while the event
+    /// queue is dispatched, after the listeners added before it. Any number may listen.
+    ///
+    /// File descriptors in events are valid only while the listeners run; the proxy closes
+    /// them afterwards. A listener that needs one longer must `dup` it.
+    @discardableResult
+    public func addListener(_ listener: @escaping (Event) -> Void) -> ListenerToken {
+        listeners.add(listener)
+    }
+
+    /// Stops calling a listener; removing one that is gone does nothing.
+    public func removeListener(_ token: ListenerToken) {
+        listeners.remove(token)
+    }
+
+    private func send(_ event: Event) {
+        for (token, listener) in listeners.snapshot where listeners.contains(token) {
+            listener(event)
+        }
+    }
 
     override func dispatch(opcode: UInt32, arguments args: UnsafeMutablePointer<wl_argument>) {
         switch opcode {
         case 0:
             let fd = FileDescriptor(rawValue: args[1].h)
-            guard let onEvent else { try? fd.close(); return }
-            onEvent(.keymap(format: WlKeyboard.KeymapFormat(rawValue: args[0].u), fd: fd, size: args[2].u))
+            defer { try? fd.close() }
+            send(.keymap(format: WlKeyboard.KeymapFormat(rawValue: args[0].u), fd: fd, size: args[2].u))
         case 1:
-            onEvent?(.enter(serial: args[0].u, surface: object(WlSurface.self, args[1].o), keys: array(args[2].a)))
+            send(.enter(serial: args[0].u, surface: object(WlSurface.self, args[1].o), keys: array(args[2].a)))
         case 2:
-            onEvent?(.leave(serial: args[0].u, surface: object(WlSurface.self, args[1].o)))
+            send(.leave(serial: args[0].u, surface: object(WlSurface.self, args[1].o)))
         case 3:
-            onEvent?(.key(serial: args[0].u, time: args[1].u, key: args[2].u, state: WlKeyboard.KeyState(rawValue: args[3].u)))
+            send(.key(serial: args[0].u, time: args[1].u, key: args[2].u, state: WlKeyboard.KeyState(rawValue: args[3].u)))
         case 4:
-            onEvent?(.modifiers(serial: args[0].u, modsDepressed: args[1].u, modsLatched: args[2].u, modsLocked: args[3].u, group: args[4].u))
+            send(.modifiers(serial: args[0].u, modsDepressed: args[1].u, modsLatched: args[2].u, modsLocked: args[3].u, group: args[4].u))
         case 5:
-            onEvent?(.repeatInfo(rate: args[0].i, delay: args[1].i))
+            send(.repeatInfo(rate: args[0].i, delay: args[1].i))
         default:
             break
         }
@@ -3530,25 +3757,42 @@ public final class WlTouch: Proxy, WaylandInterface {
         case orientation(id: Int32, orientation: Double)
     }
 
-    /// Receives this object's events, on the main actor, while the event queue is dispatched.
-    public var onEvent: ((Event) -> Void)?
+    private var listeners = ListenerList<Event>()
+
+    /// Calls `listener` with each of this object's events, on the main actor, while the event
+    /// queue is dispatched, after the listeners added before it. Any number may listen.
+    @discardableResult
+    public func addListener(_ listener: @escaping (Event) -> Void) -> ListenerToken {
+        listeners.add(listener)
+    }
+
+    /// Stops calling a listener; removing one that is gone does nothing.
+    public func removeListener(_ token: ListenerToken) {
+        listeners.remove(token)
+    }
+
+    private func send(_ event: Event) {
+        for (token, listener) in listeners.snapshot where listeners.contains(token) {
+            listener(event)
+        }
+    }
 
     override func dispatch(opcode: UInt32, arguments args: UnsafeMutablePointer<wl_argument>) {
         switch opcode {
         case 0:
-            onEvent?(.down(serial: args[0].u, time: args[1].u, surface: object(WlSurface.self, args[2].o), id: args[3].i, x: Double(waylandFixed: args[4].f), y: Double(waylandFixed: args[5].f)))
+            send(.down(serial: args[0].u, time: args[1].u, surface: object(WlSurface.self, args[2].o), id: args[3].i, x: Double(waylandFixed: args[4].f), y: Double(waylandFixed: args[5].f)))
         case 1:
-            onEvent?(.up(serial: args[0].u, time: args[1].u, id: args[2].i))
+            send(.up(serial: args[0].u, time: args[1].u, id: args[2].i))
         case 2:
-            onEvent?(.motion(time: args[0].u, id: args[1].i, x: Double(waylandFixed: args[2].f), y: Double(waylandFixed: args[3].f)))
+            send(.motion(time: args[0].u, id: args[1].i, x: Double(waylandFixed: args[2].f), y: Double(waylandFixed: args[3].f)))
         case 3:
-            onEvent?(.frame)
+            send(.frame)
         case 4:
-            onEvent?(.cancel)
+            send(.cancel)
         case 5:
-            onEvent?(.shape(id: args[0].i, major: Double(waylandFixed: args[1].f), minor: Double(waylandFixed: args[2].f)))
+            send(.shape(id: args[0].i, major: Double(waylandFixed: args[1].f), minor: Double(waylandFixed: args[2].f)))
         case 6:
-            onEvent?(.orientation(id: args[0].i, orientation: Double(waylandFixed: args[1].f)))
+            send(.orientation(id: args[0].i, orientation: Double(waylandFixed: args[1].f)))
         default:
             break
         }
@@ -3758,23 +4002,40 @@ public final class WlOutput: Proxy, WaylandInterface {
         case description(description: String)
     }
 
-    /// Receives this object's events, on the main actor, while the event queue is dispatched.
-    public var onEvent: ((Event) -> Void)?
+    private var listeners = ListenerList<Event>()
+
+    /// Calls `listener` with each of this object's events, on the main actor, while the event
+    /// queue is dispatched, after the listeners added before it. Any number may listen.
+    @discardableResult
+    public func addListener(_ listener: @escaping (Event) -> Void) -> ListenerToken {
+        listeners.add(listener)
+    }
+
+    /// Stops calling a listener; removing one that is gone does nothing.
+    public func removeListener(_ token: ListenerToken) {
+        listeners.remove(token)
+    }
+
+    private func send(_ event: Event) {
+        for (token, listener) in listeners.snapshot where listeners.contains(token) {
+            listener(event)
+        }
+    }
 
     override func dispatch(opcode: UInt32, arguments args: UnsafeMutablePointer<wl_argument>) {
         switch opcode {
         case 0:
-            onEvent?(.geometry(x: args[0].i, y: args[1].i, physicalWidth: args[2].i, physicalHeight: args[3].i, subpixel: WlOutput.Subpixel(rawValue: UInt32(bitPattern: args[4].i)), make: string(args[5].s) ?? "", model: string(args[6].s) ?? "", transform: WlOutput.Transform(rawValue: UInt32(bitPattern: args[7].i))))
+            send(.geometry(x: args[0].i, y: args[1].i, physicalWidth: args[2].i, physicalHeight: args[3].i, subpixel: WlOutput.Subpixel(rawValue: UInt32(bitPattern: args[4].i)), make: string(args[5].s) ?? "", model: string(args[6].s) ?? "", transform: WlOutput.Transform(rawValue: UInt32(bitPattern: args[7].i))))
         case 1:
-            onEvent?(.mode(flags: WlOutput.Mode(rawValue: args[0].u), width: args[1].i, height: args[2].i, refresh: args[3].i))
+            send(.mode(flags: WlOutput.Mode(rawValue: args[0].u), width: args[1].i, height: args[2].i, refresh: args[3].i))
         case 2:
-            onEvent?(.done)
+            send(.done)
         case 3:
-            onEvent?(.scale(factor: args[0].i))
+            send(.scale(factor: args[0].i))
         case 4:
-            onEvent?(.name(name: string(args[0].s) ?? ""))
+            send(.name(name: string(args[0].s) ?? ""))
         case 5:
-            onEvent?(.description(description: string(args[0].s) ?? ""))
+            send(.description(description: string(args[0].s) ?? ""))
         default:
             break
         }

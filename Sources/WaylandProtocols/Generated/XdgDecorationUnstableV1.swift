@@ -120,13 +120,30 @@ public final class ZxdgToplevelDecorationV1: Proxy, WaylandInterface {
         case configure(mode: ZxdgToplevelDecorationV1.Mode)
     }
 
-    /// Receives this object's events, on the main actor, while the event queue is dispatched.
-    public var onEvent: ((Event) -> Void)?
+    private var listeners = ListenerList<Event>()
+
+    /// Calls `listener` with each of this object's events, on the main actor, while the event
+    /// queue is dispatched, after the listeners added before it. Any number may listen.
+    @discardableResult
+    public func addListener(_ listener: @escaping (Event) -> Void) -> ListenerToken {
+        listeners.add(listener)
+    }
+
+    /// Stops calling a listener; removing one that is gone does nothing.
+    public func removeListener(_ token: ListenerToken) {
+        listeners.remove(token)
+    }
+
+    private func send(_ event: Event) {
+        for (token, listener) in listeners.snapshot where listeners.contains(token) {
+            listener(event)
+        }
+    }
 
     override func dispatch(opcode: UInt32, arguments args: UnsafeMutablePointer<wl_argument>) {
         switch opcode {
         case 0:
-            onEvent?(.configure(mode: ZxdgToplevelDecorationV1.Mode(rawValue: args[0].u)))
+            send(.configure(mode: ZxdgToplevelDecorationV1.Mode(rawValue: args[0].u)))
         default:
             break
         }

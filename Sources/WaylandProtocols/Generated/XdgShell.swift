@@ -74,13 +74,30 @@ public final class XdgWmBase: Proxy, WaylandInterface {
         case ping(serial: UInt32)
     }
 
-    /// Receives this object's events, on the main actor, while the event queue is dispatched.
-    public var onEvent: ((Event) -> Void)?
+    private var listeners = ListenerList<Event>()
+
+    /// Calls `listener` with each of this object's events, on the main actor, while the event
+    /// queue is dispatched, after the listeners added before it. Any number may listen.
+    @discardableResult
+    public func addListener(_ listener: @escaping (Event) -> Void) -> ListenerToken {
+        listeners.add(listener)
+    }
+
+    /// Stops calling a listener; removing one that is gone does nothing.
+    public func removeListener(_ token: ListenerToken) {
+        listeners.remove(token)
+    }
+
+    private func send(_ event: Event) {
+        for (token, listener) in listeners.snapshot where listeners.contains(token) {
+            listener(event)
+        }
+    }
 
     override func dispatch(opcode: UInt32, arguments args: UnsafeMutablePointer<wl_argument>) {
         switch opcode {
         case 0:
-            onEvent?(.ping(serial: args[0].u))
+            send(.ping(serial: args[0].u))
         default:
             break
         }
@@ -615,13 +632,30 @@ public final class XdgSurface: Proxy, WaylandInterface {
         case configure(serial: UInt32)
     }
 
-    /// Receives this object's events, on the main actor, while the event queue is dispatched.
-    public var onEvent: ((Event) -> Void)?
+    private var listeners = ListenerList<Event>()
+
+    /// Calls `listener` with each of this object's events, on the main actor, while the event
+    /// queue is dispatched, after the listeners added before it. Any number may listen.
+    @discardableResult
+    public func addListener(_ listener: @escaping (Event) -> Void) -> ListenerToken {
+        listeners.add(listener)
+    }
+
+    /// Stops calling a listener; removing one that is gone does nothing.
+    public func removeListener(_ token: ListenerToken) {
+        listeners.remove(token)
+    }
+
+    private func send(_ event: Event) {
+        for (token, listener) in listeners.snapshot where listeners.contains(token) {
+            listener(event)
+        }
+    }
 
     override func dispatch(opcode: UInt32, arguments args: UnsafeMutablePointer<wl_argument>) {
         switch opcode {
         case 0:
-            onEvent?(.configure(serial: args[0].u))
+            send(.configure(serial: args[0].u))
         default:
             break
         }
@@ -895,19 +929,36 @@ public final class XdgToplevel: Proxy, WaylandInterface {
         case wmCapabilities(capabilities: [UInt8])
     }
 
-    /// Receives this object's events, on the main actor, while the event queue is dispatched.
-    public var onEvent: ((Event) -> Void)?
+    private var listeners = ListenerList<Event>()
+
+    /// Calls `listener` with each of this object's events, on the main actor, while the event
+    /// queue is dispatched, after the listeners added before it. Any number may listen.
+    @discardableResult
+    public func addListener(_ listener: @escaping (Event) -> Void) -> ListenerToken {
+        listeners.add(listener)
+    }
+
+    /// Stops calling a listener; removing one that is gone does nothing.
+    public func removeListener(_ token: ListenerToken) {
+        listeners.remove(token)
+    }
+
+    private func send(_ event: Event) {
+        for (token, listener) in listeners.snapshot where listeners.contains(token) {
+            listener(event)
+        }
+    }
 
     override func dispatch(opcode: UInt32, arguments args: UnsafeMutablePointer<wl_argument>) {
         switch opcode {
         case 0:
-            onEvent?(.configure(width: args[0].i, height: args[1].i, states: array(args[2].a)))
+            send(.configure(width: args[0].i, height: args[1].i, states: array(args[2].a)))
         case 1:
-            onEvent?(.close)
+            send(.close)
         case 2:
-            onEvent?(.configureBounds(width: args[0].i, height: args[1].i))
+            send(.configureBounds(width: args[0].i, height: args[1].i))
         case 3:
-            onEvent?(.wmCapabilities(capabilities: array(args[0].a)))
+            send(.wmCapabilities(capabilities: array(args[0].a)))
         default:
             break
         }
@@ -1522,17 +1573,34 @@ public final class XdgPopup: Proxy, WaylandInterface {
         case repositioned(token: UInt32)
     }
 
-    /// Receives this object's events, on the main actor, while the event queue is dispatched.
-    public var onEvent: ((Event) -> Void)?
+    private var listeners = ListenerList<Event>()
+
+    /// Calls `listener` with each of this object's events, on the main actor, while the event
+    /// queue is dispatched, after the listeners added before it. Any number may listen.
+    @discardableResult
+    public func addListener(_ listener: @escaping (Event) -> Void) -> ListenerToken {
+        listeners.add(listener)
+    }
+
+    /// Stops calling a listener; removing one that is gone does nothing.
+    public func removeListener(_ token: ListenerToken) {
+        listeners.remove(token)
+    }
+
+    private func send(_ event: Event) {
+        for (token, listener) in listeners.snapshot where listeners.contains(token) {
+            listener(event)
+        }
+    }
 
     override func dispatch(opcode: UInt32, arguments args: UnsafeMutablePointer<wl_argument>) {
         switch opcode {
         case 0:
-            onEvent?(.configure(x: args[0].i, y: args[1].i, width: args[2].i, height: args[3].i))
+            send(.configure(x: args[0].i, y: args[1].i, width: args[2].i, height: args[3].i))
         case 1:
-            onEvent?(.popupDone)
+            send(.popupDone)
         case 2:
-            onEvent?(.repositioned(token: args[0].u))
+            send(.repositioned(token: args[0].u))
         default:
             break
         }

@@ -1,0 +1,21 @@
+/// One layer's drawing, flattened into host coordinates: what composition needs, captured on
+/// the main thread so the painting thread never touches a `Layer`. As in Core Animation, a
+/// layer's background and contents draw below its sublayers and its border above them, so each
+/// layer contributes a body item before its sublayers' items and a border item after them.
+struct DrawItem: Sendable {
+    enum Part: Sendable { case body, border }
+    var part: Part
+    var frame: Rect
+    /// The clip from ancestors that clip to bounds, in host points.
+    var clip: Rect
+    /// The layer's opacity times its ancestors'.
+    var opacity: Double
+    var backgroundColor: Color?
+    var cornerRadius: Double
+    var borderWidth: Double
+    var borderColor: Color?
+    /// Never mutated once published, so it is safe to read on the painting thread while the main thread runs on.
+    var contents: Bitmap?
+    var roundsContents: Bool
+}
+

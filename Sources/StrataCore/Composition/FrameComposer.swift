@@ -1,0 +1,175 @@
+import Dispatch
+
+/// Turns the layer tree into frames: flattens it into draw items, tracks what changed (damage),
+/// repaints what a reused buffer's age requires, paints on its own queue, and on the way back
+/// discards a frame painted for a surface geometry that has since changed.
+///
+/// Main actor only; painting happens on `queue`, from draw items that are plain values.
+@MainActor
+final class FrameComposer {
+    /// A painted frame on its way back to the main thread.
+    struct PaintedFrame {
+        let buffer: SurfaceBuffer
+        let damage: DamageRegion
+        let generation: UInt64
+    }
+
+    /// What `compose` did.
+    enum Outcome {
+        /// Nothing changed on screen.
+        case unchanged
+        /// A frame is being painted; `finish` follows through the completion.
+        case painting
+        /// Every buffer is busy: the frame waits for a release.
+        case waitingForBuffer
+        /// No buffer could be made; the damage is kept for a retry.
+        case bufferFailed(StrataError)
+    }
+
+    private let queue = DispatchQueue(label: "strata.compose", qos: .userInitiated)
+    private var pendingDamage = DamageRegion()
+    /// Damage of recently presented frames, newest first, for buffer-age repaints.
+    private var recentDamage: [DamageRegion] = []
+    /// Bumped when the surface geometry changes; a frame painted under an older one is stale.
+    private(set) var generation: UInt64 = 0
+
+    /// The surface changed size or scale: frames in flight are stale, old damage means nothing,
+    /// and the whole new surface must be painted.
+    func geometryChanged(to geometry: SurfaceGeometry) {
+        generation += 1
+        recentDamage = []
+        pendingDamage.removeAll()
+        pendingDamage.add(geometry.pixelBounds)
+    }
+
+    /// Everything must be painted again, such as after a background change.
+    func damageEverything(_ geometry: SurfaceGeometry) {
+        pendingDamage.add(geometry.pixelBounds)
+    }
+
+    /// A subtree left the tree: where it was shown must be repainted.
+    func layerRemoved(_ layer: Layer, geometry: SurfaceGeometry) {
+        forEachLayer(in: layer) { removed in
+            pendingDamage.add(removed.composition.lastRect.scaled(by: geometry.scale), within: geometry.pixelBounds)
+            removed.composition.lastRect = .zero
+        }
+    }
+
+    /// Collects the tree and, when anything changed, starts painting it into a free buffer.
+    /// `completion` runs on the main thread with the painted frame.
+    func compose(_ root: Layer, geometry: SurfaceGeometry, background: Color, backend: any SurfaceBackend,
+                 loop: MainLoop, completion: @escaping @MainActor (PaintedFrame) -> Void) -> Outcome {
+        var damage: DamageRegion? = pendingDamage
+        pendingDamage.removeAll()
+        let items = collect(root, geometry: geometry, damage: &damage)
+        guard let damage, !damage.isEmpty, geometry.pixelWidth > 0, geometry.pixelHeight > 0 else { return .unchanged }
+
+        let buffer: SurfaceBuffer
+        do {
+            guard let acquired = try backend.acquireBuffer(width: geometry.pixelWidth, height: geometry.pixelHeight) else {
+                pendingDamage.formUnion(damage)
+                return .waitingForBuffer
+            }
+            buffer = acquired
+        } catch {
+            pendingDamage.formUnion(damage)
+            return .bufferFailed(error)
+        }
+        var paint = damage
+        if buffer.age == 0 || buffer.age - 1 > recentDamage.count {
+            paint.add(geometry.pixelBounds)
+        } else {
+            for older in recentDamage.prefix(buffer.age - 1) { paint.formUnion(older) }
+        }
+        let frame = PaintedFrame(buffer: buffer, damage: damage, generation: generation)
+        queue.async { [paint, scale = geometry.scale] in
+            buffer.beginPainting()
+            LayerPainter.paint(items, damage: paint, scale: scale, background: background, into: buffer.bitmap)
+            buffer.endPainting()
+            loop.post { completion(frame) }
+        }
+        return .painting
+    }
+
+    /// Whether a painted frame may be shown: it was painted for the current geometry. A shown
+    /// frame's damage is remembered for buffer-age repaints.
+    func accept(_ frame: PaintedFrame) -> Bool {
+        guard frame.generation == generation else { return false }
+        recentDamage.insert(frame.damage, at: 0)
+        if recentDamage.count > 4 { recentDamage.removeLast() }
+        return true
+    }
+
+    /// The whole tree painted now, on this thread, into a new bitmap, leaving damage tracking
+    /// alone: what an incrementally painted frame must equal.
+    func paintFullFrame(_ root: Layer, geometry: SurfaceGeometry, background: Color) -> Bitmap? {
+        guard let bitmap = try? Bitmap(width: geometry.pixelWidth, height: geometry.pixelHeight) else { return nil }
+        var untracked: DamageRegion? = nil
+        let items = collect(root, geometry: geometry, damage: &untracked)
+        var everything = DamageRegion()
+        everything.add(geometry.pixelBounds)
+        LayerPainter.paint(items, damage: everything, scale: geometry.scale, background: background, into: bitmap)
+        return bitmap
+    }
+
+    // MARK: Collecting
+
+    /// One step of the walk: a layer to enter, or a border to emit once its sublayers are done.
+    private enum Step {
+        case enter(Layer, offset: Point, clip: Rect, opacity: Double, visible: Bool)
+        case border(DrawItem)
+    }
+
+    /// Flattens the visible tree into draw items and, when `damage` is given, damages every
+    /// rectangle whose pixels change: where a changed layer was and where it is now. Iterative, so
+    /// a deep tree cannot overflow the stack.
+    private func collect(_ root: Layer, geometry: SurfaceGeometry, damage: inout DamageRegion?) -> [DrawItem] {
+        var items: [DrawItem] = []
+        var stack: [Step] = [.enter(root, offset: .zero, clip: geometry.bounds, opacity: 1, visible: true)]
+        let (scale, limit) = (geometry.scale, geometry.pixelBounds)
+        while let step = stack.popLast() {
+            switch step {
+            case let .border(item):
+                items.append(item)
+            case let .enter(layer, offset, clip, opacity, visible):
+                let frame = layer.frame.offsetBy(dx: offset.x, dy: offset.y)
+                let shown = visible && !layer.isHidden && layer.opacity > 0
+                let visibleRect = shown ? frame.intersection(clip) : .zero
+                if damage != nil {
+                    if layer.composition.needsComposite || visibleRect != layer.composition.lastRect {
+                        damage?.add(layer.composition.lastRect.scaled(by: scale), within: limit)
+                        damage?.add(visibleRect.scaled(by: scale), within: limit)
+                    }
+                    layer.composition = Layer.CompositionRecord(lastRect: visibleRect, needsComposite: false)
+                }
+                let alpha = opacity * layer.opacity
+                let drawn = shown && !visibleRect.isEmpty
+                var item = DrawItem(part: .body, frame: frame, clip: clip, opacity: alpha, backgroundColor: layer.backgroundColor,
+                                    cornerRadius: layer.cornerRadius, borderWidth: layer.borderWidth,
+                                    borderColor: layer.borderColor, contents: layer.contents, roundsContents: layer.clipsToBounds)
+                if drawn, layer.backgroundColor != nil || layer.contents != nil { items.append(item) }
+                if drawn, layer.borderWidth > 0, layer.borderColor != nil {
+                    item.part = .border
+                    stack.append(.border(item))
+                }
+                let childOffset = Point(x: frame.minX - layer.bounds.minX, y: frame.minY - layer.bounds.minY)
+                let childClip = layer.clipsToBounds ? clip.intersection(frame) : clip
+                // Pushed in reverse, so sublayers are visited in order, last on top.
+                for sublayer in layer.sublayers.reversed() {
+                    stack.append(.enter(sublayer, offset: childOffset, clip: childClip, opacity: alpha, visible: shown))
+                }
+            }
+        }
+        return items
+    }
+}
+
+/// Visits `root` and every layer below it, without recursion.
+@MainActor
+func forEachLayer(in root: Layer, _ visit: (Layer) -> Void) {
+    var stack = [root]
+    while let layer = stack.popLast() {
+        visit(layer)
+        stack.append(contentsOf: layer.sublayers.reversed())
+    }
+}

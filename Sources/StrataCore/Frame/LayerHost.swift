@@ -1,0 +1,338 @@
+import Dispatch
+import Glibc
+import Logging
+
+/// Shows a layer tree on one surface, after Core Animation's commit and YYTransaction's run-loop
+/// observer: it owns the tree, the surface geometry, the transaction queue, the frame clock and
+/// the display link, and runs the tick.
+///
+/// A tick runs before the loop sleeps, when something is dirty and `FrameClock` says the surface
+/// is free. It fires the display link (if a frame signal came since the last one), flushes this
+/// host's transactions, lays out, asks each layer that needs it to display, and hands the tree to
+/// the `FrameComposer`, which paints the damaged region into a free buffer off the main thread.
+/// Back on the main thread a frame painted for an old geometry is discarded; the rest go to the
+/// `SurfaceBackend`. Main actor only.
+@MainActor
+public final class LayerHost {
+    /// The root of the tree; its frame always covers the surface.
+    public let rootLayer: Layer
+    /// The surface's size and scale.
+    public private(set) var geometry: SurfaceGeometry
+    /// The surface size in points.
+    public var size: Size { geometry.size }
+    /// Device pixels per point.
+    public var scale: Double { geometry.scale }
+    /// What shows where no layer draws.
+    public var backgroundColor: Color = .white { didSet { composer.damageEverything(geometry); invalidate() } }
+    /// What this host did: counts and timings, observed, never used to decide anything.
+    public internal(set) var statistics = Statistics()
+    /// Called for each problem after it is logged.
+    public var onProblem: ((Problem) -> Void)?
+    /// Calls its subscribers once per frame; animations step there.
+    public let displayLink: DisplayLink
+    /// The transactions this host's ticks flush: its own unless one was given.
+    public let transactions: TransactionQueue
+    /// Where frames go.
+    public let backend: any SurfaceBackend
+    /// The loop the host ticks on.
+    public let loop: MainLoop
+
+    let queues: RenderQueuePool
+    let bitmapPool: BitmapPool
+    private let composer = FrameComposer()
+    private var clock = FrameClock()
+    private var rendersInFlight = 0
+    private var isTicking = false
+    private var invalidatedDuringTick = false
+    private var tickHook: MainLoop.Token?
+    private var frameTimer: MainLoop.Token?
+    private var bufferRetryTimer: MainLoop.Token?
+    private var tickSubscription: DisplayLink.Subscription?
+    private var lastTransactionCounts = TransactionQueue.Counts()
+    private var lastStatisticsLog: UInt64 = 0
+    private var intervals = FrameIntervalMeter()
+    static let log = Logger(label: "strata.host")
+    private static let logsStatistics = getenv("STRATA_STATS").map { String(cString: $0) == "1" } ?? false
+
+    /// A host for a surface of `size` points at `scale`, showing frames through `backend`.
+    /// - Parameter transactions: the queue this host flushes; a new one by default, so windows
+    ///   never flush each other's work. Pass `.main` only to share one on purpose.
+    public init(size: Size, scale: Double = 1, backend: any SurfaceBackend, loop: MainLoop = .main,
+                transactions: TransactionQueue = TransactionQueue(), queues: RenderQueuePool = .shared,
+                bitmapPool: BitmapPool = BitmapPool()) {
+        geometry = SurfaceGeometry(size: .zero, scale: 1)
+        self.backend = backend
+        self.loop = loop
+        self.transactions = transactions
+        self.queues = queues
+        self.bitmapPool = bitmapPool
+        rootLayer = Layer()
+        displayLink = DisplayLink(loop: loop)
+        rootLayer.rootHost = self
+        displayLink.requestTick = { [weak self] in self?.invalidate() }
+        lastTransactionCounts = transactions.counts
+        geometry = validated(SurfaceGeometry(size: size, scale: scale), size: size, scale: scale)
+        rootLayer.frame = geometry.bounds
+        composer.geometryChanged(to: geometry)
+        tickHook = loop.addBeforeSleepHook { [weak self] in self?.runScheduledTick() }
+        transactions.observe(self) { [weak self] in self?.invalidate() }
+        backend.delegate = self
+        invalidate()
+    }
+
+    isolated deinit {
+        for timer in [frameTimer, bufferRetryTimer].compactMap({ $0 }) { loop.cancelTimer(timer) }
+        if let tickHook { loop.removeHook(tickHook) }
+        transactions.stopObserving(ObjectIdentifier(self))
+        if Self.logsStatistics { Self.log.info("\(statistics)") }
+    }
+
+    /// Bytes of layer bitmaps kept for reuse.
+    public var bitmapPoolBytes: Int { bitmapPool.pooledBytes }
+
+    /// Whether nothing is pending, rendering, painting or waiting for a frame signal.
+    public var isIdle: Bool { clock.isIdle && rendersInFlight == 0 }
+
+    /// A display link subscriber called once per frame while set, at the start of the first tick
+    /// after each frame signal, before transactions flush. Set it to nil and the host goes idle.
+    public var onTick: (() -> Void)? {
+        didSet {
+            if onTick != nil, tickSubscription == nil {
+                tickSubscription = displayLink.add(self) { host, _ in host.onTick?() }
+            } else if onTick == nil, let tickSubscription {
+                displayLink.remove(tickSubscription)
+                self.tickSubscription = nil
+            }
+        }
+    }
+
+    /// How often the display link fires when no frame in flight paces it.
+    public var idleFrameInterval: Duration {
+        get { displayLink.idleInterval }
+        set { displayLink.idleInterval = newValue }
+    }
+
+    /// Changes the surface size and scale. Frames painted for the old ones are discarded.
+    public func resize(to newSize: Size, scale newScale: Double? = nil) {
+        let scale = newScale ?? geometry.scale
+        let new = validated(SurfaceGeometry(size: newSize, scale: scale), size: newSize, scale: scale)
+        guard new != geometry else { return }
+        let scaleChanged = new.scale != geometry.scale
+        geometry = new
+        composer.geometryChanged(to: new)
+        rootLayer.frame = new.bounds
+        if scaleChanged { forEachLayer(in: rootLayer) { $0.hostScaleChanged(to: new.scale) } }
+        invalidate()
+    }
+
+    /// Asks for a tick: something in the tree changed.
+    public func invalidate() {
+        if isTicking {
+            invalidatedDuringTick = true
+            return
+        }
+        perform(clock.invalidate())
+    }
+
+    func layerRemoved(_ layer: Layer) {
+        composer.layerRemoved(layer, geometry: geometry)
+        invalidate()
+    }
+
+    /// The whole tree painted now, into a new bitmap: what an incrementally painted frame must
+    /// equal. For tests.
+    package func paintFullFrame() -> Bitmap? {
+        composer.paintFullFrame(rootLayer, geometry: geometry, background: backgroundColor)
+    }
+
+    // MARK: The tick
+
+    private func runScheduledTick() {
+        guard clock.beginTick() else { return }
+        let start = ContinuousClock.now
+        isTicking = true
+        invalidatedDuringTick = false
+        statistics.ticks += 1
+
+        displayLink.fireIfDue()
+        transactions.flush()
+        recordTransactionCounts()
+        layoutTree()
+        displayTree()
+        compose()
+
+        isTicking = false
+        displayLink.tickEnded(awaitingFrameSignal: clock.isComposing || clock.isFrameInFlight || rendersInFlight > 0)
+        if invalidatedDuringTick || transactions.hasPending { perform(clock.invalidate()) }
+        recordMainThreadTime(since: start, tick: true)
+    }
+
+    private func layoutTree() {
+        forEachLayer(in: rootLayer) { $0.layoutIfNeeded() }
+    }
+
+    /// Hidden layers display too: skipping them would show stale contents for a frame when they
+    /// are shown again.
+    private func displayTree() {
+        let context = DisplayContext(scale: geometry.scale, bitmapPool: bitmapPool, renderQueues: queues, loop: loop, recorder: self)
+        forEachLayer(in: rootLayer) { layer in
+            guard layer.needsDisplay else { return }
+            layer.markDisplayed()
+            layer.display(in: context)
+        }
+    }
+
+    private func compose() {
+        let outcome = composer.compose(rootLayer, geometry: geometry, background: backgroundColor, backend: backend,
+                                       loop: loop) { [weak self] frame in self?.finishComposition(frame) }
+        switch outcome {
+        case .unchanged:
+            break
+        case .painting:
+            clock.compositionStarted()
+        case .waitingForBuffer:
+            statistics.framesDeferred += 1
+            clock.bufferUnavailable()
+        case let .bufferFailed(error):
+            // No release will come for a buffer that was never made: retry on a timer, so a
+            // passing shortage (out of fds or memory) never freezes the surface.
+            statistics.framesDeferred += 1
+            report(.allocationFailed(width: geometry.pixelWidth, height: geometry.pixelHeight, cause: error))
+            clock.bufferUnavailable()
+            if bufferRetryTimer == nil {
+                bufferRetryTimer = loop.addTimer(after: .milliseconds(100)) { [weak self] in
+                    guard let self else { return }
+                    bufferRetryTimer = nil
+                    perform(clock.bufferReleased())
+                }
+            }
+        }
+    }
+
+    /// Back on the main thread with a painted frame: discard it if the surface changed while it
+    /// was painted, otherwise present it.
+    private func finishComposition(_ frame: FrameComposer.PaintedFrame) {
+        let start = ContinuousClock.now
+        statistics.framesComposed += 1
+        if composer.accept(frame) {
+            backend.present(frame.buffer, damage: frame.damage, geometry: geometry)
+            statistics.framesCommitted += 1
+            perform(clock.compositionFinished(committed: true))
+            logStatisticsPeriodically()
+        } else {
+            backend.discard(frame.buffer)
+            statistics.framesDiscarded += 1
+            perform(clock.compositionFinished(committed: false))
+        }
+        recordMainThreadTime(since: start, tick: false)
+    }
+
+    private func frameTimedOut() {
+        frameTimer = nil
+        statistics.frameTimeouts += 1
+        perform(clock.frameTimedOut())
+        displayLink.frameSignalled(at: Monotonic.now)
+    }
+
+    private func perform(_ actions: FrameClock.Actions) {
+        if actions.contains(.scheduleTick) {
+            // The before-sleep hook runs it; wake the loop in case it is asleep (a host's pump).
+            if !loop.isIterating { loop.wake() }
+        }
+        if actions.contains(.cancelFrameTimeout), let frameTimer {
+            loop.cancelTimer(frameTimer)
+            self.frameTimer = nil
+        }
+        if actions.contains(.armFrameTimeout), let timeout = backend.frameTimeout {
+            if let frameTimer { loop.cancelTimer(frameTimer) }
+            frameTimer = loop.addTimer(after: timeout) { [weak self] in self?.frameTimedOut() }
+        }
+    }
+
+    private func validated(_ geometry: SurfaceGeometry, size: Size, scale: Double) -> SurfaceGeometry {
+        if !geometry.isValid { report(.invalidSurfaceSize(width: size.width, height: size.height, scale: scale)) }
+        return geometry
+    }
+
+    /// Logs a problem, counts it and passes it to `onProblem`.
+    public func report(_ problem: Problem) {
+        statistics.problems += 1
+        Self.log.warning("\(problem)")
+        onProblem?(problem)
+    }
+
+    // MARK: Statistics
+
+    private func recordTransactionCounts() {
+        let counts = transactions.counts
+        statistics.transactionsCommitted += counts.committed - lastTransactionCounts.committed
+        statistics.transactionsCoalesced += counts.coalesced - lastTransactionCounts.coalesced
+        statistics.transactionsPerformed += counts.performed - lastTransactionCounts.performed
+        lastTransactionCounts = counts
+    }
+
+    private func recordMainThreadTime(since start: ContinuousClock.Instant, tick: Bool) {
+        let elapsed = ContinuousClock.now - start
+        statistics.mainThreadTime += elapsed
+        if tick { statistics.mainThreadTimePerTick.append(elapsed) }
+    }
+
+    private func logStatisticsPeriodically() {
+        guard Self.logsStatistics else { return }
+        let second = Monotonic.now / 1_000_000_000
+        guard second > lastStatisticsLog else { return }
+        lastStatisticsLog = second
+        Self.log.info("\(statistics)")
+    }
+}
+
+// MARK: - Renders and the backend report back
+
+extension LayerHost: DisplayRecorder {
+    /// Counts a render's progress; a render that ended lets the host go idle.
+    public func record(_ event: DisplayEvent) {
+        if case .started = event { rendersInFlight += 1 }
+        if event.endsRender { rendersInFlight = max(rendersInFlight - 1, 0) }
+        statistics.record(event)
+        if case let .failed(problem) = event { report(problem) }
+    }
+}
+
+extension LayerHost: SurfaceBackendDelegate {
+    /// What the surface looks like now, for the backend's own check before it attaches.
+    public var surfaceGeometry: SurfaceGeometry { geometry }
+
+    /// The frame signal for the last presented frame (a `wl_surface.frame` callback).
+    public func frameDone(_ signal: FrameSignal) {
+        statistics.frameSignals += 1
+        let interval = intervals.frameSignalled(signal)
+        if let interval { statistics.frameIntervals.append(interval) }
+        statistics.frameIntervalSource = intervals.source
+        perform(clock.frameDone())
+        displayLink.frameSignalled(at: intervals.lastFrameTime ?? signal.arrival, interval: intervals.typicalInterval)
+    }
+
+    /// A buffer became free.
+    public func bufferReleased() {
+        perform(clock.bufferReleased())
+    }
+
+    /// Something the backend observed: presentation feedback, or a problem.
+    public func backendObserved(_ observation: SurfaceBackendObservation) {
+        switch observation {
+        case let .presented(time):
+            statistics.framesPresented += 1
+            if let interval = intervals.presented(at: time) {
+                statistics.presentationIntervals.append(interval)
+                statistics.frameIntervals.append(interval)
+            }
+            statistics.frameIntervalSource = intervals.source
+        case .discardedByCompositor:
+            statistics.framesDiscardedByCompositor += 1
+        case .staleAttach:
+            statistics.staleAttaches += 1
+        case let .problem(problem):
+            report(problem)
+        }
+    }
+}

@@ -1,0 +1,54 @@
+extension LayerHost {
+    /// Something that went wrong with a visible fallback: logged, counted in the statistics and
+    /// passed to `onProblem`, never a crash. A struct with a code, so codes can be added without
+    /// breaking anyone's `switch`.
+    public struct Problem: Sendable, CustomStringConvertible {
+        /// What kind of problem. New codes may be added; match with `==` or a `default`.
+        public struct Code: Hashable, Sendable, CustomStringConvertible {
+            private enum Value: String, Sendable { case oversizedLayer, allocationFailed, invalidSurfaceSize }
+            private let value: Value
+            private init(_ value: Value) { self.value = value }
+
+            /// A layer's contents would exceed `Bitmap.maximumDimension`; they are cleared.
+            public static let oversizedLayer = Code(.oversizedLayer)
+            /// Pixels could not be allocated; the layer or surface keeps what it showed.
+            public static let allocationFailed = Code(.allocationFailed)
+            /// A surface size or scale was not drawable; it was clamped.
+            public static let invalidSurfaceSize = Code(.invalidSurfaceSize)
+
+            /// The code's name.
+            public var description: String { value.rawValue }
+        }
+
+        /// What kind of problem this is.
+        public var code: Code
+        /// What happened and what Strata did instead, for people.
+        public var message: String
+        /// The error underneath, when there is one.
+        public var cause: (any Error & Sendable)?
+
+        /// A problem with a code and a message.
+        public init(_ code: Code, _ message: String, cause: (any Error & Sendable)? = nil) {
+            self.code = code
+            self.message = message
+            self.cause = cause
+        }
+
+        /// A layer too large to render.
+        public static func oversizedLayer(width: Int, height: Int) -> Problem {
+            Problem(.oversizedLayer, "a layer of \(width)×\(height) pixels exceeds \(Bitmap.maximumDimension) on a side; its contents are cleared")
+        }
+
+        /// Pixels that could not be allocated.
+        public static func allocationFailed(width: Int, height: Int, cause: (any Error & Sendable)? = nil) -> Problem {
+            Problem(.allocationFailed, "could not allocate \(width)×\(height) pixels; what was shown stays", cause: cause)
+        }
+
+        /// A surface geometry that had to be clamped.
+        public static func invalidSurfaceSize(width: Double, height: Double, scale: Double) -> Problem {
+            Problem(.invalidSurfaceSize, "surface size \(width)×\(height) at scale \(scale) is not drawable; it is clamped")
+        }
+
+        public var description: String { message + (cause.map { " (\($0))" } ?? "") }
+    }
+}

@@ -1,0 +1,125 @@
+/// What one `LayerHost` did, for tests, benchmarks and `STRATA_STATS=1`.
+public struct Statistics: Sendable, CustomStringConvertible {
+    /// Transaction commits this host's ticks flushed, and how many of them joined a pending one.
+    public var transactionsCommitted = 0
+    public var transactionsCoalesced = 0
+    public var transactionsPerformed = 0
+
+    /// Asynchronous display tasks started.
+    public var displayTasksStarted = 0
+    /// Found cancelled on the render queue before drawing began.
+    public var displayTasksCancelledBeforeDrawing = 0
+    /// Drew, then found cancelled before handing the result back.
+    public var displayTasksCancelledAfterDrawing = 0
+    /// Came back to the main thread and were found stale right before use.
+    public var displayTasksDiscardedBeforeUse = 0
+    /// Became the layer's contents.
+    public var displayTasksFinished = 0
+    /// Drawn inline on the main thread (`displaysAsynchronously == false`).
+    public var displayTasksSynchronous = 0
+    /// Could not get a bitmap to draw into.
+    public var displayTasksFailed = 0
+
+    public var ticks = 0
+    /// Frames painted by the compositor queue.
+    public var framesComposed = 0
+    /// Frames handed to the backend to show.
+    public var framesCommitted = 0
+    /// Painted frames thrown away because the surface changed meanwhile.
+    public var framesDiscarded = 0
+    /// Ticks that had damage but found every buffer busy.
+    public var framesDeferred = 0
+    public var frameSignals = 0
+    public var frameTimeouts = 0
+    /// Buffers attached although painted for another size or scale than the surface's current
+    /// one, counted by the backend right before attaching. It must stay 0.
+    public var staleAttaches = 0
+    /// Frames the compositor reported shown (`wp_presentation`), and the intervals between them.
+    public var framesPresented = 0
+    /// Frames the compositor reported not shown (`wp_presentation_feedback.discarded`).
+    public var framesDiscardedByCompositor = 0
+    /// Intervals between frames the compositor reported shown.
+    public var presentationIntervals = Samples(capacity: 512)
+    /// Intervals between frames, from presentation feedback when the compositor answers it and
+    /// from frame signal timestamps otherwise (`frameIntervalSource` says which).
+    public var frameIntervals = Samples(capacity: 512)
+    /// Where the latest frame intervals came from.
+    public var frameIntervalSource = FrameIntervalSource.none
+    /// Problems reported with a logged fallback, such as a layer too large to render.
+    public var problems = 0
+
+    /// Main-thread time spent in ticks and frame completions.
+    public var mainThreadTime: Duration = .zero
+    /// Main-thread time of recent ticks, newest last.
+    public var mainThreadTimePerTick = Samples(capacity: 512)
+
+    /// Counts one display event.
+    mutating func record(_ event: DisplayEvent) {
+        switch event {
+        case .started: displayTasksStarted += 1
+        case .cancelledBeforeDrawing: displayTasksCancelledBeforeDrawing += 1
+        case .cancelledAfterDrawing: displayTasksCancelledAfterDrawing += 1
+        case .discardedBeforeUse: displayTasksDiscardedBeforeUse += 1
+        case .finished: displayTasksFinished += 1
+        case .failed: displayTasksFailed += 1
+        case .drewSynchronously: displayTasksSynchronous += 1
+        }
+    }
+
+    /// Display tasks that have not come back yet (an observation: the host keeps its own count).
+    public var displayTasksInFlight: Int {
+        displayTasksStarted - displayTasksCancelledBeforeDrawing - displayTasksCancelledAfterDrawing
+            - displayTasksDiscardedBeforeUse - displayTasksFinished - displayTasksFailed
+    }
+
+    public var description: String {
+        """
+        transactions committed \(transactionsCommitted) coalesced \(transactionsCoalesced) performed \(transactionsPerformed); \
+        display started \(displayTasksStarted) finished \(displayTasksFinished) sync \(displayTasksSynchronous) \
+        cancelled before \(displayTasksCancelledBeforeDrawing) after \(displayTasksCancelledAfterDrawing) \
+        discarded \(displayTasksDiscardedBeforeUse); ticks \(ticks) composed \(framesComposed) committed \(framesCommitted) \
+        discarded \(framesDiscarded) deferred \(framesDeferred); frame signals \(frameSignals) timeouts \(frameTimeouts); \
+        frame interval p50 \(Self.milliseconds(frameIntervals.percentile(0.5))) \
+        p99 \(Self.milliseconds(frameIntervals.percentile(0.99))) from \(frameIntervalSource.rawValue); \
+        main thread \(Self.milliseconds(mainThreadTime)) (per tick p50 \(Self.milliseconds(mainThreadTimePerTick.percentile(0.5))), \
+        p99 \(Self.milliseconds(mainThreadTimePerTick.percentile(0.99))))
+        """
+    }
+
+    private static func milliseconds(_ duration: Duration) -> String {
+        let (seconds, attoseconds) = duration.components
+        let microseconds = seconds * 1_000_000 + attoseconds / 1_000_000_000_000
+        return "\(microseconds / 1000).\(String(microseconds % 1000 + 1000).dropFirst()) ms"
+    }
+}
+
+/// The most recent durations, up to a capacity, for percentiles.
+public struct Samples: Sendable {
+    public let capacity: Int
+    public private(set) var values: [Duration] = []
+    private var next = 0
+
+    public init(capacity: Int) { self.capacity = max(capacity, 1) }
+
+    public mutating func append(_ value: Duration) {
+        if values.count < capacity {
+            values.append(value)
+        } else {
+            values[next] = value
+            next = (next + 1) % capacity
+        }
+    }
+
+    /// The samples oldest first.
+    public var chronological: [Duration] {
+        values.count < capacity ? values : Array(values[next...] + values[..<next])
+    }
+
+    /// The nearest-rank percentile, `fraction` in 0...1; zero when empty.
+    public func percentile(_ fraction: Double) -> Duration {
+        guard !values.isEmpty else { return .zero }
+        let sorted = values.sorted()
+        let rank = Int((fraction * Double(sorted.count)).rounded(.up)) - 1
+        return sorted[min(max(rank, 0), sorted.count - 1)]
+    }
+}

@@ -1,0 +1,163 @@
+/// A layer that renders its contents on a render queue, after YYAsyncLayer.
+///
+/// At display, the delegate's `DisplayTask` runs on a worker into a fresh bitmap. The layer's
+/// `Sentinel` is increased by every `setNeedsDisplay`, so a render started earlier is cancelled:
+/// it is checked before drawing starts, after drawing, and on the main thread right before the
+/// result would become `contents`. A stale result is never shown: its bitmap goes back to the
+/// pool and `didDisplay(finished: false)` runs.
+///
+/// With `displaysAsynchronously` off, the task draws inline on the main thread and cancels any
+/// render still in flight. Main actor only.
+@MainActor
+open class AsyncLayer: Layer {
+    /// Renders on a worker (the default) or inline on the main thread.
+    public var displaysAsynchronously = true
+    /// Held weakly: the owner usually holds the layer.
+    public weak var delegate: (any AsyncLayerDelegate)?
+    /// Cancels renders started before its latest increase.
+    public let sentinel = Sentinel()
+
+    /// A layer with no delegate; set one, or `displayClosure`, before it displays.
+    public override init() {
+        super.init()
+    }
+
+    /// A layer whose tasks come from `delegate`, which it holds weakly.
+    public convenience init(delegate: any AsyncLayerDelegate) {
+        self.init()
+        self.delegate = delegate
+    }
+
+    /// A layer that draws with `display`, for the common case where a delegate object would only
+    /// be ceremony. The closure runs on a render queue with the canvas, the size in points and the
+    /// cancellation check, and must draw only from values it captured.
+    public convenience init(display: @escaping DisplayTask.Draw) {
+        self.init()
+        displayClosure = { _ in DisplayTask(display: display) }
+    }
+
+    /// Makes the task for each display, ahead of `delegate`; set by `init(display:)`, or set it to
+    /// build tasks from the layer's current state without a delegate object.
+    public var displayClosure: (@MainActor (AsyncLayer) -> DisplayTask)? {
+        didSet { setNeedsDisplay() }
+    }
+
+    deinit {
+        // Whatever is still rendering for this layer is moot.
+        sentinel.increase()
+    }
+
+    open override func setNeedsDisplay() {
+        sentinel.increase()
+        super.setNeedsDisplay()
+    }
+
+    open override func boundsSizeChanged() {
+        super.boundsSizeChanged()
+        setNeedsDisplay()
+    }
+
+    open override func hostScaleChanged(to scale: Double) {
+        if contentsScale != scale { setNeedsDisplay() }
+    }
+
+    /// The device scale the current contents were drawn at.
+    public private(set) var contentsScale: Double = 0
+
+    open override func display(in context: DisplayContext) {
+        guard let task = displayClosure.map({ $0(self) }) ?? delegate?.displayTask(for: self) else { return }
+        let scale = context.scale
+        let size = bounds.size
+        // No drawing, or YYAsyncLayer's rule that below one point there is nothing to draw:
+        // free what was there.
+        guard let draw = task.display, size.width >= 1, size.height >= 1 else {
+            task.willDisplay?(self)
+            replaceContents(with: nil, scale: scale, context: context)
+            task.didDisplay?(self, true)
+            return
+        }
+        let pixelWidth = Self.pixels(size.width, scale)
+        let pixelHeight = Self.pixels(size.height, scale)
+        guard pixelWidth <= Bitmap.maximumDimension, pixelHeight <= Bitmap.maximumDimension else {
+            context.report(.oversizedLayer(width: pixelWidth, height: pixelHeight))
+            task.willDisplay?(self)
+            replaceContents(with: nil, scale: scale, context: context)
+            task.didDisplay?(self, false)
+            return
+        }
+
+        if displaysAsynchronously {
+            displayAsynchronously(task, draw: draw, size: size, pixelWidth: pixelWidth, pixelHeight: pixelHeight, context: context)
+        } else {
+            sentinel.increase()
+            task.willDisplay?(self)
+            context.record(.drewSynchronously)
+            let bitmap = context.bitmapPool.render(width: pixelWidth, height: pixelHeight, scale: scale) { canvas in
+                draw(canvas, size, { false })
+            }
+            if bitmap == nil { context.report(.allocationFailed(width: pixelWidth, height: pixelHeight)) }
+            replaceContents(with: bitmap, scale: scale, context: context)
+            task.didDisplay?(self, bitmap != nil)
+        }
+    }
+
+    private func displayAsynchronously(_ task: DisplayTask, draw: @escaping DisplayTask.Draw, size: Size,
+                                       pixelWidth: Int, pixelHeight: Int, context: DisplayContext) {
+        task.willDisplay?(self)
+        context.record(.started)
+        let (sentinel, scale, pool, post) = (self.sentinel, context.scale, context.bitmapPool, context.post)
+        let generation = sentinel.value
+        let didDisplay = task.didDisplay
+        // Outcomes are recorded on the main thread, where the context lives.
+        let finish: @Sendable (DisplayEvent) -> Void = { [weak self] event in
+            post {
+                context.record(event)
+                if let self { didDisplay?(self, false) }
+            }
+        }
+        context.renderQueues.next().async { [weak self] in
+            let isCancelled = { sentinel.isCancelled(since: generation) }
+            if isCancelled() { return finish(.cancelledBeforeDrawing) }
+            guard let bitmap = pool.render(width: pixelWidth, height: pixelHeight, scale: scale, { canvas in
+                draw(canvas, size, isCancelled)
+            }) else {
+                return finish(.failed(.allocationFailed(width: pixelWidth, height: pixelHeight)))
+            }
+            if isCancelled() {
+                pool.recycle(bitmap)
+                return finish(.cancelledAfterDrawing)
+            }
+            post {
+                // The last check, on the main thread, right before the result is used.
+                guard let self, !isCancelled() else {
+                    pool.recycle(bitmap)
+                    context.record(.discardedBeforeUse)
+                    if let self { didDisplay?(self, false) }
+                    return
+                }
+                context.record(.finished)
+                self.replaceContents(with: bitmap, scale: scale, context: context)
+                didDisplay?(self, true)
+            }
+        }
+    }
+
+    /// Swaps in new contents; the old bitmap is recycled when nothing else reads it, and freed on
+    /// the release queue otherwise.
+    private func replaceContents(with bitmap: Bitmap?, scale: Double, context: DisplayContext) {
+        var old = contents
+        contents = bitmap
+        contentsScale = bitmap == nil ? 0 : scale
+        guard old != nil else { return }
+        if isKnownUniquelyReferenced(&old) {
+            context.bitmapPool.recycle(old!)
+        } else {
+            context.renderQueues.release(old!)
+        }
+    }
+
+    private static func pixels(_ points: Double, _ scale: Double) -> Int {
+        let value = (points * scale).rounded(.up)
+        return value.isFinite && value < Double(Int32.max) ? Int(value) : Int(Int32.max)
+    }
+}

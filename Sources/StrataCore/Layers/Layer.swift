@@ -1,0 +1,228 @@
+/// A node of the layer tree: a rectangle with drawing properties, contents and sublayers.
+///
+/// Setting a property draws nothing. It records what changed and asks the tree's `LayerHost`
+/// for a frame tick, which lays out, displays and composes everything that changed at once.
+/// Sublayers draw over their superlayer, in array order (last on top).
+///
+/// Main actor only.
+@MainActor
+open class Layer {
+    /// A layer with no frame, no contents and no sublayers.
+    public init() {}
+
+    // MARK: Geometry
+
+    /// The layer's rectangle in its superlayer's coordinate space.
+    public var frame: Rect {
+        get { Rect(origin: position, size: bounds.size) }
+        set {
+            let sizeChanged = newValue.size != bounds.size
+            guard newValue.origin != position || sizeChanged else { return }
+            position = newValue.origin
+            bounds.size = newValue.size
+            if sizeChanged { boundsSizeChanged() }
+            setNeedsComposite()
+        }
+    }
+
+    /// The layer's own coordinate space: `size` equals the frame's, and `origin` is the point that
+    /// appears at the frame's top-left corner, so changing it scrolls the sublayers.
+    public var bounds = Rect.zero {
+        didSet {
+            guard bounds != oldValue else { return }
+            if bounds.size != oldValue.size { boundsSizeChanged() }
+            setNeedsComposite()
+        }
+    }
+
+    private var position = Point.zero
+
+    /// Called when the size changes: lays out the sublayers again.
+    open func boundsSizeChanged() { setNeedsLayout() }
+
+    // MARK: Drawing properties
+
+    /// Hides the layer and its subtree; hidden layers still lay out and display.
+    public var isHidden = false { didSet { if isHidden != oldValue { setNeedsComposite() } } }
+    /// Multiplies the alpha of the layer and its sublayers (each is blended on its own; there is
+    /// no offscreen group).
+    public var opacity: Double = 1 {
+        didSet { if opacity != oldValue { setNeedsCompositeInSubtree() } }
+    }
+    /// Clips sublayers to the frame, and the contents to the rounded corners.
+    public var clipsToBounds = false { didSet { if clipsToBounds != oldValue { setNeedsCompositeInSubtree() } } }
+    /// Fills the frame (rounded by `cornerRadius`) below the contents.
+    public var backgroundColor: Color? { didSet { if backgroundColor != oldValue { setNeedsComposite() } } }
+    /// Rounds the background, the border, and the contents when `clipsToBounds` is set.
+    public var cornerRadius: Double = 0 { didSet { if cornerRadius != oldValue { setNeedsComposite() } } }
+    /// A border drawn inside the frame, over the contents.
+    public var borderWidth: Double = 0 { didSet { if borderWidth != oldValue { setNeedsComposite() } } }
+    /// The border's colour; no border is drawn while it is nil.
+    public var borderColor: Color? { didSet { if borderColor != oldValue { setNeedsComposite() } } }
+
+    /// The layer's rendered pixels, drawn scaled into the frame over the background. An
+    /// `AsyncLayer` sets it from its display task; a plain layer shows whatever it is given.
+    /// Never changed in place once set: composition may be reading it on another thread.
+    public var contents: Bitmap? {
+        didSet { if contents !== oldValue { setNeedsComposite() } }
+    }
+
+    // MARK: Tree
+
+    /// The layer this one is a sublayer of.
+    public private(set) weak var superlayer: Layer?
+    /// The sublayers, bottom first.
+    public private(set) var sublayers: [Layer] = []
+
+    /// Adds `layer` above all sublayers, moving it from any other parent.
+    public func addSublayer(_ layer: Layer) {
+        insertSublayer(layer, at: sublayers.count)
+    }
+
+    /// Inserts `layer` at `index` (clamped to the valid range), moving it from any other parent.
+    /// Adding a layer inside itself (or inside its own subtree) does nothing: a tree has no cycles.
+    public func insertSublayer(_ layer: Layer, at index: Int) {
+        guard !isDescendant(of: layer) else { return }
+        if layer.superlayer === self, let current = sublayers.firstIndex(where: { $0 === layer }) {
+            sublayers.remove(at: current)
+        } else {
+            layer.removeFromSuperlayer()
+        }
+        sublayers.insert(layer, at: min(max(index, 0), sublayers.count))
+        layer.superlayer = self
+        layer.attached(to: host)
+    }
+
+    /// Inserts `layer` just above `sibling`, or on top when `sibling` is not a sublayer.
+    public func insertSublayer(_ layer: Layer, above sibling: Layer) {
+        guard let index = sublayers.firstIndex(where: { $0 === sibling }) else { return addSublayer(layer) }
+        let adjust = sublayers.firstIndex(where: { $0 === layer }).map { $0 < index ? 0 : 1 } ?? 1
+        insertSublayer(layer, at: index + adjust)
+    }
+
+    /// Inserts `layer` just below `sibling`, or at the bottom when `sibling` is not a sublayer.
+    public func insertSublayer(_ layer: Layer, below sibling: Layer) {
+        guard let index = sublayers.firstIndex(where: { $0 === sibling }) else { return insertSublayer(layer, at: 0) }
+        let adjust = sublayers.firstIndex(where: { $0 === layer }).map { $0 < index ? -1 : 0 } ?? 0
+        insertSublayer(layer, at: index + adjust)
+    }
+
+    /// Moves a sublayer above all its siblings.
+    public func bringSublayerToFront(_ layer: Layer) {
+        guard layer.superlayer === self else { return }
+        insertSublayer(layer, at: sublayers.count)
+    }
+
+    /// Moves a sublayer below all its siblings.
+    public func sendSublayerToBack(_ layer: Layer) {
+        guard layer.superlayer === self else { return }
+        insertSublayer(layer, at: 0)
+    }
+
+    /// Detaches the layer (and its subtree) from its parent; where it was shown is repainted.
+    public func removeFromSuperlayer() {
+        guard let parent = superlayer else { return }
+        let host = self.host
+        parent.sublayers.removeAll { $0 === self }
+        superlayer = nil
+        host?.layerRemoved(self)
+    }
+
+    /// Whether `layer` is this layer or one of its ancestors.
+    public func isDescendant(of layer: Layer) -> Bool {
+        var node: Layer? = self
+        while let current = node {
+            if current === layer { return true }
+            node = current.superlayer
+        }
+        return false
+    }
+
+    // MARK: Invalidation
+
+    /// Whether the layer waits for `display()` at the next tick.
+    public private(set) var needsDisplay = false
+    /// Whether the layer waits for `layoutSublayers()` at the next tick.
+    public private(set) var needsLayout = false
+
+    /// Asks for new contents at the next tick.
+    open func setNeedsDisplay() {
+        needsDisplay = true
+        host?.invalidate()
+    }
+
+    /// Asks for `layoutSublayers()` at the next tick.
+    public func setNeedsLayout() {
+        needsLayout = true
+        host?.invalidate()
+    }
+
+    /// Lays out now if a layout is pending, so sizes can be read back at once.
+    public func layoutIfNeeded() {
+        guard needsLayout else { return }
+        needsLayout = false
+        layoutSublayers()
+    }
+
+    /// Positions the sublayers. Runs on the main thread during a tick, after transactions and
+    /// before display. The default calls `layoutHandler`.
+    open func layoutSublayers() {
+        layoutHandler?(self)
+    }
+
+    /// Lays out the sublayers of a plain layer without subclassing.
+    public var layoutHandler: ((Layer) -> Void)?
+
+    /// Produces contents; called on the main thread during a tick when `needsDisplay` is set.
+    /// A plain layer has nothing to draw; `AsyncLayer` renders on a worker.
+    open func display(in context: DisplayContext) {}
+
+    /// Called when the layer joins a host, and when its host's scale changes: contents drawn for
+    /// another scale should be drawn again. The default does nothing.
+    open func hostScaleChanged(to scale: Double) {}
+
+    // MARK: Host and composition
+
+    /// Set on the root layer only; every other layer finds it through its ancestors.
+    weak var rootHost: LayerHost?
+
+    /// What the composer remembers of this layer between frames. Only `FrameComposer` reads it.
+    struct CompositionRecord {
+        /// The rectangle, in host points, this layer covered in the last composed frame.
+        var lastRect = Rect.zero
+        /// Whether its drawing changed since that frame.
+        var needsComposite = true
+    }
+
+    var composition = CompositionRecord()
+
+    /// The host showing this layer's tree, if any.
+    public var host: LayerHost? {
+        var node = self
+        while let parent = node.superlayer { node = parent }
+        return node.rootHost
+    }
+
+    func setNeedsComposite() {
+        composition.needsComposite = true
+        host?.invalidate()
+    }
+
+    private func setNeedsCompositeInSubtree() {
+        forEachLayer(in: self) { $0.composition.needsComposite = true }
+        host?.invalidate()
+    }
+
+    /// Joining a tree: whatever the subtree has pending becomes the host's work.
+    func attached(to host: LayerHost?) {
+        guard let host else { return }
+        let scale = host.geometry.scale
+        forEachLayer(in: self) { layer in
+            layer.composition.needsComposite = true
+            layer.hostScaleChanged(to: scale)
+        }
+        host.invalidate()
+    }
+
+    func markDisplayed() { needsDisplay = false }
+}

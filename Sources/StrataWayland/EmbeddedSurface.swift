@@ -1,0 +1,47 @@
+import StrataCore
+import WaylandClient
+
+/// Shows a layer tree on a `wl_surface` that a host client owns, typically a subsurface of the
+/// host's own window, on the host's `wl_display`.
+///
+/// Strata sends on the surface through a proxy wrapper bound to its own event queue, so its
+/// frame callbacks and buffer releases are dispatched by Strata's loop and the host's queue and
+/// listeners are never touched. Either Strata's `MainLoop` runs the process, or the host's loop
+/// drives Strata through the pump API (`MainLoop.fileDescriptor` and `dispatch()`). The host
+/// positions, maps and configures the surface; Strata only fills it. Main actor only.
+@MainActor
+public final class EmbeddedSurface {
+    /// The session on the host's display.
+    public let session: WaylandSession
+    /// Strata's wrapper of the host's surface.
+    public let surface: WlSurface
+    /// The frame clock, composition and statistics of this surface.
+    public let host: LayerHost
+    private let backend: WaylandSurfaceBackend
+
+    /// - Parameters:
+    ///   - surface: the host's `wl_surface*`; it must outlive this object.
+    ///   - size: the surface size in points.
+    ///   - scale: device pixels per point; the surface's buffer scale, so a whole number.
+    public init(session: WaylandSession, surface: OpaquePointer, size: Size, scale: Double = 1) {
+        self.session = session
+        self.surface = session.connection.wrap(surface, as: WlSurface.self)
+        backend = WaylandSurfaceBackend(session: session, surface: self.surface)
+        host = LayerHost(size: size, scale: Self.bufferScale(scale), backend: backend, loop: session.loop)
+        backend.isReady = true
+    }
+
+    /// The root of the layer tree shown on the surface.
+    public var rootLayer: Layer { host.rootLayer }
+
+    /// Follows the host's new size (in points) and, when given, scale.
+    public func resize(to size: Size, scale: Double? = nil) {
+        host.resize(to: size, scale: scale.map(Self.bufferScale))
+    }
+
+    /// `wl_surface.set_buffer_scale` takes whole numbers only: a fractional scale is rounded up,
+    /// so text stays sharp and the buffer and surface sizes still agree.
+    private static func bufferScale(_ scale: Double) -> Double {
+        scale.isFinite && scale >= 1 ? scale.rounded(.up) : 1
+    }
+}

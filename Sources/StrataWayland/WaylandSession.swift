@@ -1,0 +1,193 @@
+import StrataCore
+import WaylandClient
+
+/// A connection to a compositor with the globals Strata's surfaces use, driven by a `MainLoop`.
+///
+/// It binds `wl_compositor`, `wl_shm` and, when offered, `xdg_wm_base` (answering its pings),
+/// `wl_subcompositor`, `zxdg_decoration_manager_v1`, `wp_viewporter`,
+/// `wp_fractional_scale_manager_v1`, `wp_presentation` and the seat, each at the highest version
+/// both Strata (`Versions`) and the compositor support, and keeps track of outputs and their scales. Main actor only.
+@MainActor
+public final class WaylandSession {
+    public let connection: Connection
+    public let loop: MainLoop
+    public let compositor: WlCompositor
+    public let shm: WlShm
+    public let wmBase: XdgWmBase?
+    public let subcompositor: WlSubcompositor?
+    public let decorationManager: ZxdgDecorationManagerV1?
+    public let viewporter: WpViewporter?
+    public let fractionalScaleManager: WpFractionalScaleManagerV1?
+    public let presentation: WpPresentation?
+    /// Outputs currently advertised, with their scales.
+    public private(set) var outputs: [Output] = []
+    /// The first seat, when the compositor has one (headless weston does not).
+    public private(set) var seat: Seat?
+    /// Pixel formats `wl_shm` accepts.
+    public private(set) var shmFormats: Set<WlShm.Format> = []
+    /// The clock `wp_presentation` timestamps use (a `clockid_t`), once announced.
+    public private(set) var presentationClock: UInt32?
+
+    /// Surfaces that receive output and pointer events, by `wl_surface` id; held weakly, since
+    /// each holds the session.
+    private var clients: [UInt32: WeakSurfaceClient] = [:]
+    private var attachment: LoopAttachment?
+
+    func register(_ client: any SurfaceClient, surface: UInt32) { clients[surface] = WeakSurfaceClient(client) }
+    func unregister(surface: UInt32) { clients[surface] = nil }
+    func client(for surface: UInt32) -> (any SurfaceClient)? { clients[surface]?.client }
+    private var liveClients: [any SurfaceClient] { clients.values.compactMap(\.client) }
+
+    /// Connects to the compositor named by `name`, or by `WAYLAND_DISPLAY`.
+    public static func connect(to name: String? = nil, loop: MainLoop = .main) throws(WaylandError) -> WaylandSession {
+        try WaylandSession(connection: Connection.connect(to: name), loop: loop)
+    }
+
+    /// Shares a host client's `wl_display`, for embedding; Strata keeps to its own event queue.
+    ///
+    /// The host reads the display; Strata never does (two readers on one thread deadlock in
+    /// libwayland). Strata's queue is dispatched by `loop` after each wake-up, so a host driving
+    /// `loop` through its pump API calls `loop.dispatch()` after it reads the display. Create the
+    /// session while the host has no read prepared: it makes one roundtrip.
+    public convenience init(adopting display: OpaquePointer, loop: MainLoop = .main) throws(WaylandError) {
+        try self.init(connection: Connection(adopting: display), loop: loop, reads: false)
+    }
+
+    /// - Parameter reads: whether `loop` reads the display (false when a host client does).
+    public init(connection: Connection, loop: MainLoop = .main, reads: Bool = true) throws(WaylandError) {
+        self.connection = connection
+        self.loop = loop
+        let registry = connection.registry
+        func optional<Bound: WaylandInterface>(_ type: Bound.Type, _ version: UInt32) throws(WaylandError) -> Bound? {
+            registry.global(Bound.descriptor.name) == nil ? nil : try registry.bind(type, maxVersion: version)
+        }
+        compositor = try registry.bind(WlCompositor.self, maxVersion: Versions.compositor)
+        shm = try registry.bind(WlShm.self, maxVersion: Versions.shm)
+        wmBase = try optional(XdgWmBase.self, Versions.wmBase)
+        subcompositor = try optional(WlSubcompositor.self, Versions.subcompositor)
+        decorationManager = try optional(ZxdgDecorationManagerV1.self, Versions.decorationManager)
+        viewporter = try optional(WpViewporter.self, Versions.viewporter)
+        fractionalScaleManager = try optional(WpFractionalScaleManagerV1.self, Versions.fractionalScaleManager)
+        presentation = try optional(WpPresentation.self, Versions.presentation)
+
+        shm.addListener { [weak self] event in
+            if case let .format(format) = event { self?.shmFormats.insert(format) }
+        }
+        wmBase?.addListener { [weak wmBase] event in
+            if case let .ping(serial) = event { try? wmBase?.pong(serial: serial) }
+        }
+        presentation?.addListener { [weak self] event in
+            if case let .clockId(clock) = event { self?.presentationClock = clock }
+        }
+        for global in registry.globals { try globalAdded(global) }
+        registry.onGlobal = { [weak self] global in try? self?.globalAdded(global) }
+        registry.onGlobalRemove = { [weak self] global in self?.globalRemoved(global) }
+        attachment = try connection.attach(to: loop, reads: reads)
+        try connection.roundtrip()
+    }
+
+    isolated deinit {
+        attachment?.detach()
+    }
+
+    /// Runs the loop until it is stopped or the connection breaks.
+    /// - Throws: the connection's error; an error from another source of the loop is rethrown as
+    ///   it is.
+    public func run() throws {
+        try loop.run()
+    }
+
+    /// The error that ended the connection, if it has ended.
+    public var error: WaylandError? { connection.error }
+
+    func output(for proxy: WlOutput) -> Output? {
+        outputs.first { $0.proxy === proxy }
+    }
+
+    private func globalAdded(_ global: Registry.Global) throws(WaylandError) {
+        switch global.interface {
+        case WlOutput.descriptor.name:
+            let output = Output(proxy: try connection.registry.bind(WlOutput.self, global: global, maxVersion: Versions.output), name: global.name)
+            output.onChange = { [weak self] in self?.outputsChanged() }
+            outputs.append(output)
+        case WlSeat.descriptor.name where seat == nil:
+            seat = Seat(proxy: try connection.registry.bind(WlSeat.self, global: global, maxVersion: Versions.seat), session: self)
+        default:
+            break
+        }
+    }
+
+    private func globalRemoved(_ global: Registry.Global) {
+        if let index = outputs.firstIndex(where: { $0.name == global.name }) {
+            let output = outputs.remove(at: index)
+            for client in liveClients { client.outputRemoved(output) }
+        }
+    }
+
+    private func outputsChanged() {
+        for client in liveClients { client.outputsChanged() }
+    }
+}
+
+/// The highest version of each global this code is written for: the one place to raise when
+/// code starts using a newer request or event. Bound at the lower of this and what the
+/// compositor offers. (Debian 12's libwayland 1.21 knows wl_compositor 5 and wl_seat 8.)
+enum Versions {
+    /// 4 for `damage_buffer`; 5 only forbids attach offsets, which Strata never uses.
+    static let compositor: UInt32 = 5
+    static let shm: UInt32 = 1
+    /// 5: configure bounds and window-manager capabilities are events Strata may ignore.
+    static let wmBase: UInt32 = 5
+    static let subcompositor: UInt32 = 1
+    static let decorationManager: UInt32 = 1
+    static let viewporter: UInt32 = 1
+    static let fractionalScaleManager: UInt32 = 1
+    static let presentation: UInt32 = 1
+    /// 4 adds the output's name and description.
+    static let output: UInt32 = 4
+    /// 7: pointer frames, axis sources and discrete steps; 8 (value120) is not handled yet.
+    static let seat: UInt32 = 7
+}
+
+@MainActor
+private struct WeakSurfaceClient {
+    weak var client: (any SurfaceClient)?
+    init(_ client: any SurfaceClient) { self.client = client }
+}
+
+/// A surface that follows outputs and pointer input: windows and their decorations.
+@MainActor
+protocol SurfaceClient: AnyObject {
+    func outputsChanged()
+    func outputRemoved(_ output: Output)
+    func pointerEntered(serial: UInt32, at point: Point)
+    func pointerMoved(to point: Point)
+    func pointerLeft()
+    func pointerButton(serial: UInt32, button: UInt32, pressed: Bool)
+}
+
+/// A `wl_output` and the properties Strata uses. Main actor only.
+@MainActor
+public final class Output {
+    public let proxy: WlOutput
+    /// The registry name of its global.
+    public let name: UInt32
+    /// The integer scale the compositor applies to it (1 until told otherwise).
+    public private(set) var scale: Int32 = 1
+    public private(set) var modeSize: (width: Int32, height: Int32) = (0, 0)
+    var onChange: (() -> Void)?
+
+    init(proxy: WlOutput, name: UInt32) {
+        self.proxy = proxy
+        self.name = name
+        proxy.addListener { [weak self] event in
+            guard let self else { return }
+            switch event {
+            case let .scale(factor): scale = max(factor, 1)
+            case let .mode(flags, width, height, _) where flags.contains(.current): modeSize = (width, height)
+            case .done: onChange?()
+            default: break
+            }
+        }
+    }
+}

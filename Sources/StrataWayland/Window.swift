@@ -1,0 +1,323 @@
+import StrataCore
+import StrataWidgets
+import WaylandClient
+
+/// A top-level window (`xdg_toplevel`) showing a layer tree.
+///
+/// The window commits once without a buffer and attaches nothing until the compositor's first
+/// `configure` has been acked. Each configure is acked at once, then the host is resized, which
+/// discards any frame painted for the old size. Decorations are the compositor's when it offers
+/// `xdg-decoration` and agrees; otherwise Strata draws a title bar that moves the window and a
+/// close button, and resizes from the edges. Main actor only.
+@MainActor
+public final class Window: SurfaceClient {
+    /// The states the compositor reports in `xdg_toplevel.configure`.
+    public struct States: OptionSet, Sendable {
+        public let rawValue: UInt8
+        public init(rawValue: UInt8) { self.rawValue = rawValue }
+        public static let maximized = States(rawValue: 1 << 0)
+        public static let fullscreen = States(rawValue: 1 << 1)
+        public static let resizing = States(rawValue: 1 << 2)
+        public static let activated = States(rawValue: 1 << 3)
+        public static let tiled = States(rawValue: 1 << 4)
+    }
+
+    public let session: WaylandSession
+    public let surface: WlSurface
+    /// The frame clock, composition and statistics of this window.
+    public let host: LayerHost
+    /// Where the application's layers go: the area below the title bar.
+    public let contentLayer = Layer()
+    /// The content area's size in points.
+    public private(set) var contentSize: Size
+    public private(set) var states: States = []
+    /// Whether the first configure has arrived; nothing is shown before.
+    public private(set) var isConfigured = false
+    public private(set) var isClosed = false
+    /// Whether Strata draws the title bar (the compositor offered no server-side decorations).
+    public private(set) var hasClientDecorations = true
+
+    /// Called when the compositor or the close button asks the window to close. When nil, the
+    /// window closes.
+    public var onCloseRequest: (() -> Void)?
+    /// Called once the window is closed.
+    public var onClose: (() -> Void)?
+    /// Called after the content size changes.
+    public var onResize: ((Size) -> Void)?
+
+    public var title: String {
+        didSet {
+            try? toplevel.setTitle(title: title)
+            decorations.title = title
+        }
+    }
+    public var appID: String? {
+        didSet { if let appID { try? toplevel.setAppId(appId: appID) } }
+    }
+    /// The smallest content size the user may resize to; nil for no limit.
+    public var minimumSize: Size? { didSet { applySizeLimits() } }
+    /// The largest content size the user may resize to; nil for no limit.
+    public var maximumSize: Size? { didSet { applySizeLimits() } }
+
+    private let backend: WaylandSurfaceBackend
+    private let xdgSurface: XdgSurface
+    private let toplevel: XdgToplevel
+    private var serverDecoration: ZxdgToplevelDecorationV1?
+    private let decorations = ClientDecorations()
+    private var pendingSize: Size?
+    private var pendingStates: States = []
+    private var enteredOutputs: [WlOutput] = []
+    private var fractionalScale: WpFractionalScaleV1?
+    private var viewport: WpViewport?
+    /// The scale the compositor prefers through `wp_fractional_scale_v1`; it overrides outputs.
+    private var preferredFractionalScale: Double?
+
+    /// Opens a window; it appears once the compositor configures it.
+    /// - Parameter size: the content size in points, which the compositor may override.
+    public init(session: WaylandSession, title: String = "Strata", appID: String? = nil,
+                size: Size = Size(width: 640, height: 480)) throws(WaylandError) {
+        guard let wmBase = session.wmBase else {
+            throw WaylandError(.globalUnavailable, "the compositor does not offer xdg_wm_base, so no windows can be made")
+        }
+        self.session = session
+        self.title = title
+        self.appID = appID
+        contentSize = Size(width: max(size.width.rounded(), 1), height: max(size.height.rounded(), 1))
+        surface = try session.compositor.createSurface()
+        backend = WaylandSurfaceBackend(session: session, surface: surface)
+        host = LayerHost(size: contentSize, scale: 1, backend: backend, loop: session.loop)
+        xdgSurface = try wmBase.getXdgSurface(surface: surface)
+        toplevel = try xdgSurface.getToplevel()
+
+        host.rootLayer.addSublayer(contentLayer)
+        decorations.title = title
+        host.rootLayer.layoutHandler = { [weak self] _ in self?.layoutRoot() }
+        try toplevel.setTitle(title: title)
+        if let appID { try toplevel.setAppId(appId: appID) }
+        try setUpDecorations()
+        try setUpScaling()
+        observeEvents()
+        session.register(self, surface: surface.id)
+        resizeSurface(toContent: contentSize)
+        // The initial commit, with no buffer, asks for the first configure.
+        try surface.commit()
+    }
+
+    /// A window released without `close()` still leaves in protocol order: role objects
+    /// before the surface.
+    isolated deinit {
+        close()
+    }
+
+    // MARK: Requests to the compositor
+
+    public func maximize() { try? toplevel.setMaximized() }
+    public func unmaximize() { try? toplevel.unsetMaximized() }
+    public func minimize() { try? toplevel.setMinimized() }
+    public func setFullscreen(_ fullscreen: Bool) {
+        try? fullscreen ? toplevel.setFullscreen(output: nil) : toplevel.unsetFullscreen()
+    }
+
+    /// Asks for a new content size. A floating window takes it at once; a maximized, fullscreen
+    /// or tiled one keeps the compositor's size.
+    public func resize(to size: Size) {
+        guard !states.contains(.maximized), !states.contains(.fullscreen), !states.contains(.tiled) else { return }
+        resizeSurface(toContent: size)
+    }
+
+    /// Destroys the window. Its layers stay alive but are no longer shown.
+    public func close() {
+        guard !isClosed else { return }
+        isClosed = true
+        backend.isReady = false
+        session.unregister(surface: surface.id)
+        try? serverDecoration?.destroy()
+        try? fractionalScale?.destroy()
+        try? viewport?.destroy()
+        try? toplevel.destroy()
+        try? xdgSurface.destroy()
+        try? surface.destroy()
+        // Gone from the screen now, not whenever the loop next flushes.
+        try? session.connection.flush()
+        // A closed window never ticks; this also breaks cycles through the handler.
+        host.onTick = nil
+        onClose?()
+    }
+
+    // MARK: Configure
+
+    private func observeEvents() {
+        toplevel.addListener { [weak self] event in
+            guard let self else { return }
+            switch event {
+            case let .configure(width, height, states):
+                pendingSize = width > 0 && height > 0 ? Size(width: Double(width), height: Double(height)) : nil
+                pendingStates = Self.states(from: states)
+            case .close:
+                requestClose()
+            default:
+                break
+            }
+        }
+        xdgSurface.addListener { [weak self] event in
+            if case let .configure(serial) = event { self?.configure(serial: serial) }
+        }
+        surface.addListener { [weak self] event in
+            guard let self else { return }
+            switch event {
+            case let .enter(output?):
+                enteredOutputs.append(output)
+                updateIntegerScale()
+            case let .leave(output?):
+                enteredOutputs.removeAll { $0 === output }
+                updateIntegerScale()
+            default:
+                break
+            }
+        }
+    }
+
+    private func configure(serial: UInt32) {
+        try? xdgSurface.ackConfigure(serial: serial)
+        states = pendingStates
+        if let size = pendingSize {
+            resizeSurface(to: size)
+        }
+        if !isConfigured {
+            isConfigured = true
+            backend.isReady = true
+        }
+        decorations.isActive = states.contains(.activated)
+    }
+
+    private static func states(from bytes: [UInt8]) -> States {
+        var result: States = []
+        for index in stride(from: 0, to: bytes.count - 3, by: 4) {
+            let raw = UInt32(bytes[index]) | UInt32(bytes[index + 1]) << 8 | UInt32(bytes[index + 2]) << 16 | UInt32(bytes[index + 3]) << 24
+            switch XdgToplevel.State(rawValue: raw) {
+            case .maximized: result.insert(.maximized)
+            case .fullscreen: result.insert(.fullscreen)
+            case .resizing: result.insert(.resizing)
+            case .activated: result.insert(.activated)
+            case .tiledLeft, .tiledRight, .tiledTop, .tiledBottom: result.insert(.tiled)
+            default: break
+            }
+        }
+        return result
+    }
+
+    private func requestClose() {
+        if let onCloseRequest { onCloseRequest() } else { close() }
+    }
+
+    // MARK: Size
+
+    private var titleBarHeight: Double {
+        hasClientDecorations && !states.contains(.fullscreen) ? ClientDecorations.titleBarHeight : 0
+    }
+
+    private func resizeSurface(toContent size: Size) {
+        resizeSurface(to: Size(width: size.width, height: size.height + titleBarHeight))
+    }
+
+    /// The whole surface, title bar included: what configure sizes mean.
+    private func resizeSurface(to size: Size) {
+        let width = max(size.width.rounded(), 1)
+        let height = max(size.height.rounded(), titleBarHeight + 1)
+        let surfaceSize = Size(width: width, height: height)
+        let newContent = Size(width: width, height: height - titleBarHeight)
+        host.resize(to: surfaceSize)
+        host.rootLayer.setNeedsLayout()
+        if newContent != contentSize {
+            contentSize = newContent
+            onResize?(newContent)
+        }
+    }
+
+    private func layoutRoot() {
+        let bar = titleBarHeight
+        contentLayer.frame = Rect(x: 0, y: bar, width: host.size.width, height: max(host.size.height - bar, 0))
+        decorations.layout(in: host.rootLayer, width: host.size.width, visible: bar > 0)
+    }
+
+    private func applySizeLimits() {
+        let bar = titleBarHeight
+        // Protocol values: whole, non-negative, and 0 for "no limit"; NaN or huge sizes clamp.
+        func protocolSize(_ size: Size?) -> (Int32, Int32) {
+            guard let size else { return (0, 0) }
+            func clamp(_ value: Double) -> Int32 { value.isFinite ? Int32(min(max(value.rounded(), 0), 32767)) : 0 }
+            return (clamp(size.width), clamp(size.height + bar))
+        }
+        let minimum = protocolSize(minimumSize)
+        let maximum = protocolSize(maximumSize)
+        try? toplevel.setMinSize(width: minimum.0, height: minimum.1)
+        try? toplevel.setMaxSize(width: maximum.0, height: maximum.1)
+    }
+
+    // MARK: Decorations
+
+    private func setUpDecorations() throws(WaylandError) {
+        guard let manager = session.decorationManager else { return }
+        let decoration = try manager.getToplevelDecoration(toplevel: toplevel)
+        try decoration.setMode(mode: .serverSide)
+        decoration.addListener { [weak self] event in
+            guard let self, case let .configure(mode) = event else { return }
+            let clientSide = mode != .serverSide
+            guard clientSide != hasClientDecorations else { return }
+            let content = contentSize
+            hasClientDecorations = clientSide
+            resizeSurface(toContent: content)
+        }
+        serverDecoration = decoration
+    }
+
+    func pointerEntered(serial: UInt32, at point: Point) { decorations.hover(at: point, size: host.size) }
+    func pointerMoved(to point: Point) { decorations.hover(at: point, size: host.size) }
+    func pointerLeft() { decorations.hover(at: nil, size: host.size) }
+
+    func pointerButton(serial: UInt32, button: UInt32, pressed: Bool) {
+        guard pressed, button == ClientDecorations.leftButton, hasClientDecorations,
+              let point = decorations.pointer, let seat = session.seat?.proxy else { return }
+        let resizable = !states.contains(.maximized) && !states.contains(.fullscreen)
+        switch ClientDecorations.region(at: point, size: host.size, resizable: resizable) {
+        case .titleBar: try? toplevel.move(seat: seat, serial: serial)
+        case .closeButton: requestClose()
+        case let .edge(edge): try? toplevel.resize(seat: seat, serial: serial, edges: edge)
+        case .content: break
+        }
+    }
+
+    // MARK: Scale
+
+    /// The host owns the scale; the window only decides it: the compositor's preferred fractional
+    /// scale when it sends one (drawn through a viewport), otherwise the largest integer scale of
+    /// the outputs the surface is on. The backend derives the buffer scale or the viewport
+    /// destination from the host's geometry for each frame.
+    private func setUpScaling() throws(WaylandError) {
+        guard let manager = session.fractionalScaleManager, let viewporter = session.viewporter else { return }
+        let viewport = try viewporter.getViewport(surface: surface)
+        let fractional = try manager.getFractionalScale(surface: surface)
+        fractional.addListener { [weak self] event in
+            guard let self, case let .preferredScale(scale) = event, scale > 0 else { return }
+            preferredFractionalScale = Double(scale) / 120
+            host.resize(to: host.size, scale: preferredFractionalScale)
+        }
+        backend.useViewport(viewport)
+        self.viewport = viewport
+        fractionalScale = fractional
+    }
+
+    private func updateIntegerScale() {
+        guard preferredFractionalScale == nil else { return }
+        let scale = enteredOutputs.compactMap { session.output(for: $0)?.scale }.max() ?? 1
+        guard Double(scale) != host.scale else { return }
+        host.resize(to: host.size, scale: Double(scale))
+    }
+
+    func outputsChanged() { updateIntegerScale() }
+
+    func outputRemoved(_ output: Output) {
+        enteredOutputs.removeAll { $0 === output.proxy }
+        updateIntegerScale()
+    }
+}

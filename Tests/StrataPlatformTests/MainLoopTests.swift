@@ -1,0 +1,134 @@
+import Glibc
+import Synchronization
+import Testing
+import WaylandTestSupport
+import StrataPlatform
+import SystemPackage
+
+@MainActor
+struct MainLoopTests {
+    /// Runs iterations until `condition` holds, failing after `limit` iterations.
+    private func run(_ loop: MainLoop, until condition: () -> Bool, limit: Int = 200) throws {
+        for _ in 0..<limit where !condition() { try loop.runOnce(timeout: .milliseconds(20)) }
+        #expect(condition())
+    }
+
+    @Test func timersFireInDeadlineOrderAndRepeat() throws {
+        let loop = MainLoop()
+        var fired: [String] = []
+        loop.addTimer(after: .milliseconds(30)) { fired.append("late") }
+        loop.addTimer(after: .milliseconds(5)) { fired.append("early") }
+        var ticks = 0
+        let repeating = loop.addTimer(after: .milliseconds(1), repeating: .milliseconds(2)) { ticks += 1 }
+        let cancelled = loop.addTimer(after: .milliseconds(10)) { fired.append("cancelled") }
+        loop.cancelTimer(cancelled)
+        try run(loop, until: { fired.count == 2 && ticks >= 3 })
+        loop.cancelTimer(repeating)
+        #expect(fired == ["early", "late"])
+    }
+
+    @Test func workPostedFromOtherThreadsRunsOnTheLoopInOrder() async throws {
+        let loop = MainLoop()
+        let received = Received()
+        await withTaskGroup(of: Void.self) { group in
+            group.addTask { @Sendable in
+                for value in 0..<100 { loop.post { received.values.append(value) } }
+            }
+        }
+        try run(loop, until: { received.values.count == 100 })
+        #expect(received.values == Array(0..<100))
+    }
+
+    @Test func fileDescriptorSourceReportsReadable() throws {
+        let loop = MainLoop()
+        var pipeEnds: [Int32] = [0, 0]
+        #expect(pipe(&pipeEnds) == 0)
+        defer { close(pipeEnds[0]); close(pipeEnds[1]) }
+        var seen: MainLoop.Events = []
+        var bytes: [UInt8] = []
+        let token = try loop.addSource(FileDescriptor(rawValue: pipeEnds[0])) { events in
+            seen = events
+            var byte: UInt8 = 0
+            if read(pipeEnds[0], &byte, 1) == 1 { bytes.append(byte) }
+        }
+        var value: UInt8 = 42
+        _ = write(pipeEnds[1], &value, 1)
+        try run(loop, until: { bytes == [42] })
+        #expect(seen.contains(.readable))
+        loop.removeSource(token)
+        _ = write(pipeEnds[1], &value, 1)
+        try loop.runOnce(timeout: .milliseconds(20))
+        #expect(bytes == [42])
+    }
+
+    @Test func hooksRunAroundEachSleep() throws {
+        let loop = MainLoop()
+        var order: [String] = []
+        let before = loop.addBeforeSleepHook { order.append("before") }
+        loop.addAfterWakeHook { order.append("after") }
+        try loop.runOnce(timeout: .zero)
+        try loop.runOnce(timeout: .zero)
+        #expect(order == ["before", "after", "before", "after"])
+        loop.removeHook(before)
+        try loop.runOnce(timeout: .zero)
+        #expect(order.last == "after" && order.count == 5)
+    }
+
+    @Test func anIdleLoopDoesNotWakeUp() throws {
+        let loop = MainLoop()
+        var hookRuns = 0
+        loop.addBeforeSleepHook { hookRuns += 1 }
+        try loop.runOnce(timeout: .milliseconds(250))
+        #expect(loop.wakeUps == 0)
+        #expect(hookRuns == 1)
+        // Something to do wakes it exactly once.
+        loop.post {}
+        try loop.runOnce(timeout: .milliseconds(250))
+        #expect(loop.wakeUps == 1)
+    }
+
+    @Test func aThrowingSourceEndsRun() throws {
+        let loop = MainLoop()
+        var pipeEnds: [Int32] = [0, 0]
+        #expect(pipe(&pipeEnds) == 0)
+        defer { close(pipeEnds[0]); close(pipeEnds[1]) }
+        struct SourceFailed: Error {}
+        try loop.addSource(FileDescriptor(rawValue: pipeEnds[0])) { _ in throw SourceFailed() }
+        var value: UInt8 = 1
+        _ = write(pipeEnds[1], &value, 1)
+        #expect(throws: SourceFailed.self) { try loop.run() }
+    }
+
+    /// A host's own loop polls `fileDescriptor` and calls `dispatch()`.
+    @Test func pumpAPI() throws {
+        let loop = MainLoop()
+        var ran = false
+        loop.post { ran = true }
+        var entry = pollfd(fd: try #require(loop.fileDescriptor).rawValue, events: Int16(POLLIN), revents: 0)
+        #expect(poll(&entry, 1, 1000) == 1)
+        try loop.dispatch()
+        #expect(ran)
+        entry.revents = 0
+        #expect(poll(&entry, 1, 0) == 0, "nothing left to dispatch")
+    }
+}
+
+/// Main-actor state that work posted from other threads may change.
+@MainActor
+private final class Received {
+    var values: [Int] = []
+}
+
+/// In a process of its own, where the loop runs on the initial thread as in an app.
+struct MainThreadTests {
+    @Test func dispatchMainMainActorAndPostedWorkRunOnTheMainThread() throws {
+        let directory = try #require(Subprocess.executableDirectory)
+        let probe = directory + "/main-thread-probe"
+        try #require(access(probe, X_OK) == 0, "\(probe) was not built")
+        let (status, output) = try Subprocess.run("'\(probe)'")
+        #expect(status == 0, "probe said:\n\(output)")
+        #expect(output.contains("DispatchQueue.main: main thread"))
+        #expect(output.contains("@MainActor task: main thread"))
+        #expect(output.contains("MainLoop.post: main thread"))
+    }
+}
