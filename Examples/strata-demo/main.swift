@@ -1,69 +1,50 @@
 // strata-demo: a window of asynchronously rendered layers that change every frame, a plain
-// layer bouncing over them, and a statistics overlay graphing frame intervals and main-thread
-// time. Runs until the window is closed, or for STRATA_DEMO_SECONDS seconds.
+// layer bouncing over them, an FPSLabel, and a graph of frame intervals and main-thread time.
+// Runs until the window is closed, or for STRATA_DEMO_SECONDS seconds.
 import Foundation
 import Glibc
 import Strata
 
-/// Draws an animated equaliser from a snapshot of the phase; runs on a render queue.
-@MainActor
-final class WaveCard: AsyncLayerDelegate {
-    let hue: Double
-    var phase = 0.0
-
-    init(hue: Double) { self.hue = hue }
-
-    func displayTask(for layer: AsyncLayer) -> DisplayTask {
-        let (phase, hue) = (phase, hue)
-        return DisplayTask(display: { canvas, size, isCancelled in
-            let top = Color(hue: hue, saturation: 0.75, lightness: 0.6), bottom = Color(hue: hue + 0.1, saturation: 0.75, lightness: 0.42)
-            canvas.fill(Rect(origin: .zero, size: size),
-                        with: .linearGradient(LinearGradient(start: .zero, end: Point(x: 0, y: size.height), colors: [top, bottom])))
-            let bars = 12
-            let width = (size.width - 24) / Double(bars)
-            for index in 0..<bars {
-                guard !isCancelled() else { return }
-                let level = 0.5 + 0.45 * sin(phase * 2.2 + Double(index) * 0.55) * cos(phase * 0.7 + Double(index) * 0.2)
-                let height = (size.height - 28) * level
-                canvas.fill(Rect(x: 12 + Double(index) * width + 2, y: size.height - 14 - height, width: width - 4, height: height),
-                            color: Color.white.withAlpha(0.85), cornerRadius: 3)
-            }
-        })
+/// An animated equaliser at `phase`; runs on a render queue from values captured on the main thread.
+@Sendable
+func drawWave(_ canvas: Canvas, _ size: Size, phase: Double, hue: Double, isCancelled: () -> Bool) {
+    let top = Color(hue: hue, saturation: 0.75, lightness: 0.6), bottom = Color(hue: hue + 0.1, saturation: 0.75, lightness: 0.42)
+    canvas.fill(Rect(origin: .zero, size: size),
+                with: .linearGradient(LinearGradient(start: .zero, end: Point(x: 0, y: size.height), colors: [top, bottom])))
+    let bars = 12
+    let width = (size.width - 24) / Double(bars)
+    for index in 0..<bars {
+        guard !isCancelled() else { return }
+        let level = 0.5 + 0.45 * sin(phase * 2.2 + Double(index) * 0.55) * cos(phase * 0.7 + Double(index) * 0.2)
+        let height = (size.height - 28) * level
+        canvas.fill(Rect(x: 12 + Double(index) * width + 2, y: size.height - 14 - height, width: width - 4, height: height),
+                    color: Color.white.withAlpha(0.85), cornerRadius: 3)
     }
 }
 
-/// Graphs recent frame intervals (green, against the 16.7 ms and 33 ms lines) and main-thread
-/// time per tick (orange), from the window's statistics.
-@MainActor
-final class StatisticsOverlay: AsyncLayerDelegate {
-    var intervals: [Double] = []
-    var mainThread: [Double] = []
-
-    func displayTask(for layer: AsyncLayer) -> DisplayTask {
-        let (intervals, mainThread) = (intervals, mainThread)
-        return DisplayTask(display: { canvas, size, _ in
-            canvas.fill(Rect(origin: .zero, size: size), color: Color.black.withAlpha(0.72), cornerRadius: 10)
-            let graph = Rect(x: 12, y: 32, width: size.width - 24, height: size.height - 44)
-            let scale = graph.height / 50   // 50 ms full height
-            for milliseconds in [16.7, 33.3] {
-                canvas.fill(Rect(x: graph.minX, y: graph.maxY - milliseconds * scale, width: graph.width, height: 1),
-                            color: Color.white.withAlpha(0.35))
-            }
-            let bar = graph.width / 60
-            for (index, value) in intervals.suffix(60).enumerated() {
-                let height = min(value, 50) * scale
-                canvas.fill(Rect(x: graph.minX + Double(index) * bar, y: graph.maxY - height, width: max(bar - 1, 1), height: height),
-                            color: Color(rgb: 0x30D158))
-            }
-            for (index, value) in mainThread.suffix(60).enumerated() {
-                let height = max(min(value, 50) * scale, 1)
-                canvas.fill(Rect(x: graph.minX + Double(index) * bar, y: graph.maxY - height, width: max(bar - 1, 1), height: height),
-                            color: Color(rgb: 0xFF9F0A))
-            }
-        })
+/// Recent frame intervals (green, against the 16.7 ms and 33 ms lines) and main-thread time per
+/// tick (orange), in milliseconds.
+@Sendable
+func drawGraph(_ canvas: Canvas, _ size: Size, intervals: [Double], mainThread: [Double]) {
+    canvas.fill(Rect(origin: .zero, size: size), color: Color.black.withAlpha(0.72), cornerRadius: 10)
+    let graph = Rect(x: 12, y: 36, width: size.width - 24, height: size.height - 48)
+    let scale = graph.height / 50   // 50 ms full height
+    for milliseconds in [16.7, 33.3] {
+        canvas.fill(Rect(x: graph.minX, y: graph.maxY - milliseconds * scale, width: graph.width, height: 1),
+                    color: Color.white.withAlpha(0.35))
+    }
+    let bar = graph.width / 60
+    for (index, value) in intervals.suffix(60).enumerated() {
+        let height = min(value, 50) * scale
+        canvas.fill(Rect(x: graph.minX + Double(index) * bar, y: graph.maxY - height, width: max(bar - 1, 1), height: height),
+                    color: Color(rgb: 0x30D158))
+    }
+    for (index, value) in mainThread.suffix(60).enumerated() {
+        let height = max(min(value, 50) * scale, 1)
+        canvas.fill(Rect(x: graph.minX + Double(index) * bar, y: graph.maxY - height, width: max(bar - 1, 1), height: height),
+                    color: Color(rgb: 0xFF9F0A))
     }
 }
-
 
 func milliseconds(_ duration: Duration) -> Double {
     Double(duration.components.seconds) * 1000 + Double(duration.components.attoseconds) / 1e15
@@ -93,16 +74,23 @@ do {
     content.addSublayer(title)
     content.addSublayer(subtitle)
 
-    var cards: [(AsyncLayer, WaveCard, Label)] = []
+    // Each display captures the phase of the moment, a snapshot for the worker.
+    var phase = 0.0
+    var cards: [(AsyncLayer, Label)] = []
     for index in 0..<3 {
-        let painter = WaveCard(hue: Double(index) / 3 + 0.05)
-        let card = AsyncLayer(delegate: painter)
+        let hue = Double(index) / 3 + 0.05
+        let card = AsyncLayer()
+        card.displayClosure = { _ in
+            DisplayTask(display: { [phase] canvas, size, isCancelled in
+                drawWave(canvas, size, phase: phase, hue: hue, isCancelled: isCancelled)
+            })
+        }
         card.cornerRadius = 14
         card.clipsToBounds = true
         content.addSublayer(card)
         let caption = Label(text: ["Render queue", "Sentinel", "Transaction"][index], font: Font(size: 13, weight: .semibold), color: .white)
         content.addSublayer(caption)
-        cards.append((card, painter, caption))
+        cards.append((card, caption))
     }
 
     let mixed = MixedView(items: [
@@ -124,11 +112,16 @@ do {
     ball.borderColor = .white
     content.addSublayer(ball)
 
-    let overlayPainter = StatisticsOverlay()
-    let overlay = AsyncLayer(delegate: overlayPainter)
+    var intervals: [Double] = [], mainThread: [Double] = []
+    let overlay = AsyncLayer()
+    overlay.displayClosure = { _ in
+        DisplayTask(display: { [intervals, mainThread] canvas, size, _ in
+            drawGraph(canvas, size, intervals: intervals, mainThread: mainThread)
+        })
+    }
     content.addSublayer(overlay)
-    let readout = Label(text: "", font: Font(size: 12), color: .white)
-    content.addSublayer(readout)
+    let fps = FPSLabel()
+    content.addSublayer(fps)
 
     content.layoutHandler = { content in
         let size = content.bounds.size
@@ -136,39 +129,30 @@ do {
         title.frame = Rect(x: gap, y: 10, width: 200, height: 32)
         subtitle.frame = Rect(x: gap, y: 40, width: size.width - gap * 2, height: 20)
         let width = ((size.width - gap * 4) / 3).rounded()
-        for (index, (card, _, caption)) in cards.enumerated() {
+        for (index, (card, caption)) in cards.enumerated() {
             card.frame = Rect(x: gap + Double(index) * (width + gap), y: 72, width: width, height: 150)
             caption.frame = Rect(x: card.frame.minX + 12, y: card.frame.minY + 8, width: width - 24, height: 20)
         }
         let bottom = 238.0
         mixed.frame = Rect(x: gap, y: bottom, width: size.width - 256 - gap * 3, height: 120)
         overlay.frame = Rect(x: size.width - 256 - gap, y: bottom, width: 256, height: 120)
-        readout.frame = Rect(x: overlay.frame.minX + 12, y: bottom + 8, width: 232, height: 18)
+        fps.frame = Rect(x: overlay.frame.minX + 8, y: bottom + 8, width: 160, height: 22)
     }
 
     let start = ContinuousClock.now
     let limit = getenv("STRATA_DEMO_SECONDS").flatMap { Double(String(cString: $0)) }
-    var frame = 0
     window.host.onTick = {
-        frame += 1
         let elapsed = milliseconds(ContinuousClock.now - start) / 1000
         if let limit, elapsed > limit { session.loop.stop() }
-        for (card, painter, _) in cards {
-            painter.phase = elapsed
-            card.setNeedsDisplay()
-        }
+        phase = elapsed
+        for (card, _) in cards { card.setNeedsDisplay() }
         let size = window.contentSize
         let x = (size.width - 24) * (0.5 + 0.5 * sin(elapsed * 1.3))
         ball.frame = Rect(x: x.rounded(), y: size.height - 24 - 16 - 40 * abs(sin(elapsed * 3.1)), width: 24, height: 24)
         let statistics = window.host.statistics
-        let intervals = statistics.presentationIntervals.chronological.map(milliseconds)
-        overlayPainter.intervals = intervals
-        overlayPainter.mainThread = statistics.mainThreadTimePerTick.chronological.map(milliseconds)
+        intervals = statistics.frameIntervals.chronological.map(milliseconds)
+        mainThread = statistics.mainThreadTimePerTick.chronological.map(milliseconds)
         overlay.setNeedsDisplay()
-        let recent = intervals.suffix(30)
-        let fps = recent.isEmpty ? 0 : 1000 / (recent.reduce(0, +) / Double(recent.count))
-        let main = milliseconds(statistics.mainThreadTimePerTick.percentile(0.5))
-        readout.text = "frame \(frame) · \(Int(fps.rounded())) fps · main p50 \(String(format: "%.2f", main)) ms"
     }
 
     try session.run()

@@ -73,28 +73,25 @@ public enum SystemCall {
 
     // MARK: Failure injection, for tests
 
-    private static let injected = Locked<[String: Errno]>([:])
-    /// Whether anything is injected: the common case costs one relaxed load, not a lock.
+    /// Injected failures by thread: a test makes calls fail on its own thread only, so tests
+    /// running in parallel on other threads are untouched.
+    private static let injected = Locked<[UInt: [String: Errno]]>([:])
+    /// Whether anything is injected: the common case costs one load, not a lock.
     private static let anyInjected = Atomic<Bool>(false)
 
-    /// Makes every later call named `name` fail with `errno` until `clearInjectedFailures()`.
-    package static func injectFailure(_ name: String, errno: Errno) {
-        injected.withLock { $0[name] = errno }
-        anyInjected.store(true, ordering: .releasing)
-    }
+    private static var currentThread: UInt { UInt(pthread_self()) }
 
-    /// Removes every injected failure.
-    package static func clearInjectedFailures() {
-        injected.withLock { $0.removeAll() }
-        anyInjected.store(false, ordering: .releasing)
-    }
-
-    /// Sets `errno` for `name` while `body` runs, for tests that are not run in parallel with
-    /// other users of the same call.
+    /// Makes the calling thread's calls named `name` fail with `errno` while `body` runs.
     package static func withInjectedFailure<Result>(_ name: String, errno: Errno, _ body: () throws -> Result) rethrows -> Result {
-        injectFailure(name, errno: errno)
+        let thread = currentThread
+        injected.withLock { $0[thread, default: [:]][name] = errno }
+        anyInjected.store(true, ordering: .releasing)
         defer {
-            let empty = injected.withLock { $0.removeValue(forKey: name); return $0.isEmpty }
+            let empty = injected.withLock { table in
+                table[thread]?[name] = nil
+                if table[thread]?.isEmpty == true { table[thread] = nil }
+                return table.isEmpty
+            }
             if empty { anyInjected.store(false, ordering: .releasing) }
         }
         return try body()
@@ -102,6 +99,7 @@ public enum SystemCall {
 
     private static func injectedFailure(_ name: String) -> Errno? {
         guard anyInjected.load(ordering: .acquiring) else { return nil }
-        return injected.withLock { $0[name] }
+        let thread = currentThread
+        return injected.withLock { $0[thread]?[name] }
     }
 }

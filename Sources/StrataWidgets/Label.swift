@@ -8,7 +8,7 @@ import Locking
 /// snapshot: the attributed text and options, laid out and drawn by a worker. `sizeThatFits`
 /// measures on the main thread with the same layout. Main actor only.
 @MainActor
-public class Label: AsyncLayer, AsyncLayerDelegate {
+open class Label: AsyncLayer, AsyncLayerDelegate {
     /// Where the text block sits when the label is taller than the text.
     public enum VerticalAlignment: Sendable { case top, center, bottom }
 

@@ -1,3 +1,4 @@
+import Dispatch
 import Glibc
 import Synchronization
 import Testing
@@ -130,5 +131,40 @@ struct MainThreadTests {
         #expect(output.contains("DispatchQueue.main: main thread"))
         #expect(output.contains("@MainActor task: main thread"))
         #expect(output.contains("MainLoop.post: main thread"))
+    }
+}
+
+/// A signal landing while the loop sleeps interrupts `epoll_wait`; the loop retries instead of
+/// failing.
+@MainActor
+struct InterruptedLoopTests {
+    @Test func aSignalDuringTheWaitIsNotAnError() throws {
+        let loop = MainLoop()
+        // glibc's signal() installs the handler; epoll_wait returns EINTR whatever SA_RESTART says.
+        let previous = signal(SIGUSR2) { _ in }
+        defer { signal(SIGUSR2, previous) }
+        let thread = pthread_self()
+        DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(50)) { pthread_kill(thread, SIGUSR2) }
+        let start = ContinuousClock.now
+        try loop.runOnce(timeout: .milliseconds(300))
+        #expect(ContinuousClock.now - start >= .milliseconds(250), "the wait went on after the signal")
+    }
+
+    @Test func hugeAndNegativeTimerDelaysDoNotTrap() throws {
+        let loop = MainLoop()
+        var fired = false
+        let never = loop.addTimer(after: .seconds(Int64.max)) { fired = true }
+        loop.addTimer(after: .seconds(-5), repeating: .seconds(Int64.max)) { fired = true }
+        try loop.runOnce(timeout: .milliseconds(50))
+        #expect(fired, "a negative delay fires at once")
+        loop.cancelTimer(never)
+    }
+
+    @Test func badDescriptorsAreTypedErrors() {
+        let loop = MainLoop()
+        let negative = #expect(throws: StrataError.self) { try loop.addSource(FileDescriptor(rawValue: -1)) { _ in } }
+        #expect(negative?.code == .invalidArgument)
+        let closed = #expect(throws: StrataError.self) { try loop.addSource(FileDescriptor(rawValue: 987_654)) { _ in } }
+        #expect(closed?.errno == .badFileDescriptor)
     }
 }

@@ -25,6 +25,9 @@ public struct ShellObservations: Sendable {
     /// error that strict compositors refuse.
     public var surfacesDestroyedBeforeRole = 0
     public var title: String?
+    /// `wp_presentation.feedback` requests, and how many were answered `discarded`.
+    public var feedbackRequested = 0
+    public var feedbackDiscarded = 0
 }
 
 extension TestCompositor {
@@ -56,6 +59,19 @@ extension TestCompositor {
     /// Releases every buffer the shell still holds, except each surface's current one.
     public func releaseBuffers() { run { $0.shell?.releaseHeldBuffers() } }
     public func setReleasePolicy(_ policy: ReleasePolicy) { run { $0.shell?.policy = policy } }
+
+    /// How the shell answers `wp_presentation_feedback`.
+    public enum FeedbackPolicy: Sendable {
+        /// Offers no `wp_presentation` at all (KWin 5.27).
+        case noPresentation
+        /// Answers every feedback `discarded`.
+        case discard
+        /// Never answers (sway headless leaves almost all unanswered).
+        case ignore
+    }
+
+    /// Offers `wp_presentation` answering by `policy`; call before clients connect.
+    public func offerPresentation(_ policy: FeedbackPolicy) { run { $0.shell?.offerPresentation(policy) } }
 }
 
 /// The shell's protocol objects; lives on the server thread (see `ServerThreadState`).
@@ -63,6 +79,7 @@ final class ScriptedShell {
     /// Tags passed as each resource's implementation pointer, to tell interfaces apart.
     fileprivate enum Kind: Int {
         case compositor = 1, surface, region, shm, shmPool, buffer, wmBase, positioner, xdgSurface, toplevel, callback
+        case presentation, feedback
     }
 
     private final class Surface {
@@ -84,6 +101,9 @@ final class ScriptedShell {
     private var surfaces: [Surface] = []
     private var held: [OpaquePointer] = []
     private var serial: UInt32 = 100
+    /// The time frame callbacks report, in milliseconds: 16 more for each batch answered.
+    private var frameTime: UInt32 = 1000
+    private var feedbackPolicy = TestCompositor.FeedbackPolicy.noPresentation
 
     init(display: OpaquePointer, policy: TestCompositor.ReleasePolicy, observations: Locked<ShellObservations>) {
         self.display = display
@@ -95,6 +115,11 @@ final class ScriptedShell {
         global(WlCompositor.self, version: 4, kind: .compositor)
         global(WlShm.self, version: 1, kind: .shm)
         global(XdgWmBase.self, version: 3, kind: .wmBase)
+    }
+
+    func offerPresentation(_ policy: TestCompositor.FeedbackPolicy) {
+        feedbackPolicy = policy
+        if policy != .noPresentation { global(WpPresentation.self, version: 1, kind: .presentation) }
     }
 
     // MARK: Scripted actions
@@ -126,9 +151,10 @@ final class ScriptedShell {
     }
 
     func completeFrames() {
+        frameTime &+= 16
         for surface in surfaces {
             for callback in surface.pendingCallbacks {
-                var arguments = [wl_argument(u: 0)]
+                var arguments = [wl_argument(u: frameTime)]
                 wl_resource_post_event_array(callback, 0, &arguments)
                 wl_resource_destroy(callback)
                 observations.withLock { $0.frameCallbacksDone += 1 }
@@ -202,6 +228,16 @@ final class ScriptedShell {
         case (.xdgSurface, 4):
             surfaces.first { $0.xdgSurface == resource }?.acked = true
             observations.withLock { $0.acks.append(args[0].u) }
+        case (.presentation, 0):
+            wl_resource_destroy(resource)
+        case (.presentation, 1):
+            let feedback = make(WpPresentationFeedback.self, client, 1, id: args[1].n, kind: .feedback)
+            observations.withLock { $0.feedbackRequested += 1 }
+            if feedbackPolicy == .discard {
+                wl_resource_post_event_array(feedback, 2, nil)
+                wl_resource_destroy(feedback)
+                observations.withLock { $0.feedbackDiscarded += 1 }
+            }
         case (.toplevel, 2):
             let title = args[0].s.map { String(cString: $0) }
             observations.withLock { $0.title = title }
@@ -244,6 +280,10 @@ final class ScriptedShell {
         wl_resource_set_dispatcher(resource, shellDispatcher, UnsafeRawPointer(bitPattern: kind.rawValue),
                                    Unmanaged.passUnretained(self).toOpaque(), nil)
         if kind == .wmBase { wmBases.append(resource) }
+        if kind == .presentation {
+            var arguments = [wl_argument(u: UInt32(CLOCK_MONOTONIC))]
+            wl_resource_post_event_array(resource, 0, &arguments)
+        }
         if kind == .shm {
             for format in [WlShm.Format.argb8888, .xrgb8888] {
                 var arguments = [wl_argument(u: format.rawValue)]

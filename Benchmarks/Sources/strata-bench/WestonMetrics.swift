@@ -197,7 +197,7 @@ enum WestonMetrics {
 }
 
 extension WaylandSession {
-    func run(for duration: Duration) throws(WaylandError) {
+    func run(for duration: Duration) throws {
         let deadline = ContinuousClock.now + duration
         while ContinuousClock.now < deadline { try loop.runOnce(timeout: .milliseconds(20)) }
     }

@@ -97,6 +97,12 @@ public struct BufferPool: Equatable, Sendable {
         slots[index].idleSince = frameCount
     }
 
+    /// A buffer that could not be made (or was lost) is forgotten, so its id is never handed out
+    /// for reuse without pixels behind it.
+    public mutating func remove(_ id: Int) {
+        slots.removeAll { $0.id == id }
+    }
+
     /// Idle buffers unused for `idleFramesBeforeShrink` frames, removed; the caller destroys
     /// them. One idle buffer is always kept.
     public mutating func shrink() -> [Int] {

@@ -35,7 +35,12 @@ public final class SurfaceBufferPool<Storage> {
         for id in freed { entries[id] = nil }
         switch acquisition {
         case let .reuse(id, age):
-            guard let entry = entries[id] else { return nil }
+            guard let entry = entries[id] else {
+                // Never happens while entries and decisions agree; if they ever do not, forget
+                // the slot rather than wait forever for pixels that do not exist.
+                state.remove(id)
+                return try acquire(width: width, height: height)
+            }
             let handle = entry.handle.reused(age: age)
             entries[id] = (entry.storage, handle)
             return handle
@@ -47,8 +52,7 @@ public final class SurfaceBufferPool<Storage> {
                 allocations += 1
                 return handle
             } catch {
-                state.discarded(id)
-                _ = state.released(id)
+                state.remove(id)
                 throw error
             }
         case .exhausted:

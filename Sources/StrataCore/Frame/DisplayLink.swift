@@ -40,6 +40,7 @@ public final class DisplayLink {
     private var idleTimer: MainLoop.Token?
     private var lastSignal: UInt64?
     private var measuredInterval: Duration?
+    private var lastTargetTime: UInt64 = 0
 
     /// A link on `loop` that calls `requestTick` when a frame is due and something subscribes.
     init(loop: MainLoop) {
@@ -102,7 +103,9 @@ public final class DisplayLink {
         guard isActive else { return }
         let interval = measuredInterval ?? idleInterval
         let base = lastSignal ?? Monotonic.now
-        let frame = Frame(targetTime: base.addingSaturating(Monotonic.nanoseconds(interval)), interval: interval)
+        // Never backwards, even when a shorter measured interval moves the prediction earlier.
+        lastTargetTime = max(base.addingSaturating(Monotonic.nanoseconds(interval)), lastTargetTime)
+        let frame = Frame(targetTime: lastTargetTime, interval: interval)
         for subscriber in subscribers {
             guard let target = subscriber.target else { continue }
             subscriber.action(target, frame)

@@ -181,6 +181,10 @@ open class Layer {
     /// another scale should be drawn again. The default does nothing.
     open func hostScaleChanged(to scale: Double) {}
 
+    /// Called when the layer's tree joins `host`, before `hostScaleChanged`. A layer that follows
+    /// the host's frames subscribes to its `displayLink` here. The default does nothing.
+    open func didJoin(_ host: LayerHost) {}
+
     // MARK: Host and composition
 
     /// Set on the root layer only; every other layer finds it through its ancestors.
@@ -219,6 +223,7 @@ open class Layer {
         let scale = host.geometry.scale
         forEachLayer(in: self) { layer in
             layer.composition.needsComposite = true
+            layer.didJoin(host)
             layer.hostScaleChanged(to: scale)
         }
         host.invalidate()

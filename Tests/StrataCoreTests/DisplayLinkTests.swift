@@ -1,0 +1,124 @@
+import CoreTestSupport
+import StrataCore
+import SystemPackage
+import Testing
+
+/// Counts the frames a display link delivers.
+@MainActor
+private final class FrameCounter {
+    var frames = 0
+    var targetTimes: [UInt64] = []
+}
+
+@MainActor
+struct DisplayLinkTests {
+    /// Steps the loop, answering frame requests, `iterations` times.
+    private func pump(_ scene: HeadlessScene, iterations: Int) throws {
+        for _ in 0..<iterations {
+            try scene.loop.runOnce(timeout: .milliseconds(5))
+            scene.backend.signalFrame()
+        }
+    }
+
+    @Test func aReleasedSubscriberIsNeverCalledAgainAndIsFreed() throws {
+        let scene = HeadlessScene()
+        var counter: FrameCounter? = FrameCounter()
+        weak let released = counter
+        scene.host.displayLink.add(counter!) { counter, _ in counter.frames += 1 }
+        try scene.step(until: { (counter?.frames ?? 0) >= 3 })
+        counter = nil
+        #expect(released == nil, "the link does not keep its subscriber alive")
+        try pump(scene, iterations: 20)
+        #expect(scene.host.displayLink.subscriberCount == 0)
+        #expect(!scene.host.displayLink.isActive)
+    }
+
+    @Test func twoSubscribersBothRunOncePerFrame() throws {
+        let scene = HeadlessScene()
+        let layer = solidLayer(.red, Rect(x: 0, y: 0, width: 10, height: 10))
+        scene.root.addSublayer(layer)
+        try scene.settle()
+        let first = FrameCounter(), second = FrameCounter()
+        // The first changes the tree each frame, so every frame is presented and signalled.
+        scene.host.displayLink.add(first) { counter, frame in
+            counter.frames += 1
+            counter.targetTimes.append(frame.targetTime)
+            layer.backgroundColor = counter.frames % 2 == 0 ? .red : .blue
+        }
+        scene.host.displayLink.add(second) { counter, _ in counter.frames += 1 }
+        let signalsBefore = scene.host.statistics.frameSignals
+        try scene.step(until: { first.frames >= 30 })
+        let signals = scene.host.statistics.frameSignals - signalsBefore
+        #expect(first.frames == second.frames)
+        #expect(abs(first.frames - signals) <= 1, "\(first.frames) calls for \(signals) frame signals")
+        #expect(zip(first.targetTimes, first.targetTimes.dropFirst()).allSatisfy { $0 <= $1 }, "target times move forward")
+    }
+
+    @Test func noSubscriberMeansNoWakeUps() throws {
+        let scene = HeadlessScene()
+        let counter = FrameCounter()
+        let subscription = scene.host.displayLink.add(counter) { counter, _ in counter.frames += 1 }
+        try scene.step(until: { counter.frames >= 3 })
+        scene.host.displayLink.remove(subscription)
+        try scene.settle()
+        let wakeUps = scene.loop.wakeUps
+        let frames = counter.frames
+        try scene.loop.runOnce(timeout: .milliseconds(200))
+        #expect(scene.loop.wakeUps == wakeUps, "an idle host with no subscriber sleeps")
+        #expect(counter.frames == frames)
+    }
+
+    @Test func onTickIsOneSubscriber() throws {
+        let scene = HeadlessScene()
+        var ticks = 0
+        scene.host.onTick = { ticks += 1 }
+        #expect(scene.host.displayLink.subscriberCount == 1)
+        try scene.step(until: { ticks >= 3 })
+        scene.host.onTick = nil
+        #expect(scene.host.displayLink.subscriberCount == 0)
+    }
+}
+
+/// Each host flushes its own transactions: one host's tick never runs another's work.
+@MainActor
+struct PerHostTransactionTests {
+    @Test func eachHostFlushesOnlyItsOwnTransactions() throws {
+        let loop = MainLoop()
+        let (firstBackend, secondBackend) = (HeadlessBackend(), HeadlessBackend())
+        let first = LayerHost(size: Size(width: 20, height: 20), backend: firstBackend, loop: loop)
+        let second = LayerHost(size: Size(width: 20, height: 20), backend: secondBackend, loop: loop)
+        #expect(first.transactions !== second.transactions)
+        let target = Layer()
+        first.rootLayer.addSublayer(target)
+        var ran = 0
+        for _ in 0..<5 { first.transactions.commit(target, TransactionAction("count")) { _ in ran += 1 } }
+        for _ in 0..<50 {
+            try loop.runOnce(timeout: .milliseconds(5))
+            firstBackend.signalFrame()
+            secondBackend.signalFrame()
+        }
+        #expect(ran == 1)
+        #expect(first.statistics.transactionsCommitted == 5)
+        #expect(first.statistics.transactionsCoalesced == 4)
+        #expect(second.statistics.transactionsCommitted == 0)
+        #expect(second.statistics.transactionsPerformed == 0)
+    }
+}
+
+/// A buffer that cannot be made is a reported problem and a retry, never a frozen surface.
+@MainActor
+struct BufferFailureTests {
+    @Test func aFailedBufferAllocationRecoversWhenMemoryReturns() throws {
+        let scene = HeadlessScene()
+        var problems: [LayerHost.Problem] = []
+        scene.host.onProblem = { problems.append($0) }
+        scene.root.addSublayer(solidLayer(.red, Rect(x: 0, y: 0, width: 30, height: 30)))
+        try SystemCall.withInjectedFailure("memfd_create", errno: .tooManyOpenFiles) {
+            for _ in 0..<20 { try scene.loop.runOnce(timeout: .milliseconds(5)) }
+        }
+        #expect(scene.backend.presentedBitmap == nil)
+        #expect(problems.contains { $0.code == .allocationFailed })
+        try scene.settle()
+        #expect(scene.pixel(5, 5) == Color.red.premultipliedARGB)
+    }
+}
