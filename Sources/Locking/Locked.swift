@@ -15,6 +15,7 @@ public final class Locked<Value>: @unchecked Sendable {
     private let mutex: UnsafeMutablePointer<pthread_mutex_t>
     private var value: Value
 
+    /// Guards `value` with a new error-checking mutex.
     public init(_ value: Value) {
         self.value = value
         mutex = .allocate(capacity: 1)
@@ -30,6 +31,10 @@ public final class Locked<Value>: @unchecked Sendable {
         mutex.deallocate()
     }
 
+    /// Runs `body` with the mutex held, giving it the guarded value to read or change, and returns
+    /// what it returns; errors it throws pass through, with the mutex released. Other threads
+    /// calling `withLock` wait meanwhile. Do not call `withLock` on the same instance inside
+    /// `body`: relocking traps.
     public func withLock<Result, Failure: Error>(_ body: (inout Value) throws(Failure) -> Result) throws(Failure) -> Result {
         let locked = pthread_mutex_lock(mutex)
         precondition(locked == 0, "Locked: lock failed (\(locked)); relocked on the same thread?")

@@ -21,7 +21,9 @@ public final class Bitmap: @unchecked Sendable {
     /// 16384² ARGB32 pixels are already 1 GiB.
     public static let maximumDimension = 16384
 
+    /// Pixels per row, 1...`maximumDimension`.
     public let width: Int
+    /// Number of rows, 1...`maximumDimension`.
     public let height: Int
     /// Bytes from one row to the next; a multiple of 4, at least `width * 4`.
     public let stride: Int

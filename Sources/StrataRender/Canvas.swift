@@ -15,6 +15,7 @@ import CPixman
 /// an A8 mask the canvas keeps and reuses. The clip is applied by clamping those boxes, so the
 /// bitmap's pixman image never carries a clip region.
 public final class Canvas {
+    /// The pixels every drawing call writes to; the canvas keeps it alive.
     public let bitmap: Bitmap
 
     private struct State {
@@ -41,6 +42,9 @@ public final class Canvas {
     private var fullBoxes: [pixman_box32_t] = []
     private let mask = CoverageMask()
 
+    /// A canvas over `bitmap` in its initial state: the identity transform (one user unit is one
+    /// device pixel; `scale(x:y:)` by the buffer scale to draw in points), the whole bitmap as the
+    /// clip, opacity 1. Nothing is drawn until a drawing call.
     public init(bitmap: Bitmap) {
         self.bitmap = bitmap
         state = State(clipX0: 0, clipY0: 0, clipX1: bitmap.width, clipY1: bitmap.height)
@@ -145,6 +149,8 @@ public final class Canvas {
         draw(CoverageShape(outer: box), with: paint)
     }
 
+    /// Fills `rect` (user space) with a solid `color`; shorthand for `fill(_:with:cornerRadius:)`
+    /// with `.color(color)`.
     public func fill(_ rect: Rect, color: Color, cornerRadius: Double = 0) {
         fill(rect, with: .color(color), cornerRadius: cornerRadius)
     }

@@ -4,11 +4,17 @@
 /// Components are stored as given; they are clamped (NaN counting as 0) only when the colour is
 /// turned into pixels, so arithmetic on colours never loses information early.
 public struct Color: Hashable, Sendable {
+    /// The sRGB red component, 0...1, not premultiplied.
     public var red: Double
+    /// The sRGB green component, 0...1, not premultiplied.
     public var green: Double
+    /// The sRGB blue component, 0...1, not premultiplied.
     public var blue: Double
+    /// Opacity, 0 (transparent) ... 1 (opaque).
     public var alpha: Double
 
+    /// A colour from straight sRGB components and alpha, each 0...1, stored as given (clamped only
+    /// when turned into pixels).
     public init(red: Double, green: Double, blue: Double, alpha: Double = 1) {
         self.red = red
         self.green = green
@@ -26,13 +32,21 @@ public struct Color: Hashable, Sendable {
         )
     }
 
+    /// Fully transparent black, alpha 0; the pixel value 0.
     public static let clear = Color(red: 0, green: 0, blue: 0, alpha: 0)
+    /// Opaque black.
     public static let black = Color(red: 0, green: 0, blue: 0)
+    /// Opaque white.
     public static let white = Color(red: 1, green: 1, blue: 1)
+    /// Opaque pure sRGB red (1, 0, 0).
     public static let red = Color(red: 1, green: 0, blue: 0)
+    /// Opaque pure sRGB green (0, 1, 0).
     public static let green = Color(red: 0, green: 1, blue: 0)
+    /// Opaque pure sRGB blue (0, 0, 1).
     public static let blue = Color(red: 0, green: 0, blue: 1)
 
+    /// The same colour with its alpha replaced by `alpha` (not multiplied); the colour components
+    /// stay as they are, since they are straight.
     public func withAlpha(_ alpha: Double) -> Color {
         Color(red: red, green: green, blue: blue, alpha: alpha)
     }

@@ -26,9 +26,13 @@ public struct RenderError: Error, CustomStringConvertible, Sendable {
         public var description: String { value.rawValue }
     }
 
+    /// The kind of failure, for code to match on.
     public var code: Code
+    /// What went wrong, for people: names the size, file or library involved. Not stable; do not
+    /// parse it.
     public var message: String
 
+    /// An error of kind `code` explained by `message`.
     public init(_ code: Code, _ message: String) {
         self.code = code
         self.message = message

@@ -6,7 +6,9 @@ import WaylandClient
 /// images are not handled yet. Main actor only.
 @MainActor
 public final class Seat {
+    /// The bound `wl_seat`.
     public let proxy: WlSeat
+    /// The seat's pointer while it has the pointer capability.
     public private(set) var pointer: WlPointer?
     private weak var session: WaylandSession?
     private var focusedSurface: UInt32?

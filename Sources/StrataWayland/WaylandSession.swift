@@ -9,15 +9,25 @@ import WaylandClient
 /// both Strata (`Versions`) and the compositor support, and keeps track of outputs and their scales. Main actor only.
 @MainActor
 public final class WaylandSession {
+    /// The connection to the compositor.
     public let connection: Connection
+    /// The loop that drives the connection and the session's surfaces.
     public let loop: MainLoop
+    /// `wl_compositor`, which makes surfaces.
     public let compositor: WlCompositor
+    /// `wl_shm`, which shares buffers.
     public let shm: WlShm
+    /// `xdg_wm_base`, which makes windows; nil on a compositor without xdg-shell.
     public let wmBase: XdgWmBase?
+    /// `wl_subcompositor`, when offered.
     public let subcompositor: WlSubcompositor?
+    /// `zxdg_decoration_manager_v1`, when the compositor can decorate windows itself.
     public let decorationManager: ZxdgDecorationManagerV1?
+    /// `wp_viewporter`, when offered; used with fractional scaling.
     public let viewporter: WpViewporter?
+    /// `wp_fractional_scale_manager_v1`, when the compositor sends fractional scales.
     public let fractionalScaleManager: WpFractionalScaleManagerV1?
+    /// `wp_presentation`, when the compositor reports when frames were shown.
     public let presentation: WpPresentation?
     /// Outputs currently advertised, with their scales.
     public private(set) var outputs: [Output] = []
@@ -169,11 +179,13 @@ protocol SurfaceClient: AnyObject {
 /// A `wl_output` and the properties Strata uses. Main actor only.
 @MainActor
 public final class Output {
+    /// The bound `wl_output`.
     public let proxy: WlOutput
     /// The registry name of its global.
     public let name: UInt32
     /// The integer scale the compositor applies to it (1 until told otherwise).
     public private(set) var scale: Int32 = 1
+    /// The current mode's size in pixels ((0, 0) until the compositor tells).
     public private(set) var modeSize: (width: Int32, height: Int32) = (0, 0)
     var onChange: (() -> Void)?
 

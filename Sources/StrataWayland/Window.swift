@@ -14,15 +14,23 @@ public final class Window: SurfaceClient {
     /// The states the compositor reports in `xdg_toplevel.configure`.
     public struct States: OptionSet, Sendable {
         public let rawValue: UInt8
+        /// States from their bits.
         public init(rawValue: UInt8) { self.rawValue = rawValue }
+        /// The window fills its output's work area.
         public static let maximized = States(rawValue: 1 << 0)
+        /// The window covers its output; Strata draws no title bar.
         public static let fullscreen = States(rawValue: 1 << 1)
+        /// The user is resizing the window interactively.
         public static let resizing = States(rawValue: 1 << 2)
+        /// The window has focus; its title bar is drawn active.
         public static let activated = States(rawValue: 1 << 3)
+        /// The window is tiled against at least one edge (any of the four `tiled_*` states).
         public static let tiled = States(rawValue: 1 << 4)
     }
 
+    /// The session the window belongs to.
     public let session: WaylandSession
+    /// The window's `wl_surface`; listen to it with `addListener` without disturbing the window.
     public let surface: WlSurface
     /// The frame clock, composition and statistics of this window.
     public let host: LayerHost
@@ -30,9 +38,11 @@ public final class Window: SurfaceClient {
     public let contentLayer = Layer()
     /// The content area's size in points.
     public private(set) var contentSize: Size
+    /// The states of the last acked configure.
     public private(set) var states: States = []
     /// Whether the first configure has arrived; nothing is shown before.
     public private(set) var isConfigured = false
+    /// Whether `close()` ran; a closed window never shows anything again.
     public private(set) var isClosed = false
     /// Whether Strata draws the title bar (the compositor offered no server-side decorations).
     public private(set) var hasClientDecorations = true
@@ -45,12 +55,14 @@ public final class Window: SurfaceClient {
     /// Called after the content size changes.
     public var onResize: ((Size) -> Void)?
 
+    /// The title, sent to the compositor and drawn in Strata's title bar.
     public var title: String {
         didSet {
             try? toplevel.setTitle(title: title)
             decorations.title = title
         }
     }
+    /// The application id (`xdg_toplevel.set_app_id`), which compositors match desktop files by.
     public var appID: String? {
         didSet { if let appID { try? toplevel.setAppId(appId: appID) } }
     }
@@ -111,9 +123,13 @@ public final class Window: SurfaceClient {
 
     // MARK: Requests to the compositor
 
+    /// Asks the compositor to maximize the window.
     public func maximize() { try? toplevel.setMaximized() }
+    /// Asks the compositor to restore a maximized window.
     public func unmaximize() { try? toplevel.unsetMaximized() }
+    /// Asks the compositor to minimize the window.
     public func minimize() { try? toplevel.setMinimized() }
+    /// Asks the compositor to make the window fullscreen, or to leave fullscreen.
     public func setFullscreen(_ fullscreen: Bool) {
         try? fullscreen ? toplevel.setFullscreen(output: nil) : toplevel.unsetFullscreen()
     }

@@ -14,6 +14,7 @@ import StrataCore
 ///   change the picture, set a new bitmap.
 @MainActor
 public final class ImageView: AsyncLayer, AsyncLayerDelegate {
+    /// A view showing `image` fitted by `contentMode`.
     public init(image: Bitmap? = nil, contentMode: ContentMode = .scaleToFill) {
         self.image = image
         self.contentMode = contentMode

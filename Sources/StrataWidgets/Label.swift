@@ -10,7 +10,14 @@ import Locking
 @MainActor
 open class Label: AsyncLayer, AsyncLayerDelegate {
     /// Where the text block sits when the label is taller than the text.
-    public enum VerticalAlignment: Sendable { case top, center, bottom }
+    public enum VerticalAlignment: Sendable {
+        /// At the top, below the insets.
+        case top
+        /// Centred, rounded to whole points.
+        case center
+        /// At the bottom, above the insets.
+        case bottom
+    }
 
     /// The label's text in its `font` and `textColor`. Reading gives the plain string.
     public var text: String {
@@ -20,18 +27,24 @@ open class Label: AsyncLayer, AsyncLayerDelegate {
     /// Text with its own styles and inline images; `font` and `textColor` then apply only to
     /// later `text` assignments.
     public var attributedText = AttributedText() { didSet { if attributedText != oldValue { contentChanged() } } }
+    /// The font of plain `text`.
     public var font = Font() { didSet { if font != oldValue { restyle() } } }
+    /// The colour of plain `text`.
     public var textColor = Color.black { didSet { if textColor != oldValue { restyle() } } }
+    /// How lines sit between the label's edges.
     public var alignment = TextAlignment.left { didSet { if alignment != oldValue { contentChanged() } } }
+    /// Where the text block sits when the label is taller than the text.
     public var verticalAlignment = VerticalAlignment.center { didSet { if verticalAlignment != oldValue { contentChanged() } } }
     /// Lines shown at most; 0 for no limit. The last shown line ends in "…" when text is cut.
     public var numberOfLines = 1 { didSet { if numberOfLines != oldValue { contentChanged() } } }
+    /// A multiplier of each line's natural height.
     public var lineSpacing = 1.0 { didSet { if lineSpacing != oldValue { contentChanged() } } }
     /// Space between the label's edges and its text.
     public var insets = 0.0 { didSet { if insets != oldValue { contentChanged() } } }
     /// Fonts used by this label; the shared library unless pinned (as golden tests do).
     public var fontLibrary = FontLibrary.shared { didSet { contentChanged() } }
 
+    /// A label showing `text` in one font and colour.
     public init(text: String = "", font: Font = Font(), color: Color = .black) {
         super.init()
         self.font = font
@@ -105,13 +118,16 @@ open class Label: AsyncLayer, AsyncLayerDelegate {
 public final class MixedView: Label {
     /// One piece of the content.
     public enum Item: Sendable {
+        /// Text in a style.
         case text(String, TextStyle)
+        /// An image drawn at `size` points, rounded by `cornerRadius`; nil leaves the space empty.
         case image(Bitmap?, size: Size, cornerRadius: Double = 0)
     }
 
     /// The content, in order. Images take the style of the text before them for their line.
     public var items: [Item] = [] { didSet { rebuild() } }
 
+    /// A view showing `items` in order, on as many lines as they need.
     public init(items: [Item] = []) {
         super.init()
         numberOfLines = 0

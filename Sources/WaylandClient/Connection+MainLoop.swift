@@ -70,6 +70,9 @@ public final class LoopAttachment {
         self.hooks = hooks
     }
 
+    /// Stops the loop watching the display's socket and removes the connection's sleep and wake
+    /// hooks; a read already announced to libwayland is cancelled. Safe to call more than once, and
+    /// after the loop is gone.
     public func detach() {
         reader?.cancelPreparedRead()
         guard let loop else { return }

@@ -9,6 +9,8 @@ import Glibc
 /// host's display. Main actor only, like every Wayland object.
 @MainActor
 public final class Connection {
+    /// The `wl_display` and Strata's private event queue, kept alive while any proxy made on them
+    /// exists; for code that calls libwayland directly.
     public let anchor: DisplayAnchor
     /// The display, wrapped so that objects made from it are dispatched on Strata's queue.
     public let display: WlDisplay

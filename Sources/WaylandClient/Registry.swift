@@ -22,6 +22,8 @@ public final class Registry {
     /// to it stay valid until destroyed, but should be destroyed.
     public var onGlobalRemove: ((Global) -> Void)?
 
+    /// The `wl_registry` object behind this registry: its events keep `globals` current, and
+    /// `bind` sends through it.
     public let proxy: WlRegistry
 
     init(_ proxy: WlRegistry) {

@@ -55,7 +55,7 @@ public struct SwiftGenerator {
         let typeName = SwiftNames.typeName(interface.name)
         out.line("// MARK: - \(interface.name)")
         out.line()
-        out.documentation(interface.documentation)
+        out.documentation(interface.documentation, fallback: "A `\(interface.name)` object.")
         out.line("public final class \(typeName): Proxy, WaylandInterface {")
         try out.indent {
             descriptor(interface, into: &$0)
@@ -72,7 +72,7 @@ public struct SwiftGenerator {
         for enumeration in interface.enums {
             out.line()
             out.line("extension \(typeName) {")
-            out.indent { self.enumeration(enumeration, into: &$0) }
+            out.indent { self.enumeration(enumeration, in: interface, into: &$0) }
             out.line("}")
         }
     }
@@ -95,6 +95,8 @@ public struct SwiftGenerator {
             }
             out.line("]" + (last ? ")" : ","))
         }
+        out.line("/// The name, version and message signatures of `\(interface.name)`, from which the runtime")
+        out.line("/// builds libwayland's `wl_interface` table.")
         out.line("nonisolated public static let descriptor = InterfaceDescriptor(")
         out.indent {
             $0.line("name: \"\(interface.name)\", version: \(interface.version),")
@@ -140,7 +142,8 @@ public struct SwiftGenerator {
         out.line("public enum Event {")
         try out.indent {
             for event in interface.events {
-                $0.documentation(event.documentation, arguments: event.arguments, since: event.since)
+                $0.documentation(event.documentation, arguments: event.arguments, since: event.since,
+                                 fallback: "The `\(event.name)` event.", notes: Self.descriptorNote(event))
                 let fields = try event.arguments.map { "\(SwiftNames.identifier($0.name)): \(try eventType($0, in: interface))" }
                 $0.line("case \(SwiftNames.identifier(event.name))" + (fields.isEmpty ? "" : "(" + fields.joined(separator: ", ") + ")"))
             }
@@ -152,17 +155,24 @@ public struct SwiftGenerator {
         out.line()
         out.line("/// Calls `listener` with each of this object's events, on the main actor, while the event")
         out.line("/// queue is dispatched, after the listeners added before it. Any number may listen.")
+        out.line("///")
+        out.line("/// A listener added while an event is being delivered first receives the next event; one")
+        out.line("/// removed meanwhile, even by itself, receives nothing more, not even the current event.")
         if carriesDescriptors {
             out.line("///")
-            out.line("/// File descriptors in events are valid only while the listeners run; the proxy closes")
-            out.line("/// them afterwards. A listener that needs one longer must `dup` it.")
+            out.line("/// File descriptors in events are valid only while the listeners run: the proxy closes")
+            out.line("/// them after the last listener returns. A listener must not close one, and must `dup`")
+            out.line("/// one it needs longer.")
         }
+        out.line("///")
+        out.line("/// - Returns: the token that `removeListener(_:)` takes.")
         out.line("@discardableResult")
         out.line("public func addListener(_ listener: @escaping (Event) -> Void) -> ListenerToken {")
         out.indent { $0.line("listeners.add(listener)") }
         out.line("}")
         out.line()
-        out.line("/// Stops calling a listener; removing one that is gone does nothing.")
+        out.line("/// Stops calling the listener `token` stands for, at once: during an event's delivery, a")
+        out.line("/// listener removed before its turn does not receive it. Removing one twice does nothing.")
         out.line("public func removeListener(_ token: ListenerToken) {")
         out.indent { $0.line("listeners.remove(token)") }
         out.line("}")
@@ -243,7 +253,8 @@ public struct SwiftGenerator {
     private func request(_ request: MessageSpec, opcode: Int, in interface: InterfaceSpec, into out: inout SourceWriter) throws {
         let newID = request.arguments.first { $0.kind == .newID }
         let parameters = request.arguments.filter { $0.kind != .newID }
-        out.documentation(request.documentation, arguments: parameters, since: request.since)
+        out.documentation(request.documentation, arguments: parameters, since: request.since,
+                          fallback: "Sends the `\(request.name)` request.")
 
         var declared = try parameters.map { "\(SwiftNames.identifier($0.name)): \(try requestType($0, in: interface))" }
         var generic = ""
@@ -315,17 +326,21 @@ public struct SwiftGenerator {
 
     // MARK: - Enums
 
-    private func enumeration(_ enumeration: EnumSpec, into out: inout SourceWriter) {
+    private func enumeration(_ enumeration: EnumSpec, in interface: InterfaceSpec, into out: inout SourceWriter) {
         let name = SwiftNames.enumTypeName(enumeration.name)
-        out.documentation(enumeration.documentation, since: enumeration.since)
+        let kind = enumeration.isBitfield ? "Flags" : "Values"
+        out.documentation(enumeration.documentation, since: enumeration.since,
+                          fallback: "\(kind) of the `\(interface.name).\(enumeration.name)` enum.")
         let conformance = enumeration.isBitfield ? "OptionSet" : "RawRepresentable"
         out.line("public struct \(name): \(conformance), Hashable, Sendable {")
         out.indent {
+            $0.line("/// The value as sent on the wire.")
             $0.line("public var rawValue: UInt32")
+            $0.line("/// Wraps a wire value, including one these bindings have no name for.")
             $0.line("public init(rawValue: UInt32) { self.rawValue = rawValue }")
             for entry in enumeration.entries {
                 $0.line()
-                $0.documentation(entry.documentation, since: entry.since)
+                $0.documentation(entry.documentation, since: entry.since, fallback: "The protocol's `\(entry.name)`.")
                 // An empty option set is spelled `[]`; `Name(rawValue: 0)` draws a compiler warning.
                 let value = enumeration.isBitfield && entry.value == 0
                     ? ": \(name) = []" : " = \(name)(rawValue: \(Self.hex(entry.value, bitfield: enumeration.isBitfield)))"
@@ -337,6 +352,15 @@ public struct SwiftGenerator {
 
     private static func hex(_ value: UInt32, bitfield: Bool) -> String {
         bitfield && value > 9 ? "0x" + String(value, radix: 16) : String(value)
+    }
+
+    /// The ownership rule for an event's file descriptors, for its doc comment; none without any.
+    static func descriptorNote(_ event: MessageSpec) -> [String] {
+        let names = event.arguments.filter { $0.kind == .fd }.map { "`\(SwiftNames.memberName($0.name))`" }
+        guard !names.isEmpty else { return [] }
+        let (subject, verb, pronoun) = names.count == 1 ? (names[0], "is", "it") : (names.joined(separator: ", "), "are", "them")
+        return ["\(subject) \(verb) valid only while the listeners run: the proxy closes \(pronoun) after the last",
+                "listener returns. Do not close \(pronoun); `dup` \(pronoun) to keep \(pronoun) longer."]
     }
 
     /// Lines of a text block with XML indentation removed and runs of blank lines folded.
@@ -367,7 +391,12 @@ struct SourceWriter {
     }
 
     /// A `///` comment from a protocol description, its argument summaries and version.
-    mutating func documentation(_ documentation: Documentation?, arguments: [ArgumentSpec] = [], since: Int = 1) {
+    ///
+    /// - Parameters:
+    ///   - fallback: the summary when the protocol describes nothing, so every public symbol has one.
+    ///   - notes: a paragraph of Strata's own, after the protocol's text.
+    mutating func documentation(_ documentation: Documentation?, arguments: [ArgumentSpec] = [], since: Int = 1,
+                                fallback: String? = nil, notes: [String] = []) {
         var lines: [String] = []
         if let summary = documentation?.summary, !summary.isEmpty { lines.append(summary) }
         if let text = documentation?.text {
@@ -377,9 +406,14 @@ struct SourceWriter {
                 lines += body
             }
         }
+        if lines.isEmpty, let fallback { lines.append(fallback) }
         if since > 1 {
             if !lines.isEmpty { lines.append("") }
             lines.append("Available since version \(since).")
+        }
+        if !notes.isEmpty {
+            if !lines.isEmpty { lines.append("") }
+            lines += notes
         }
         let described = arguments.filter { $0.documentation?.summary != nil }
         if !described.isEmpty {

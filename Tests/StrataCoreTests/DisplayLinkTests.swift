@@ -122,3 +122,27 @@ struct BufferFailureTests {
         #expect(scene.pixel(5, 5) == Color.red.premultipliedARGB)
     }
 }
+
+/// Damage never reaches beyond the buffer it is sent with, even right after the surface shrinks
+/// (KWin agreeing on server-side decorations after the first configure shrank a 720×492 surface
+/// to 720×460, and the first frame still damaged 492 rows).
+@MainActor
+struct GeometryChangeTests {
+    @Test func damageAfterAShrinkStaysInsideTheNewBuffer() throws {
+        let scene = HeadlessScene(width: 100, height: 132)
+        var outside: [Rect] = []
+        scene.backend.onPresent = { bitmap, damage in
+            let bounds = Rect(x: 0, y: 0, width: Double(bitmap.width), height: Double(bitmap.height))
+            outside += damage.rects.filter { $0.intersection(bounds) != $0 }
+        }
+        scene.root.addSublayer(solidLayer(.red, Rect(x: 0, y: 100, width: 100, height: 32)))
+        try scene.settle()
+        // Damage pending for the old size when the resize lands.
+        scene.root.sublayers[0].backgroundColor = .blue
+        scene.host.resize(to: Size(width: 100, height: 100))
+        try scene.settle()
+        #expect(outside.isEmpty, "damage outside the buffer: \(outside)")
+        #expect(scene.backend.presentedBitmap?.height == 100)
+        scene.expectPresentedFrameIsCompleteRepaint()
+    }
+}

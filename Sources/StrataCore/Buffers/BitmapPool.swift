@@ -11,9 +11,11 @@ public final class BitmapPool: Sendable {
         var bytes = 0
     }
 
+    /// The most bytes of bitmaps kept for reuse.
     public let capacityBytes: Int
     private let state = Locked(State())
 
+    /// A pool keeping at most `capacityBytes` of free bitmaps (64 MiB by default).
     public init(capacityBytes: Int = 64 << 20) {
         self.capacityBytes = capacityBytes
     }

@@ -7,10 +7,15 @@
 /// that, acquisition fails and the frame waits for a release. Buffers of a stale size are
 /// dropped, and buffers left idle for `idleFramesBeforeShrink` frames are freed.
 public struct BufferPool: Equatable, Sendable {
+    /// One buffer the pool knows of.
     public struct Slot: Equatable, Sendable {
+        /// Identifies the buffer to the backend that holds its storage.
         public let id: Int
+        /// The buffer's size in pixels.
         public let width: Int
+        /// The buffer's size in pixels.
         public let height: Int
+        /// Whether it is being painted or the compositor may be reading it.
         public internal(set) var isBusy: Bool
         /// The frame number whose pixels it holds, if it was ever shown.
         public internal(set) var presentedFrame: UInt64?
@@ -18,6 +23,7 @@ public struct BufferPool: Equatable, Sendable {
         public internal(set) var idleSince: UInt64
     }
 
+    /// Which buffer the next frame is painted into.
     public enum Acquisition: Equatable, Sendable {
         /// Paint into an existing buffer; `age` is how many frames old its pixels are (0: unknown).
         case reuse(id: Int, age: Int)
@@ -27,14 +33,19 @@ public struct BufferPool: Equatable, Sendable {
         case exhausted
     }
 
+    /// The most buffers that may exist at once.
     public let capacity: Int
+    /// How many frames an idle buffer is kept before it is freed.
     public let idleFramesBeforeShrink: UInt64
+    /// The buffers that exist, busy or idle.
     public private(set) var slots: [Slot] = []
     /// Frames presented so far.
     public private(set) var frameCount: UInt64 = 0
     private var nextID = 1
     private var currentSize: (width: Int, height: Int)?
 
+    /// A pool of at most `capacity` buffers (at least one) that frees idle ones after
+    /// `idleFramesBeforeShrink` frames.
     public init(capacity: Int = 3, idleFramesBeforeShrink: UInt64 = 120) {
         self.capacity = max(capacity, 1)
         self.idleFramesBeforeShrink = idleFramesBeforeShrink
@@ -114,5 +125,6 @@ public struct BufferPool: Equatable, Sendable {
         return stale
     }
 
+    /// Buffers being painted or held by the compositor.
     public var busyCount: Int { slots.filter(\.isBusy).count }
 }

@@ -6,7 +6,9 @@ import Synchronization
 /// only one side touches the pixels at a time. `beginPainting`/`endPainting` trap if two
 /// paints overlap, and the backend refuses to hand out a buffer that is being painted.
 public final class SurfaceBuffer: @unchecked Sendable {
+    /// Identifies the buffer within its pool.
     public let id: Int
+    /// The pixels, premultiplied ARGB, in device pixels.
     public let bitmap: Bitmap
     /// How many frames old the pixels are when handed out (0: unknown, repaint everything).
     public let age: Int
@@ -18,6 +20,7 @@ public final class SurfaceBuffer: @unchecked Sendable {
         let held = Atomic<Bool>(false)
     }
 
+    /// A handle on `bitmap`'s pixels, `age` frames old (0: unknown).
     public init(id: Int, bitmap: Bitmap, age: Int) {
         self.id = id
         self.bitmap = bitmap

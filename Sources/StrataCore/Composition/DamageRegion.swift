@@ -2,11 +2,15 @@
 /// pixels. Overlapping rectangles are merged, and past `limit` the region collapses to its
 /// bounding box: painting a little extra costs less than clipping to many small pieces.
 public struct DamageRegion: Equatable, Sendable {
+    /// The damaged rectangles, in device pixels; they never overlap.
     public private(set) var rects: [Rect] = []
+    /// How many rectangles are kept before the region collapses to its bounding box.
     public let limit: Int
 
+    /// An empty region that keeps at most `limit` rectangles.
     public init(limit: Int = 8) { self.limit = limit }
 
+    /// Whether nothing is damaged.
     public var isEmpty: Bool { rects.isEmpty }
 
     /// The smallest rectangle holding every damaged one.
@@ -41,10 +45,12 @@ public struct DamageRegion: Equatable, Sendable {
         if rects.count > limit { rects = [bounds] }
     }
 
+    /// Adds every rectangle of `other`.
     public mutating func formUnion(_ other: DamageRegion) {
         for rect in other.rects { add(rect) }
     }
 
+    /// Empties the region.
     public mutating func removeAll() { rects.removeAll() }
 
     private static func contains(_ outer: Rect, _ inner: Rect) -> Bool {

@@ -8,6 +8,7 @@ public struct FrameClock: Equatable, Sendable {
     /// What the caller must do after an event.
     public struct Actions: OptionSet, Sendable {
         public let rawValue: UInt8
+        /// Actions from their bits.
         public init(rawValue: UInt8) { self.rawValue = rawValue }
         /// Run a tick soon: before the loop next sleeps.
         public static let scheduleTick = Actions(rawValue: 1 << 0)
@@ -17,12 +18,18 @@ public struct FrameClock: Equatable, Sendable {
         public static let cancelFrameTimeout = Actions(rawValue: 1 << 2)
     }
 
+    /// Something changed since the last tick.
     public private(set) var isDirty = false
+    /// A tick will run before the loop next sleeps.
     public private(set) var isTickScheduled = false
+    /// A frame is being painted off the main thread.
     public private(set) var isComposing = false
+    /// A committed frame waits for its frame signal.
     public private(set) var isFrameInFlight = false
+    /// A frame waits for a free buffer.
     public private(set) var isWaitingForBuffer = false
 
+    /// An idle clock.
     public init() {}
 
     /// Whether nothing is pending, running or in flight.
@@ -53,6 +60,7 @@ public struct FrameClock: Equatable, Sendable {
         isDirty = true
     }
 
+    /// A buffer became free: a frame that waited for one may go on.
     public mutating func bufferReleased() -> Actions {
         guard isWaitingForBuffer else { return [] }
         isWaitingForBuffer = false

@@ -40,19 +40,19 @@ public final class LayerHost {
     let queues: RenderQueuePool
     let bitmapPool: BitmapPool
     private let composer = FrameComposer()
-    private var clock = FrameClock()
-    private var rendersInFlight = 0
+    var clock = FrameClock()
+    var rendersInFlight = 0
     private var isTicking = false
     private var invalidatedDuringTick = false
     private var tickHook: MainLoop.Token?
     private var frameTimer: MainLoop.Token?
     private var bufferRetryTimer: MainLoop.Token?
     private var tickSubscription: DisplayLink.Subscription?
-    private var lastTransactionCounts = TransactionQueue.Counts()
-    private var lastStatisticsLog: UInt64 = 0
-    private var intervals = FrameIntervalMeter()
+    var lastTransactionCounts = TransactionQueue.Counts()
+    var lastStatisticsLog: UInt64 = 0
+    var intervals = FrameIntervalMeter()
     static let log = Logger(label: "strata.host")
-    private static let logsStatistics = getenv("STRATA_STATS").map { String(cString: $0) == "1" } ?? false
+    static let logsStatistics = getenv("STRATA_STATS").map { String(cString: $0) == "1" } ?? false
 
     /// A host for a surface of `size` points at `scale`, showing frames through `backend`.
     /// - Parameter transactions: the queue this host flushes; a new one by default, so windows
@@ -234,7 +234,7 @@ public final class LayerHost {
         displayLink.frameSignalled(at: Monotonic.now)
     }
 
-    private func perform(_ actions: FrameClock.Actions) {
+    func perform(_ actions: FrameClock.Actions) {
         if actions.contains(.scheduleTick) {
             // The before-sleep hook runs it; wake the loop in case it is asleep (a host's pump).
             if !loop.isIterating { loop.wake() }
@@ -252,87 +252,5 @@ public final class LayerHost {
     private func validated(_ geometry: SurfaceGeometry, size: Size, scale: Double) -> SurfaceGeometry {
         if !geometry.isValid { report(.invalidSurfaceSize(width: size.width, height: size.height, scale: scale)) }
         return geometry
-    }
-
-    /// Logs a problem, counts it and passes it to `onProblem`.
-    public func report(_ problem: Problem) {
-        statistics.problems += 1
-        Self.log.warning("\(problem)")
-        onProblem?(problem)
-    }
-
-    // MARK: Statistics
-
-    private func recordTransactionCounts() {
-        let counts = transactions.counts
-        statistics.transactionsCommitted += counts.committed - lastTransactionCounts.committed
-        statistics.transactionsCoalesced += counts.coalesced - lastTransactionCounts.coalesced
-        statistics.transactionsPerformed += counts.performed - lastTransactionCounts.performed
-        lastTransactionCounts = counts
-    }
-
-    private func recordMainThreadTime(since start: ContinuousClock.Instant, tick: Bool) {
-        let elapsed = ContinuousClock.now - start
-        statistics.mainThreadTime += elapsed
-        if tick { statistics.mainThreadTimePerTick.append(elapsed) }
-    }
-
-    private func logStatisticsPeriodically() {
-        guard Self.logsStatistics else { return }
-        let second = Monotonic.now / 1_000_000_000
-        guard second > lastStatisticsLog else { return }
-        lastStatisticsLog = second
-        Self.log.info("\(statistics)")
-    }
-}
-
-// MARK: - Renders and the backend report back
-
-extension LayerHost: DisplayRecorder {
-    /// Counts a render's progress; a render that ended lets the host go idle.
-    public func record(_ event: DisplayEvent) {
-        if case .started = event { rendersInFlight += 1 }
-        if event.endsRender { rendersInFlight = max(rendersInFlight - 1, 0) }
-        statistics.record(event)
-        if case let .failed(problem) = event { report(problem) }
-    }
-}
-
-extension LayerHost: SurfaceBackendDelegate {
-    /// What the surface looks like now, for the backend's own check before it attaches.
-    public var surfaceGeometry: SurfaceGeometry { geometry }
-
-    /// The frame signal for the last presented frame (a `wl_surface.frame` callback).
-    public func frameDone(_ signal: FrameSignal) {
-        statistics.frameSignals += 1
-        let interval = intervals.frameSignalled(signal)
-        if let interval { statistics.frameIntervals.append(interval) }
-        statistics.frameIntervalSource = intervals.source
-        perform(clock.frameDone())
-        displayLink.frameSignalled(at: intervals.lastFrameTime ?? signal.arrival, interval: intervals.typicalInterval)
-    }
-
-    /// A buffer became free.
-    public func bufferReleased() {
-        perform(clock.bufferReleased())
-    }
-
-    /// Something the backend observed: presentation feedback, or a problem.
-    public func backendObserved(_ observation: SurfaceBackendObservation) {
-        switch observation {
-        case let .presented(time):
-            statistics.framesPresented += 1
-            if let interval = intervals.presented(at: time) {
-                statistics.presentationIntervals.append(interval)
-                statistics.frameIntervals.append(interval)
-            }
-            statistics.frameIntervalSource = intervals.source
-        case .discardedByCompositor:
-            statistics.framesDiscardedByCompositor += 1
-        case .staleAttach:
-            statistics.staleAttaches += 1
-        case let .problem(problem):
-            report(problem)
-        }
     }
 }

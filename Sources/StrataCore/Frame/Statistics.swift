@@ -2,7 +2,9 @@
 public struct Statistics: Sendable, CustomStringConvertible {
     /// Transaction commits this host's ticks flushed, and how many of them joined a pending one.
     public var transactionsCommitted = 0
+    /// Commits that joined a transaction already pending.
     public var transactionsCoalesced = 0
+    /// Transactions this host's flushes ran.
     public var transactionsPerformed = 0
 
     /// Asynchronous display tasks started.
@@ -20,6 +22,7 @@ public struct Statistics: Sendable, CustomStringConvertible {
     /// Could not get a bitmap to draw into.
     public var displayTasksFailed = 0
 
+    /// Ticks run.
     public var ticks = 0
     /// Frames painted by the compositor queue.
     public var framesComposed = 0
@@ -29,7 +32,9 @@ public struct Statistics: Sendable, CustomStringConvertible {
     public var framesDiscarded = 0
     /// Ticks that had damage but found every buffer busy.
     public var framesDeferred = 0
+    /// Frame signals received (frame callbacks, or the headless backend's `signalFrame`).
     public var frameSignals = 0
+    /// Frame signals that did not come within the backend's timeout (a hidden surface).
     public var frameTimeouts = 0
     /// Buffers attached although painted for another size or scale than the surface's current
     /// one, counted by the backend right before attaching. It must stay 0.
@@ -95,12 +100,16 @@ public struct Statistics: Sendable, CustomStringConvertible {
 
 /// The most recent durations, up to a capacity, for percentiles.
 public struct Samples: Sendable {
+    /// The most samples kept; older ones are overwritten.
     public let capacity: Int
+    /// The samples, in storage order (see `chronological`).
     public private(set) var values: [Duration] = []
     private var next = 0
 
+    /// An empty buffer of at most `capacity` samples (at least one).
     public init(capacity: Int) { self.capacity = max(capacity, 1) }
 
+    /// Adds a sample, replacing the oldest when full.
     public mutating func append(_ value: Duration) {
         if values.count < capacity {
             values.append(value)

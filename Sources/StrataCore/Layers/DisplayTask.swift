@@ -4,6 +4,8 @@
 /// the layer's points. It must draw from values it captured (a snapshot of the owner's state),
 /// never from main-thread objects, and may poll `isCancelled` to stop early.
 public struct DisplayTask: Sendable {
+    /// Draws on a render queue: the canvas (scaled so it draws in points), the layer's size in
+    /// points, and a check that is true once the render is cancelled.
     public typealias Draw = @Sendable (_ canvas: Canvas, _ size: Size, _ isCancelled: () -> Bool) -> Void
 
     /// Main thread, before the render starts.
@@ -13,6 +15,7 @@ public struct DisplayTask: Sendable {
     /// Main thread, after the result was shown (`finished` true) or thrown away (false).
     public var didDisplay: (@MainActor @Sendable (AsyncLayer, _ finished: Bool) -> Void)?
 
+    /// A task of up to three closures; only `display` draws.
     public init(willDisplay: (@MainActor @Sendable (AsyncLayer) -> Void)? = nil,
                 display: Draw?,
                 didDisplay: (@MainActor @Sendable (AsyncLayer, _ finished: Bool) -> Void)? = nil) {

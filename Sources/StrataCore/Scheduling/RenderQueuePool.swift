@@ -8,6 +8,7 @@ import Synchronization
 ///
 /// Any thread.
 public final class RenderQueuePool: Sendable {
+    /// The pool every host uses unless given another, sized for this machine.
     public static let shared = RenderQueuePool(processorCount: RenderQueuePool.activeProcessorCount)
 
     /// The render queues.
@@ -19,6 +20,7 @@ public final class RenderQueuePool: Sendable {
     /// The number of queues for a machine: the processor count, clamped to 1…16.
     public static func queueCount(forProcessors count: Int) -> Int { min(max(count, 1), 16) }
 
+    /// A pool of `queueCount(forProcessors: processorCount)` serial queues.
     public init(processorCount: Int) {
         queues = (0..<Self.queueCount(forProcessors: processorCount)).map {
             DispatchQueue(label: "strata.render.\($0)", qos: .userInitiated)

@@ -8,6 +8,7 @@ import Synchronization
 public final class Sentinel: Sendable {
     private let counter = Atomic<UInt64>(0)
 
+    /// A sentinel at generation 0.
     public init() {}
 
     /// The current generation.

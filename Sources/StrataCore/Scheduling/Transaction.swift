@@ -1,7 +1,9 @@
 /// Names the work a transaction does to its target. Swift closures have no identity (seed 004),
 /// so commits of the same work are recognised by target identity plus this explicit key.
 public struct TransactionAction: Hashable, Sendable, CustomStringConvertible {
+    /// The key's text; two actions with the same name are the same work.
     public let name: String
+    /// An action named `name`.
     public init(_ name: String) { self.name = name }
     public var description: String { name }
 }
@@ -63,6 +65,8 @@ struct TransactionSet {
 /// Main actor only.
 @MainActor
 public final class TransactionQueue {
+    /// A queue no host flushes unless given it explicitly (`LayerHost(transactions: .main)`), for
+    /// sharing one queue between hosts on purpose.
     public static let main = TransactionQueue()
 
     /// Counts since the queue was created.
@@ -75,10 +79,12 @@ public final class TransactionQueue {
         public var performed = 0
     }
 
+    /// What the queue did since it was created.
     public private(set) var counts = Counts()
     private var pending = TransactionSet()
     private var observers: [ObjectIdentifier: () -> Void] = [:]
 
+    /// An empty queue.
     public init() {}
 
     /// Schedules `action` on `target` for the next tick, once.

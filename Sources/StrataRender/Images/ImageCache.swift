@@ -25,6 +25,8 @@ public final class ImageCache: Sendable {
 
     private let storage: Locked<Storage>
 
+    /// An empty cache keeping at most `capacityBytes` of pixels (64 MiB by default); 0 or less keeps
+    /// nothing, so every lookup decodes.
     public init(capacityBytes: Int = 64 << 20) {
         self.capacityBytes = Swift.max(0, capacityBytes)
         storage = Locked(Storage())

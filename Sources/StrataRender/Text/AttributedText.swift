@@ -1,8 +1,11 @@
 /// How a stretch of text looks.
 public struct TextStyle: Hashable, Sendable {
+    /// The font asked for; fontconfig picks the face and the fallbacks.
     public var font: Font
+    /// The colour glyphs are filled with (straight alpha; the canvas's opacity multiplies it).
     public var color: Color
 
+    /// A style of `font` in `color`; by default the default family at 14 points, in black.
     public init(font: Font = Font(), color: Color = .black) {
         self.font = font
         self.color = color
@@ -11,12 +14,25 @@ public struct TextStyle: Hashable, Sendable {
 
 /// An image laid out inline with text, like a character.
 public struct TextAttachment: Sendable {
-    public enum Alignment: Sendable { case baseline, center }
+    /// Where an attachment sits vertically on its line.
+    public enum Alignment: Sendable {
+        /// The bottom edge on the baseline, like a letter without descender.
+        case baseline
+        /// The middle 0.3 × the font size above the baseline, about the middle of lowercase letters.
+        case center
+    }
+
+    /// The picture drawn, scaled to `size`; nil keeps the space empty (a placeholder while loading).
+    /// Whichever thread draws the layout reads it, so do not draw into it while the text may be drawn.
     public var image: Bitmap?
+    /// The box it takes on the line, in points; its width advances the pen like a character.
     public var size: Size
+    /// Where it sits relative to the baseline.
     public var alignment: Alignment
+    /// Rounds the image's corners when drawn, in points; 0 or less draws it square.
     public var cornerRadius: Double
 
+    /// An attachment showing `image` in a `size` box (points), centred on the line by default.
     public init(image: Bitmap?, size: Size, alignment: Alignment = .center, cornerRadius: Double = 0) {
         self.image = image
         self.size = size
@@ -27,15 +43,21 @@ public struct TextAttachment: Sendable {
 
 /// Text in pieces, each with its own style, and inline images.
 public struct AttributedText: Sendable, Equatable {
+    /// One stretch of the text: characters in one style, or an inline image.
     public enum Piece: Sendable {
+        /// Characters, never empty, drawn in the style's font and colour.
         case text(String, TextStyle)
+        /// An inline image; the style's font size sets where `.center` alignment puts it.
         case attachment(TextAttachment, TextStyle)
     }
 
+    /// The pieces in reading order, as appended (adjacent pieces of one style are not merged).
     public private(set) var pieces: [Piece] = []
 
+    /// Empty text, with no pieces.
     public init() {}
 
+    /// `text` in one style; empty text gives no pieces.
     public init(_ text: String, style: TextStyle = TextStyle()) {
         append(text, style: style)
     }
@@ -45,11 +67,13 @@ public struct AttributedText: Sendable, Equatable {
         append(String(decoding: bytes, as: UTF8.self), style: style)
     }
 
+    /// Adds `text` in `style` at the end; appending an empty string does nothing.
     public mutating func append(_ text: String, style: TextStyle) {
         guard !text.isEmpty else { return }
         pieces.append(.text(text, style))
     }
 
+    /// Adds an inline image at the end, with `style` for its vertical placement.
     public mutating func append(_ attachment: TextAttachment, style: TextStyle = TextStyle()) {
         pieces.append(.attachment(attachment, style))
     }
@@ -59,6 +83,7 @@ public struct AttributedText: Sendable, Equatable {
         pieces.map { if case let .text(text, _) = $0 { text } else { "\u{FFFC}" } }.joined()
     }
 
+    /// True when there are no pieces: no characters and no attachments.
     public var isEmpty: Bool { pieces.isEmpty }
 
     public static func == (lhs: AttributedText, rhs: AttributedText) -> Bool {
@@ -74,4 +99,16 @@ public struct AttributedText: Sendable, Equatable {
     }
 }
 
-public enum TextAlignment: Sendable, Hashable, CaseIterable { case left, center, right, justified }
+/// Where each line sits across `TextLayoutOptions.width`. Only a finite width aligns; with
+/// `.infinity` every line starts at the left.
+public enum TextAlignment: Sendable, Hashable, CaseIterable {
+    /// Lines start at the left edge.
+    case left
+    /// Lines are centred in the width.
+    case center
+    /// Lines end at the right edge.
+    case right
+    /// Lines are widened to the full width by stretching their spaces; the last line of a
+    /// paragraph, and a line without spaces, stay left-aligned.
+    case justified
+}

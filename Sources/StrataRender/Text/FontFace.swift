@@ -11,7 +11,9 @@ import Synchronization
 public final class FontFace: @unchecked Sendable {
     // @unchecked: `hbFace` and the sized `hb_font`s are immutable after creation (HarfBuzz makes
     // them safe to share); `ftFace` is touched only inside `rasterizer.withLock`.
+    /// The font file the face was loaded from.
     public let path: String
+    /// Which face in that file, 0 for the first (collections such as `.ttc` hold several).
     public let index: Int
     /// The family name the file declares.
     public let familyName: String

@@ -2,6 +2,7 @@ import CFontconfig
 import CFreeType
 import Glibc
 import Locking
+import Logging
 
 /// Finds faces for fonts and for the characters they lack, and keeps them for the process.
 ///
@@ -13,6 +14,8 @@ import Locking
 /// Any thread: fontconfig and FreeType's library object are used under one lock.
 public final class FontLibrary: @unchecked Sendable {
     // @unchecked: `freetype` and fontconfig are used only inside `state.withLock`.
+    /// The process-wide library, using fontconfig, with an 8 MiB glyph cache; what `TextLayout`
+    /// uses when given no library.
     public static let shared = FontLibrary()
 
     private struct ChainKey: Hashable {
@@ -85,11 +88,10 @@ public final class FontLibrary: @unchecked Sendable {
         state.withLock { state in
             if let primary = chain.first, !Self.isGeneric(font.family),
                primary.familyName.lowercased() != font.family.lowercased() {
-                let note = "font family '\(font.family)' not found; using '\(primary.familyName)'"
+                let note = "font family '\(Self.printable(font.family))' not found; using '\(primary.familyName)'"
                 if !state.notes.contains(note) {
                     state.notes.append(note)
-                    var line = "strata: \(note)\n"
-                    _ = line.withUTF8 { write(STDERR_FILENO, $0.baseAddress, $0.count) }
+                    Self.log.notice("\(note)")
                 }
             }
             state.chains[key] = chain
@@ -108,6 +110,17 @@ public final class FontLibrary: @unchecked Sendable {
         let covering = face.flatMap { $0.covers(scalar) ? $0 : nil }
         state.withLock { $0.scalarFallbacks[scalar.value] = .some(covering) }
         return covering ?? chain.first
+    }
+
+    static let log = Logger(label: "strata.text")
+
+    /// A family name as it may be logged: control characters escaped, at most 64 characters, so
+    /// a hostile name cannot write escape sequences or megabytes to the log.
+    static func printable(_ name: String) -> String {
+        let escaped = name.unicodeScalars.prefix(64).map { scalar in
+            scalar.properties.generalCategory == .control ? scalar.escaped(asASCII: true) : String(scalar)
+        }
+        return escaped.joined() + (name.unicodeScalars.count > 64 ? "…" : "")
     }
 
     private static func isGeneric(_ family: String) -> Bool {

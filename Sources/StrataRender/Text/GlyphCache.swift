@@ -7,12 +7,17 @@ import Synchronization
 /// A rasterized glyph: 8-bit coverage, with its offset from the pen position. Immutable, so any
 /// number of render workers may draw it at once.
 public final class GlyphBitmap: Sendable {
+    /// Columns of coverage, in device pixels.
     public let width: Int
+    /// Rows of coverage, in device pixels.
     public let height: Int
     /// Bytes per row, a multiple of 4 as pixman's A8 images need.
     let stride: Int
-    /// From the pen position to the bitmap's left edge, and up from the baseline to its top row.
+    /// From the pen position to the bitmap's left edge, in device pixels (negative when the ink
+    /// starts left of the pen).
     public let left: Int
+    /// Up from the baseline to the bitmap's top row, in device pixels (negative when the glyph lies
+    /// wholly below the baseline).
     public let top: Int
     nonisolated(unsafe) let bytes: UnsafeMutableRawPointer?
     /// A pixman A8 image over `bytes`, made once. It is validated here, on the thread that made
@@ -85,10 +90,16 @@ public final class GlyphCache: Sendable {
 
     /// Lookups since the cache was made.
     public struct Counts: Equatable, Sendable {
+        /// Lookups answered with a glyph already rasterized.
         public var hits = 0
+        /// Lookups that had to rasterize (whether or not FreeType could).
         public var misses = 0
+        /// Glyphs dropped to stay within the budget.
         public var evictions = 0
+        /// Memory the kept glyphs take now, in bytes: each glyph's coverage rows plus 256 bytes of
+        /// overhead.
         public var bytes = 0
+        /// Counts as given; every value defaults to 0.
         public init(hits: Int = 0, misses: Int = 0, evictions: Int = 0, bytes: Int = 0) {
             self.hits = hits
             self.misses = misses
@@ -100,6 +111,8 @@ public final class GlyphCache: Sendable {
         public var hitRate: Double { hits + misses == 0 ? 1 : Double(hits) / Double(hits + misses) }
     }
 
+    /// The budget in bytes, at least 64 KiB, split evenly between the shards; each shard evicts
+    /// once it holds more than its share.
     public let capacityBytes: Int
     private let shards: [Locked<Shard>]
     private let hitCount = Atomic<Int>(0)
@@ -124,6 +137,7 @@ public final class GlyphCache: Sendable {
         var evictions = 0
     }
 
+    /// An empty cache holding about `capacityBytes` (8 MiB by default; raised to 64 KiB when smaller).
     public init(capacityBytes: Int = 8 << 20) {
         self.capacityBytes = max(capacityBytes, 64 << 10)
         shards = (0..<16).map { _ in Locked(Shard()) }
@@ -172,6 +186,8 @@ public final class GlyphCache: Sendable {
         }
     }
 
+    /// Hits and misses since the cache was made, evictions so far and bytes held now: a snapshot,
+    /// taken shard by shard while other threads go on using the cache.
     public var counts: Counts {
         var counts = Counts(hits: hitCount.load(ordering: .relaxed), misses: missCount.load(ordering: .relaxed))
         for shard in shards {

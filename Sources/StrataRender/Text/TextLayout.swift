@@ -9,10 +9,13 @@ public struct TextLayoutOptions: Hashable, Sendable {
     public var maximumLines: Int
     /// Multiplies each line's natural height.
     public var lineSpacing: Double
+    /// Where lines sit across `width`; only a finite width aligns.
     public var alignment: TextAlignment
     /// End the last kept line with "…" when text is cut.
     public var truncatesTail: Bool
 
+    /// Options as given, made safe: a negative or NaN `width` becomes 0, a negative `maximumLines`
+    /// 0 (all lines), and a non-positive or non-finite `lineSpacing` 1.
     public init(width: Double = .infinity, maximumLines: Int = 0, lineSpacing: Double = 1,
                 alignment: TextAlignment = .left, truncatesTail: Bool = true) {
         self.width = width.isNaN || width < 0 ? 0 : width
@@ -40,6 +43,7 @@ struct PlacedGlyph: Sendable {
 /// draws the same text. It is immutable. Text is shaped with HarfBuzz at device pixel size
 /// (`scale`), so it must be drawn on a canvas of the same scale.
 public final class TextLayout: Sendable {
+    /// One laid-out line: its box and baseline, with the glyphs and attachments drawn on it.
     public struct Line: Sendable {
         /// The line box: its top-left corner and size, in points from the layout's origin.
         public let frame: Rect
@@ -49,8 +53,12 @@ public final class TextLayout: Sendable {
         let attachments: [(attachment: TextAttachment, frame: Rect)]
     }
 
+    /// The lines, top to bottom, after wrapping and truncation.
     public let lines: [Line]
+    /// The options the text was laid out with.
     public let options: TextLayoutOptions
+    /// Device pixels per point the text was shaped for, 0 < scale ≤ 16; draw on a canvas scaled by
+    /// the same factor.
     public let scale: Double
     /// Whether text was cut to fit `maximumLines`.
     public let isTruncated: Bool
@@ -66,6 +74,9 @@ public final class TextLayout: Sendable {
     /// this layout skip the shared cache. They are immutable, so any thread may use them.
     let resolvedGlyphs = Locked<[GlyphBitmap?]?>(nil)
 
+    /// Shapes and breaks `text` into lines now, with faces from `library`, at `scale` device pixels
+    /// per point (at most 16; a non-positive or non-finite scale counts as 1). `cached(_:options:scale:library:)`
+    /// reuses a recent identical layout instead of making a new one.
     public init(_ text: AttributedText, options: TextLayoutOptions = TextLayoutOptions(), scale: Double = 1,
                 library: FontLibrary = .shared) {
         self.options = options

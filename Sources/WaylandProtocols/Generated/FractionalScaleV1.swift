@@ -30,6 +30,8 @@ import CWaylandClient
 ///
 /// A global interface for requesting surfaces to use fractional scales.
 public final class WpFractionalScaleManagerV1: Proxy, WaylandInterface {
+    /// The name, version and message signatures of `wp_fractional_scale_manager_v1`, from which the runtime
+    /// builds libwayland's `wl_interface` table.
     nonisolated public static let descriptor = InterfaceDescriptor(
         name: "wp_fractional_scale_manager_v1", version: 1,
         requests: [
@@ -62,8 +64,11 @@ public final class WpFractionalScaleManagerV1: Proxy, WaylandInterface {
 }
 
 extension WpFractionalScaleManagerV1 {
+    /// Values of the `wp_fractional_scale_manager_v1.error` enum.
     public struct ErrorCode: RawRepresentable, Hashable, Sendable {
+        /// The value as sent on the wire.
         public var rawValue: UInt32
+        /// Wraps a wire value, including one these bindings have no name for.
         public init(rawValue: UInt32) { self.rawValue = rawValue }
 
         /// the surface already has a fractional_scale object associated
@@ -78,6 +83,8 @@ extension WpFractionalScaleManagerV1 {
 /// An additional interface to a wl_surface object which allows the compositor
 /// to inform the client of the preferred scale.
 public final class WpFractionalScaleV1: Proxy, WaylandInterface {
+    /// The name, version and message signatures of `wp_fractional_scale_v1`, from which the runtime
+    /// builds libwayland's `wl_interface` table.
     nonisolated public static let descriptor = InterfaceDescriptor(
         name: "wp_fractional_scale_v1", version: 1,
         requests: [
@@ -105,12 +112,18 @@ public final class WpFractionalScaleV1: Proxy, WaylandInterface {
 
     /// Calls `listener` with each of this object's events, on the main actor, while the event
     /// queue is dispatched, after the listeners added before it. Any number may listen.
+    ///
+    /// A listener added while an event is being delivered first receives the next event; one
+    /// removed meanwhile, even by itself, receives nothing more, not even the current event.
+    ///
+    /// - Returns: the token that `removeListener(_:)` takes.
     @discardableResult
     public func addListener(_ listener: @escaping (Event) -> Void) -> ListenerToken {
         listeners.add(listener)
     }
 
-    /// Stops calling a listener; removing one that is gone does nothing.
+    /// Stops calling the listener `token` stands for, at once: during an event's delivery, a
+    /// listener removed before its turn does not receive it. Removing one twice does nothing.
     public func removeListener(_ token: ListenerToken) {
         listeners.remove(token)
     }

@@ -46,6 +46,8 @@ import CWaylandClient
 /// display update time and the update's target time, especially
 /// when the compositor misses its target vertical blanking period.
 public final class WpPresentation: Proxy, WaylandInterface {
+    /// The name, version and message signatures of `wp_presentation`, from which the runtime
+    /// builds libwayland's `wl_interface` table.
     nonisolated public static let descriptor = InterfaceDescriptor(
         name: "wp_presentation", version: 1,
         requests: [
@@ -99,12 +101,18 @@ public final class WpPresentation: Proxy, WaylandInterface {
 
     /// Calls `listener` with each of this object's events, on the main actor, while the event
     /// queue is dispatched, after the listeners added before it. Any number may listen.
+    ///
+    /// A listener added while an event is being delivered first receives the next event; one
+    /// removed meanwhile, even by itself, receives nothing more, not even the current event.
+    ///
+    /// - Returns: the token that `removeListener(_:)` takes.
     @discardableResult
     public func addListener(_ listener: @escaping (Event) -> Void) -> ListenerToken {
         listeners.add(listener)
     }
 
-    /// Stops calling a listener; removing one that is gone does nothing.
+    /// Stops calling the listener `token` stands for, at once: during an event's delivery, a
+    /// listener removed before its turn does not receive it. Removing one twice does nothing.
     public func removeListener(_ token: ListenerToken) {
         listeners.remove(token)
     }
@@ -157,7 +165,9 @@ extension WpPresentation {
     /// These fatal protocol errors may be emitted in response to
     /// illegal presentation requests.
     public struct ErrorCode: RawRepresentable, Hashable, Sendable {
+        /// The value as sent on the wire.
         public var rawValue: UInt32
+        /// Wraps a wire value, including one these bindings have no name for.
         public init(rawValue: UInt32) { self.rawValue = rawValue }
 
         /// invalid value in tv_nsec
@@ -184,6 +194,8 @@ extension WpPresentation {
 /// Once a presentation_feedback object has delivered a 'presented'
 /// or 'discarded' event it is automatically destroyed.
 public final class WpPresentationFeedback: Proxy, WaylandInterface {
+    /// The name, version and message signatures of `wp_presentation_feedback`, from which the runtime
+    /// builds libwayland's `wl_interface` table.
     nonisolated public static let descriptor = InterfaceDescriptor(
         name: "wp_presentation_feedback", version: 1,
         requests: [],
@@ -272,12 +284,18 @@ public final class WpPresentationFeedback: Proxy, WaylandInterface {
 
     /// Calls `listener` with each of this object's events, on the main actor, while the event
     /// queue is dispatched, after the listeners added before it. Any number may listen.
+    ///
+    /// A listener added while an event is being delivered first receives the next event; one
+    /// removed meanwhile, even by itself, receives nothing more, not even the current event.
+    ///
+    /// - Returns: the token that `removeListener(_:)` takes.
     @discardableResult
     public func addListener(_ listener: @escaping (Event) -> Void) -> ListenerToken {
         listeners.add(listener)
     }
 
-    /// Stops calling a listener; removing one that is gone does nothing.
+    /// Stops calling the listener `token` stands for, at once: during an event's delivery, a
+    /// listener removed before its turn does not receive it. Removing one twice does nothing.
     public func removeListener(_ token: ListenerToken) {
         listeners.remove(token)
     }
@@ -310,7 +328,9 @@ extension WpPresentationFeedback {
     /// clients assess the reliability of the feedback and the visual
     /// quality with respect to possible tearing and timings.
     public struct Kind: OptionSet, Hashable, Sendable {
+        /// The value as sent on the wire.
         public var rawValue: UInt32
+        /// Wraps a wire value, including one these bindings have no name for.
         public init(rawValue: UInt32) { self.rawValue = rawValue }
 
         /// presentation was vsync'd

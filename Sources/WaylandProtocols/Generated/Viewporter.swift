@@ -35,6 +35,8 @@ import CWaylandClient
 /// disconnecting the direct relationship between the buffer and the
 /// surface size.
 public final class WpViewporter: Proxy, WaylandInterface {
+    /// The name, version and message signatures of `wp_viewporter`, from which the runtime
+    /// builds libwayland's `wl_interface` table.
     nonisolated public static let descriptor = InterfaceDescriptor(
         name: "wp_viewporter", version: 1,
         requests: [
@@ -67,8 +69,11 @@ public final class WpViewporter: Proxy, WaylandInterface {
 }
 
 extension WpViewporter {
+    /// Values of the `wp_viewporter.error` enum.
     public struct ErrorCode: RawRepresentable, Hashable, Sendable {
+        /// The value as sent on the wire.
         public var rawValue: UInt32
+        /// Wraps a wire value, including one these bindings have no name for.
         public init(rawValue: UInt32) { self.rawValue = rawValue }
 
         /// the surface already has a viewport object associated
@@ -136,6 +141,8 @@ extension WpViewporter {
 /// state is removed from the wl_surface. The change will be applied
 /// on the next wl_surface.commit.
 public final class WpViewport: Proxy, WaylandInterface {
+    /// The name, version and message signatures of `wp_viewport`, from which the runtime
+    /// builds libwayland's `wl_interface` table.
     nonisolated public static let descriptor = InterfaceDescriptor(
         name: "wp_viewport", version: 1,
         requests: [
@@ -199,8 +206,11 @@ public final class WpViewport: Proxy, WaylandInterface {
 }
 
 extension WpViewport {
+    /// Values of the `wp_viewport.error` enum.
     public struct ErrorCode: RawRepresentable, Hashable, Sendable {
+        /// The value as sent on the wire.
         public var rawValue: UInt32
+        /// Wraps a wire value, including one these bindings have no name for.
         public init(rawValue: UInt32) { self.rawValue = rawValue }
 
         /// negative or zero values in width or height

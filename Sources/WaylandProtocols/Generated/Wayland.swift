@@ -36,6 +36,8 @@ import SystemPackage
 /// The core global object.  This is a special singleton object.  It
 /// is used for internal Wayland protocol features.
 public final class WlDisplay: Proxy, WaylandInterface {
+    /// The name, version and message signatures of `wl_display`, from which the runtime
+    /// builds libwayland's `wl_interface` table.
     nonisolated public static let descriptor = InterfaceDescriptor(
         name: "wl_display", version: 1,
         requests: [
@@ -81,12 +83,18 @@ public final class WlDisplay: Proxy, WaylandInterface {
 
     /// Calls `listener` with each of this object's events, on the main actor, while the event
     /// queue is dispatched, after the listeners added before it. Any number may listen.
+    ///
+    /// A listener added while an event is being delivered first receives the next event; one
+    /// removed meanwhile, even by itself, receives nothing more, not even the current event.
+    ///
+    /// - Returns: the token that `removeListener(_:)` takes.
     @discardableResult
     public func addListener(_ listener: @escaping (Event) -> Void) -> ListenerToken {
         listeners.add(listener)
     }
 
-    /// Stops calling a listener; removing one that is gone does nothing.
+    /// Stops calling the listener `token` stands for, at once: during an event's delivery, a
+    /// listener removed before its turn does not receive it. Removing one twice does nothing.
     public func removeListener(_ token: ListenerToken) {
         listeners.remove(token)
     }
@@ -147,7 +155,9 @@ extension WlDisplay {
     /// These errors are global and can be emitted in response to any
     /// server request.
     public struct ErrorCode: RawRepresentable, Hashable, Sendable {
+        /// The value as sent on the wire.
         public var rawValue: UInt32
+        /// Wraps a wire value, including one these bindings have no name for.
         public init(rawValue: UInt32) { self.rawValue = rawValue }
 
         /// server couldn't find object
@@ -189,6 +199,8 @@ extension WlDisplay {
 /// emit events to the client and lets the client invoke requests on
 /// the object.
 public final class WlRegistry: Proxy, WaylandInterface {
+    /// The name, version and message signatures of `wl_registry`, from which the runtime
+    /// builds libwayland's `wl_interface` table.
     nonisolated public static let descriptor = InterfaceDescriptor(
         name: "wl_registry", version: 1,
         requests: [
@@ -236,12 +248,18 @@ public final class WlRegistry: Proxy, WaylandInterface {
 
     /// Calls `listener` with each of this object's events, on the main actor, while the event
     /// queue is dispatched, after the listeners added before it. Any number may listen.
+    ///
+    /// A listener added while an event is being delivered first receives the next event; one
+    /// removed meanwhile, even by itself, receives nothing more, not even the current event.
+    ///
+    /// - Returns: the token that `removeListener(_:)` takes.
     @discardableResult
     public func addListener(_ listener: @escaping (Event) -> Void) -> ListenerToken {
         listeners.add(listener)
     }
 
-    /// Stops calling a listener; removing one that is gone does nothing.
+    /// Stops calling the listener `token` stands for, at once: during an event's delivery, a
+    /// listener removed before its turn does not receive it. Removing one twice does nothing.
     public func removeListener(_ token: ListenerToken) {
         listeners.remove(token)
     }
@@ -282,6 +300,8 @@ public final class WlRegistry: Proxy, WaylandInterface {
 /// Clients can handle the 'done' event to get notified when
 /// the related request is done.
 public final class WlCallback: Proxy, WaylandInterface {
+    /// The name, version and message signatures of `wl_callback`, from which the runtime
+    /// builds libwayland's `wl_interface` table.
     nonisolated public static let descriptor = InterfaceDescriptor(
         name: "wl_callback", version: 1,
         requests: [],
@@ -304,12 +324,18 @@ public final class WlCallback: Proxy, WaylandInterface {
 
     /// Calls `listener` with each of this object's events, on the main actor, while the event
     /// queue is dispatched, after the listeners added before it. Any number may listen.
+    ///
+    /// A listener added while an event is being delivered first receives the next event; one
+    /// removed meanwhile, even by itself, receives nothing more, not even the current event.
+    ///
+    /// - Returns: the token that `removeListener(_:)` takes.
     @discardableResult
     public func addListener(_ listener: @escaping (Event) -> Void) -> ListenerToken {
         listeners.add(listener)
     }
 
-    /// Stops calling a listener; removing one that is gone does nothing.
+    /// Stops calling the listener `token` stands for, at once: during an event's delivery, a
+    /// listener removed before its turn does not receive it. Removing one twice does nothing.
     public func removeListener(_ token: ListenerToken) {
         listeners.remove(token)
     }
@@ -338,6 +364,8 @@ public final class WlCallback: Proxy, WaylandInterface {
 /// compositor is in charge of combining the contents of multiple
 /// surfaces into one displayable output.
 public final class WlCompositor: Proxy, WaylandInterface {
+    /// The name, version and message signatures of `wl_compositor`, from which the runtime
+    /// builds libwayland's `wl_interface` table.
     nonisolated public static let descriptor = InterfaceDescriptor(
         name: "wl_compositor", version: 5,
         requests: [
@@ -373,6 +401,8 @@ public final class WlCompositor: Proxy, WaylandInterface {
 /// setup/teardown overhead and is useful when interactively resizing
 /// a surface or for many small buffers.
 public final class WlShmPool: Proxy, WaylandInterface {
+    /// The name, version and message signatures of `wl_shm_pool`, from which the runtime
+    /// builds libwayland's `wl_interface` table.
     nonisolated public static let descriptor = InterfaceDescriptor(
         name: "wl_shm_pool", version: 1,
         requests: [
@@ -451,6 +481,8 @@ public final class WlShmPool: Proxy, WaylandInterface {
 /// are emitted to inform clients about the valid pixel formats
 /// that can be used for buffers.
 public final class WlShm: Proxy, WaylandInterface {
+    /// The name, version and message signatures of `wl_shm`, from which the runtime
+    /// builds libwayland's `wl_interface` table.
     nonisolated public static let descriptor = InterfaceDescriptor(
         name: "wl_shm", version: 1,
         requests: [
@@ -477,12 +509,18 @@ public final class WlShm: Proxy, WaylandInterface {
 
     /// Calls `listener` with each of this object's events, on the main actor, while the event
     /// queue is dispatched, after the listeners added before it. Any number may listen.
+    ///
+    /// A listener added while an event is being delivered first receives the next event; one
+    /// removed meanwhile, even by itself, receives nothing more, not even the current event.
+    ///
+    /// - Returns: the token that `removeListener(_:)` takes.
     @discardableResult
     public func addListener(_ listener: @escaping (Event) -> Void) -> ListenerToken {
         listeners.add(listener)
     }
 
-    /// Stops calling a listener; removing one that is gone does nothing.
+    /// Stops calling the listener `token` stands for, at once: during an event's delivery, a
+    /// listener removed before its turn does not receive it. Removing one twice does nothing.
     public func removeListener(_ token: ListenerToken) {
         listeners.remove(token)
     }
@@ -523,7 +561,9 @@ extension WlShm {
     ///
     /// These errors can be emitted in response to wl_shm requests.
     public struct ErrorCode: RawRepresentable, Hashable, Sendable {
+        /// The value as sent on the wire.
         public var rawValue: UInt32
+        /// Wraps a wire value, including one these bindings have no name for.
         public init(rawValue: UInt32) { self.rawValue = rawValue }
 
         /// buffer format is not known
@@ -553,7 +593,9 @@ extension WlShm {
     /// For all wl_shm formats and unless specified in another protocol
     /// extension, pre-multiplied alpha is used for pixel values.
     public struct Format: RawRepresentable, Hashable, Sendable {
+        /// The value as sent on the wire.
         public var rawValue: UInt32
+        /// Wraps a wire value, including one these bindings have no name for.
         public init(rawValue: UInt32) { self.rawValue = rawValue }
 
         /// 32-bit ARGB format, [31:0] A:R:G:B 8:8:8:8 little endian
@@ -808,24 +850,34 @@ extension WlShm {
         /// [63:0]   X3:X2:Y3:Cr0:Y2:X1:X0:Y1:Cb0:Y0  1:1:10:10:10:1:1:10:10:10 little endian
         public static let x0l2 = Format(rawValue: 843853912)
 
+        /// The protocol's `yuv420_8bit`.
         public static let yuv4208bit = Format(rawValue: 942691673)
 
+        /// The protocol's `yuv420_10bit`.
         public static let yuv42010bit = Format(rawValue: 808539481)
 
+        /// The protocol's `xrgb8888_a8`.
         public static let xrgb8888A8 = Format(rawValue: 943805016)
 
+        /// The protocol's `xbgr8888_a8`.
         public static let xbgr8888A8 = Format(rawValue: 943800920)
 
+        /// The protocol's `rgbx8888_a8`.
         public static let rgbx8888A8 = Format(rawValue: 943806546)
 
+        /// The protocol's `bgrx8888_a8`.
         public static let bgrx8888A8 = Format(rawValue: 943806530)
 
+        /// The protocol's `rgb888_a8`.
         public static let rgb888A8 = Format(rawValue: 943798354)
 
+        /// The protocol's `bgr888_a8`.
         public static let bgr888A8 = Format(rawValue: 943798338)
 
+        /// The protocol's `rgb565_a8`.
         public static let rgb565A8 = Format(rawValue: 943797586)
 
+        /// The protocol's `bgr565_a8`.
         public static let bgr565A8 = Format(rawValue: 943797570)
 
         /// non-subsampled Cr:Cb plane
@@ -852,8 +904,10 @@ extension WlShm {
         /// 2x2 subsampled Cr:Cb plane
         public static let nv15 = Format(rawValue: 892425806)
 
+        /// The protocol's `q410`.
         public static let q410 = Format(rawValue: 808531025)
 
+        /// The protocol's `q401`.
         public static let q401 = Format(rawValue: 825242705)
 
         /// [63:0] x:R:G:B 16:16:16:16 little endian
@@ -885,6 +939,8 @@ extension WlShm {
 /// is assumed to be premultiplied in the color channels unless otherwise
 /// specified.
 public final class WlBuffer: Proxy, WaylandInterface {
+    /// The name, version and message signatures of `wl_buffer`, from which the runtime
+    /// builds libwayland's `wl_interface` table.
     nonisolated public static let descriptor = InterfaceDescriptor(
         name: "wl_buffer", version: 1,
         requests: [
@@ -917,12 +973,18 @@ public final class WlBuffer: Proxy, WaylandInterface {
 
     /// Calls `listener` with each of this object's events, on the main actor, while the event
     /// queue is dispatched, after the listeners added before it. Any number may listen.
+    ///
+    /// A listener added while an event is being delivered first receives the next event; one
+    /// removed meanwhile, even by itself, receives nothing more, not even the current event.
+    ///
+    /// - Returns: the token that `removeListener(_:)` takes.
     @discardableResult
     public func addListener(_ listener: @escaping (Event) -> Void) -> ListenerToken {
         listeners.add(listener)
     }
 
-    /// Stops calling a listener; removing one that is gone does nothing.
+    /// Stops calling the listener `token` stands for, at once: during an event's delivery, a
+    /// listener removed before its turn does not receive it. Removing one twice does nothing.
     public func removeListener(_ token: ListenerToken) {
         listeners.remove(token)
     }
@@ -964,6 +1026,8 @@ public final class WlBuffer: Proxy, WaylandInterface {
 /// converted to and provides the mechanism for transferring the
 /// data directly from the source client.
 public final class WlDataOffer: Proxy, WaylandInterface {
+    /// The name, version and message signatures of `wl_data_offer`, from which the runtime
+    /// builds libwayland's `wl_interface` table.
     nonisolated public static let descriptor = InterfaceDescriptor(
         name: "wl_data_offer", version: 3,
         requests: [
@@ -1049,12 +1113,18 @@ public final class WlDataOffer: Proxy, WaylandInterface {
 
     /// Calls `listener` with each of this object's events, on the main actor, while the event
     /// queue is dispatched, after the listeners added before it. Any number may listen.
+    ///
+    /// A listener added while an event is being delivered first receives the next event; one
+    /// removed meanwhile, even by itself, receives nothing more, not even the current event.
+    ///
+    /// - Returns: the token that `removeListener(_:)` takes.
     @discardableResult
     public func addListener(_ listener: @escaping (Event) -> Void) -> ListenerToken {
         listeners.add(listener)
     }
 
-    /// Stops calling a listener; removing one that is gone does nothing.
+    /// Stops calling the listener `token` stands for, at once: during an event's delivery, a
+    /// listener removed before its turn does not receive it. Removing one twice does nothing.
     public func removeListener(_ token: ListenerToken) {
         listeners.remove(token)
     }
@@ -1201,8 +1271,11 @@ public final class WlDataOffer: Proxy, WaylandInterface {
 }
 
 extension WlDataOffer {
+    /// Values of the `wl_data_offer.error` enum.
     public struct ErrorCode: RawRepresentable, Hashable, Sendable {
+        /// The value as sent on the wire.
         public var rawValue: UInt32
+        /// Wraps a wire value, including one these bindings have no name for.
         public init(rawValue: UInt32) { self.rawValue = rawValue }
 
         /// finish request was called untimely
@@ -1228,6 +1301,8 @@ extension WlDataOffer {
 /// provides a way to describe the offered data and a way to respond
 /// to requests to transfer the data.
 public final class WlDataSource: Proxy, WaylandInterface {
+    /// The name, version and message signatures of `wl_data_source`, from which the runtime
+    /// builds libwayland's `wl_interface` table.
     nonisolated public static let descriptor = InterfaceDescriptor(
         name: "wl_data_source", version: 3,
         requests: [
@@ -1261,6 +1336,9 @@ public final class WlDataSource: Proxy, WaylandInterface {
         /// Request for data from the client.  Send the data as the
         /// specified mime type over the passed file descriptor, then
         /// close it.
+        ///
+        /// `fd` is valid only while the listeners run: the proxy closes it after the last
+        /// listener returns. Do not close it; `dup` it to keep it longer.
         ///
         /// - Parameters:
         ///   - mimeType: mime type for the data
@@ -1354,14 +1432,21 @@ public final class WlDataSource: Proxy, WaylandInterface {
     /// Calls `listener` with each of this object's events, on the main actor, while the event
     /// queue is dispatched, after the listeners added before it. Any number may listen.
     ///
-    /// File descriptors in events are valid only while the listeners run; the proxy closes
-    /// them afterwards. A listener that needs one longer must `dup` it.
+    /// A listener added while an event is being delivered first receives the next event; one
+    /// removed meanwhile, even by itself, receives nothing more, not even the current event.
+    ///
+    /// File descriptors in events are valid only while the listeners run: the proxy closes
+    /// them after the last listener returns. A listener must not close one, and must `dup`
+    /// one it needs longer.
+    ///
+    /// - Returns: the token that `removeListener(_:)` takes.
     @discardableResult
     public func addListener(_ listener: @escaping (Event) -> Void) -> ListenerToken {
         listeners.add(listener)
     }
 
-    /// Stops calling a listener; removing one that is gone does nothing.
+    /// Stops calling the listener `token` stands for, at once: during an event's delivery, a
+    /// listener removed before its turn does not receive it. Removing one twice does nothing.
     public func removeListener(_ token: ListenerToken) {
         listeners.remove(token)
     }
@@ -1438,8 +1523,11 @@ public final class WlDataSource: Proxy, WaylandInterface {
 }
 
 extension WlDataSource {
+    /// Values of the `wl_data_source.error` enum.
     public struct ErrorCode: RawRepresentable, Hashable, Sendable {
+        /// The value as sent on the wire.
         public var rawValue: UInt32
+        /// Wraps a wire value, including one these bindings have no name for.
         public init(rawValue: UInt32) { self.rawValue = rawValue }
 
         /// action mask contains invalid values
@@ -1460,6 +1548,8 @@ extension WlDataSource {
 /// A wl_data_device provides access to inter-client data transfer
 /// mechanisms such as copy-and-paste and drag-and-drop.
 public final class WlDataDevice: Proxy, WaylandInterface {
+    /// The name, version and message signatures of `wl_data_device`, from which the runtime
+    /// builds libwayland's `wl_interface` table.
     nonisolated public static let descriptor = InterfaceDescriptor(
         name: "wl_data_device", version: 3,
         requests: [
@@ -1563,12 +1653,18 @@ public final class WlDataDevice: Proxy, WaylandInterface {
 
     /// Calls `listener` with each of this object's events, on the main actor, while the event
     /// queue is dispatched, after the listeners added before it. Any number may listen.
+    ///
+    /// A listener added while an event is being delivered first receives the next event; one
+    /// removed meanwhile, even by itself, receives nothing more, not even the current event.
+    ///
+    /// - Returns: the token that `removeListener(_:)` takes.
     @discardableResult
     public func addListener(_ listener: @escaping (Event) -> Void) -> ListenerToken {
         listeners.add(listener)
     }
 
-    /// Stops calling a listener; removing one that is gone does nothing.
+    /// Stops calling the listener `token` stands for, at once: during an event's delivery, a
+    /// listener removed before its turn does not receive it. Removing one twice does nothing.
     public func removeListener(_ token: ListenerToken) {
         listeners.remove(token)
     }
@@ -1663,8 +1759,11 @@ public final class WlDataDevice: Proxy, WaylandInterface {
 }
 
 extension WlDataDevice {
+    /// Values of the `wl_data_device.error` enum.
     public struct ErrorCode: RawRepresentable, Hashable, Sendable {
+        /// The value as sent on the wire.
         public var rawValue: UInt32
+        /// Wraps a wire value, including one these bindings have no name for.
         public init(rawValue: UInt32) { self.rawValue = rawValue }
 
         /// given wl_surface has another role
@@ -1687,6 +1786,8 @@ extension WlDataDevice {
 /// functioning properly. See wl_data_source.set_actions,
 /// wl_data_offer.accept and wl_data_offer.finish for details.
 public final class WlDataDeviceManager: Proxy, WaylandInterface {
+    /// The name, version and message signatures of `wl_data_device_manager`, from which the runtime
+    /// builds libwayland's `wl_interface` table.
     nonisolated public static let descriptor = InterfaceDescriptor(
         name: "wl_data_device_manager", version: 3,
         requests: [
@@ -1742,7 +1843,9 @@ extension WlDataDeviceManager {
     ///
     /// Available since version 3.
     public struct DndAction: OptionSet, Hashable, Sendable {
+        /// The value as sent on the wire.
         public var rawValue: UInt32
+        /// Wraps a wire value, including one these bindings have no name for.
         public init(rawValue: UInt32) { self.rawValue = rawValue }
 
         /// no action
@@ -1773,6 +1876,8 @@ extension WlDataDeviceManager {
 /// For desktop-style user interfaces, use xdg_shell. Compositors and clients
 /// should not implement this interface.
 public final class WlShell: Proxy, WaylandInterface {
+    /// The name, version and message signatures of `wl_shell`, from which the runtime
+    /// builds libwayland's `wl_interface` table.
     nonisolated public static let descriptor = InterfaceDescriptor(
         name: "wl_shell", version: 1,
         requests: [
@@ -1796,8 +1901,11 @@ public final class WlShell: Proxy, WaylandInterface {
 }
 
 extension WlShell {
+    /// Values of the `wl_shell.error` enum.
     public struct ErrorCode: RawRepresentable, Hashable, Sendable {
+        /// The value as sent on the wire.
         public var rawValue: UInt32
+        /// Wraps a wire value, including one these bindings have no name for.
         public init(rawValue: UInt32) { self.rawValue = rawValue }
 
         /// given wl_surface has another role
@@ -1821,6 +1929,8 @@ extension WlShell {
 /// wl_shell_surface_destroy() must be called before destroying
 /// the wl_surface object.
 public final class WlShellSurface: Proxy, WaylandInterface {
+    /// The name, version and message signatures of `wl_shell_surface`, from which the runtime
+    /// builds libwayland's `wl_interface` table.
     nonisolated public static let descriptor = InterfaceDescriptor(
         name: "wl_shell_surface", version: 1,
         requests: [
@@ -1888,12 +1998,18 @@ public final class WlShellSurface: Proxy, WaylandInterface {
 
     /// Calls `listener` with each of this object's events, on the main actor, while the event
     /// queue is dispatched, after the listeners added before it. Any number may listen.
+    ///
+    /// A listener added while an event is being delivered first receives the next event; one
+    /// removed meanwhile, even by itself, receives nothing more, not even the current event.
+    ///
+    /// - Returns: the token that `removeListener(_:)` takes.
     @discardableResult
     public func addListener(_ listener: @escaping (Event) -> Void) -> ListenerToken {
         listeners.add(listener)
     }
 
-    /// Stops calling a listener; removing one that is gone does nothing.
+    /// Stops calling the listener `token` stands for, at once: during an event's delivery, a
+    /// listener removed before its turn does not receive it. Removing one twice does nothing.
     public func removeListener(_ token: ListenerToken) {
         listeners.remove(token)
     }
@@ -2131,7 +2247,9 @@ extension WlShellSurface {
     /// use this information to adapt its behavior, e.g. choose
     /// an appropriate cursor image.
     public struct Resize: OptionSet, Hashable, Sendable {
+        /// The value as sent on the wire.
         public var rawValue: UInt32
+        /// Wraps a wire value, including one these bindings have no name for.
         public init(rawValue: UInt32) { self.rawValue = rawValue }
 
         /// no edge
@@ -2169,7 +2287,9 @@ extension WlShellSurface {
     /// These flags specify details of the expected behaviour
     /// of transient surfaces. Used in the set_transient request.
     public struct Transient: OptionSet, Hashable, Sendable {
+        /// The value as sent on the wire.
         public var rawValue: UInt32
+        /// Wraps a wire value, including one these bindings have no name for.
         public init(rawValue: UInt32) { self.rawValue = rawValue }
 
         /// do not set keyboard focus
@@ -2184,7 +2304,9 @@ extension WlShellSurface {
     /// between the dimensions of the surface and the dimensions of the
     /// output. The compositor is free to ignore this parameter.
     public struct FullscreenMethod: RawRepresentable, Hashable, Sendable {
+        /// The value as sent on the wire.
         public var rawValue: UInt32
+        /// Wraps a wire value, including one these bindings have no name for.
         public init(rawValue: UInt32) { self.rawValue = rawValue }
 
         /// no preference, apply default policy
@@ -2247,6 +2369,8 @@ extension WlShellSurface {
 /// a cursor (cursor is a different role than sub-surface, and role
 /// switching is not allowed).
 public final class WlSurface: Proxy, WaylandInterface {
+    /// The name, version and message signatures of `wl_surface`, from which the runtime
+    /// builds libwayland's `wl_interface` table.
     nonisolated public static let descriptor = InterfaceDescriptor(
         name: "wl_surface", version: 5,
         requests: [
@@ -2301,12 +2425,18 @@ public final class WlSurface: Proxy, WaylandInterface {
 
     /// Calls `listener` with each of this object's events, on the main actor, while the event
     /// queue is dispatched, after the listeners added before it. Any number may listen.
+    ///
+    /// A listener added while an event is being delivered first receives the next event; one
+    /// removed meanwhile, even by itself, receives nothing more, not even the current event.
+    ///
+    /// - Returns: the token that `removeListener(_:)` takes.
     @discardableResult
     public func addListener(_ listener: @escaping (Event) -> Void) -> ListenerToken {
         listeners.add(listener)
     }
 
-    /// Stops calling a listener; removing one that is gone does nothing.
+    /// Stops calling the listener `token` stands for, at once: during an event's delivery, a
+    /// listener removed before its turn does not receive it. Removing one twice does nothing.
     public func removeListener(_ token: ListenerToken) {
         listeners.remove(token)
     }
@@ -2710,7 +2840,9 @@ extension WlSurface {
     ///
     /// These errors can be emitted in response to wl_surface requests.
     public struct ErrorCode: RawRepresentable, Hashable, Sendable {
+        /// The value as sent on the wire.
         public var rawValue: UInt32
+        /// Wraps a wire value, including one these bindings have no name for.
         public init(rawValue: UInt32) { self.rawValue = rawValue }
 
         /// buffer scale value is invalid
@@ -2736,6 +2868,8 @@ extension WlSurface {
 /// device is hot plugged.  A seat typically has a pointer and
 /// maintains a keyboard focus and a pointer focus.
 public final class WlSeat: Proxy, WaylandInterface {
+    /// The name, version and message signatures of `wl_seat`, from which the runtime
+    /// builds libwayland's `wl_interface` table.
     nonisolated public static let descriptor = InterfaceDescriptor(
         name: "wl_seat", version: 8,
         requests: [
@@ -2811,12 +2945,18 @@ public final class WlSeat: Proxy, WaylandInterface {
 
     /// Calls `listener` with each of this object's events, on the main actor, while the event
     /// queue is dispatched, after the listeners added before it. Any number may listen.
+    ///
+    /// A listener added while an event is being delivered first receives the next event; one
+    /// removed meanwhile, even by itself, receives nothing more, not even the current event.
+    ///
+    /// - Returns: the token that `removeListener(_:)` takes.
     @discardableResult
     public func addListener(_ listener: @escaping (Event) -> Void) -> ListenerToken {
         listeners.add(listener)
     }
 
-    /// Stops calling a listener; removing one that is gone does nothing.
+    /// Stops calling the listener `token` stands for, at once: during an event's delivery, a
+    /// listener removed before its turn does not receive it. Removing one twice does nothing.
     public func removeListener(_ token: ListenerToken) {
         listeners.remove(token)
     }
@@ -2897,7 +3037,9 @@ extension WlSeat {
     /// This is a bitmask of capabilities this seat has; if a member is
     /// set, then it is present on the seat.
     public struct Capability: OptionSet, Hashable, Sendable {
+        /// The value as sent on the wire.
         public var rawValue: UInt32
+        /// Wraps a wire value, including one these bindings have no name for.
         public init(rawValue: UInt32) { self.rawValue = rawValue }
 
         /// the seat has pointer devices
@@ -2916,7 +3058,9 @@ extension WlSeat {
     ///
     /// These errors can be emitted in response to wl_seat requests.
     public struct ErrorCode: RawRepresentable, Hashable, Sendable {
+        /// The value as sent on the wire.
         public var rawValue: UInt32
+        /// Wraps a wire value, including one these bindings have no name for.
         public init(rawValue: UInt32) { self.rawValue = rawValue }
 
         /// get_pointer, get_keyboard or get_touch called on seat without the matching capability
@@ -2937,6 +3081,8 @@ extension WlSeat {
 /// and button and axis events for button presses, button releases
 /// and scrolling.
 public final class WlPointer: Proxy, WaylandInterface {
+    /// The name, version and message signatures of `wl_pointer`, from which the runtime
+    /// builds libwayland's `wl_interface` table.
     nonisolated public static let descriptor = InterfaceDescriptor(
         name: "wl_pointer", version: 8,
         requests: [
@@ -3213,12 +3359,18 @@ public final class WlPointer: Proxy, WaylandInterface {
 
     /// Calls `listener` with each of this object's events, on the main actor, while the event
     /// queue is dispatched, after the listeners added before it. Any number may listen.
+    ///
+    /// A listener added while an event is being delivered first receives the next event; one
+    /// removed meanwhile, even by itself, receives nothing more, not even the current event.
+    ///
+    /// - Returns: the token that `removeListener(_:)` takes.
     @discardableResult
     public func addListener(_ listener: @escaping (Event) -> Void) -> ListenerToken {
         listeners.add(listener)
     }
 
-    /// Stops calling a listener; removing one that is gone does nothing.
+    /// Stops calling the listener `token` stands for, at once: during an event's delivery, a
+    /// listener removed before its turn does not receive it. Removing one twice does nothing.
     public func removeListener(_ token: ListenerToken) {
         listeners.remove(token)
     }
@@ -3318,8 +3470,11 @@ public final class WlPointer: Proxy, WaylandInterface {
 }
 
 extension WlPointer {
+    /// Values of the `wl_pointer.error` enum.
     public struct ErrorCode: RawRepresentable, Hashable, Sendable {
+        /// The value as sent on the wire.
         public var rawValue: UInt32
+        /// Wraps a wire value, including one these bindings have no name for.
         public init(rawValue: UInt32) { self.rawValue = rawValue }
 
         /// given wl_surface has another role
@@ -3333,7 +3488,9 @@ extension WlPointer {
     /// Describes the physical state of a button that produced the button
     /// event.
     public struct ButtonState: RawRepresentable, Hashable, Sendable {
+        /// The value as sent on the wire.
         public var rawValue: UInt32
+        /// Wraps a wire value, including one these bindings have no name for.
         public init(rawValue: UInt32) { self.rawValue = rawValue }
 
         /// the button is not pressed
@@ -3349,7 +3506,9 @@ extension WlPointer {
     ///
     /// Describes the axis types of scroll events.
     public struct Axis: RawRepresentable, Hashable, Sendable {
+        /// The value as sent on the wire.
         public var rawValue: UInt32
+        /// Wraps a wire value, including one these bindings have no name for.
         public init(rawValue: UInt32) { self.rawValue = rawValue }
 
         /// vertical axis
@@ -3380,7 +3539,9 @@ extension WlPointer {
     /// wheel but the scroll event is not caused by a rotation but a
     /// (usually sideways) tilt of the wheel.
     public struct AxisSource: RawRepresentable, Hashable, Sendable {
+        /// The value as sent on the wire.
         public var rawValue: UInt32
+        /// Wraps a wire value, including one these bindings have no name for.
         public init(rawValue: UInt32) { self.rawValue = rawValue }
 
         /// a physical wheel rotation
@@ -3406,6 +3567,8 @@ extension WlPointer {
 /// The wl_keyboard interface represents one or more keyboards
 /// associated with a seat.
 public final class WlKeyboard: Proxy, WaylandInterface {
+    /// The name, version and message signatures of `wl_keyboard`, from which the runtime
+    /// builds libwayland's `wl_interface` table.
     nonisolated public static let descriptor = InterfaceDescriptor(
         name: "wl_keyboard", version: 8,
         requests: [
@@ -3430,6 +3593,9 @@ public final class WlKeyboard: Proxy, WaylandInterface {
         ///
         /// From version 7 onwards, the fd must be mapped with MAP_PRIVATE by
         /// the recipient, as MAP_SHARED may fail.
+        ///
+        /// `fd` is valid only while the listeners run: the proxy closes it after the last
+        /// listener returns. Do not close it; `dup` it to keep it longer.
         ///
         /// - Parameters:
         ///   - format: keymap format
@@ -3522,14 +3688,21 @@ public final class WlKeyboard: Proxy, WaylandInterface {
     /// Calls `listener` with each of this object's events, on the main actor, while the event
     /// queue is dispatched, after the listeners added before it. Any number may listen.
     ///
-    /// File descriptors in events are valid only while the listeners run; the proxy closes
-    /// them afterwards. A listener that needs one longer must `dup` it.
+    /// A listener added while an event is being delivered first receives the next event; one
+    /// removed meanwhile, even by itself, receives nothing more, not even the current event.
+    ///
+    /// File descriptors in events are valid only while the listeners run: the proxy closes
+    /// them after the last listener returns. A listener must not close one, and must `dup`
+    /// one it needs longer.
+    ///
+    /// - Returns: the token that `removeListener(_:)` takes.
     @discardableResult
     public func addListener(_ listener: @escaping (Event) -> Void) -> ListenerToken {
         listeners.add(listener)
     }
 
-    /// Stops calling a listener; removing one that is gone does nothing.
+    /// Stops calling the listener `token` stands for, at once: during an event's delivery, a
+    /// listener removed before its turn does not receive it. Removing one twice does nothing.
     public func removeListener(_ token: ListenerToken) {
         listeners.remove(token)
     }
@@ -3575,7 +3748,9 @@ extension WlKeyboard {
     /// This specifies the format of the keymap provided to the
     /// client with the wl_keyboard.keymap event.
     public struct KeymapFormat: RawRepresentable, Hashable, Sendable {
+        /// The value as sent on the wire.
         public var rawValue: UInt32
+        /// Wraps a wire value, including one these bindings have no name for.
         public init(rawValue: UInt32) { self.rawValue = rawValue }
 
         /// no keymap; client must understand how to interpret the raw keycode
@@ -3591,7 +3766,9 @@ extension WlKeyboard {
     ///
     /// Describes the physical state of a key that produced the key event.
     public struct KeyState: RawRepresentable, Hashable, Sendable {
+        /// The value as sent on the wire.
         public var rawValue: UInt32
+        /// Wraps a wire value, including one these bindings have no name for.
         public init(rawValue: UInt32) { self.rawValue = rawValue }
 
         /// key is not pressed
@@ -3615,6 +3792,8 @@ extension WlKeyboard {
 /// and ending with an up event. Events relating to the same
 /// contact point can be identified by the ID of the sequence.
 public final class WlTouch: Proxy, WaylandInterface {
+    /// The name, version and message signatures of `wl_touch`, from which the runtime
+    /// builds libwayland's `wl_interface` table.
     nonisolated public static let descriptor = InterfaceDescriptor(
         name: "wl_touch", version: 8,
         requests: [
@@ -3761,12 +3940,18 @@ public final class WlTouch: Proxy, WaylandInterface {
 
     /// Calls `listener` with each of this object's events, on the main actor, while the event
     /// queue is dispatched, after the listeners added before it. Any number may listen.
+    ///
+    /// A listener added while an event is being delivered first receives the next event; one
+    /// removed meanwhile, even by itself, receives nothing more, not even the current event.
+    ///
+    /// - Returns: the token that `removeListener(_:)` takes.
     @discardableResult
     public func addListener(_ listener: @escaping (Event) -> Void) -> ListenerToken {
         listeners.add(listener)
     }
 
-    /// Stops calling a listener; removing one that is gone does nothing.
+    /// Stops calling the listener `token` stands for, at once: during an event's delivery, a
+    /// listener removed before its turn does not receive it. Removing one twice does nothing.
     public func removeListener(_ token: ListenerToken) {
         listeners.remove(token)
     }
@@ -3817,6 +4002,8 @@ public final class WlTouch: Proxy, WaylandInterface {
 /// displays part of the compositor space.  This object is published
 /// as global during start up, or when a monitor is hotplugged.
 public final class WlOutput: Proxy, WaylandInterface {
+    /// The name, version and message signatures of `wl_output`, from which the runtime
+    /// builds libwayland's `wl_interface` table.
     nonisolated public static let descriptor = InterfaceDescriptor(
         name: "wl_output", version: 4,
         requests: [
@@ -4006,12 +4193,18 @@ public final class WlOutput: Proxy, WaylandInterface {
 
     /// Calls `listener` with each of this object's events, on the main actor, while the event
     /// queue is dispatched, after the listeners added before it. Any number may listen.
+    ///
+    /// A listener added while an event is being delivered first receives the next event; one
+    /// removed meanwhile, even by itself, receives nothing more, not even the current event.
+    ///
+    /// - Returns: the token that `removeListener(_:)` takes.
     @discardableResult
     public func addListener(_ listener: @escaping (Event) -> Void) -> ListenerToken {
         listeners.add(listener)
     }
 
-    /// Stops calling a listener; removing one that is gone does nothing.
+    /// Stops calling the listener `token` stands for, at once: during an event's delivery, a
+    /// listener removed before its turn does not receive it. Removing one twice does nothing.
     public func removeListener(_ token: ListenerToken) {
         listeners.remove(token)
     }
@@ -4058,7 +4251,9 @@ extension WlOutput {
     /// This enumeration describes how the physical
     /// pixels on an output are laid out.
     public struct Subpixel: RawRepresentable, Hashable, Sendable {
+        /// The value as sent on the wire.
         public var rawValue: UInt32
+        /// Wraps a wire value, including one these bindings have no name for.
         public init(rawValue: UInt32) { self.rawValue = rawValue }
 
         /// unknown geometry
@@ -4096,7 +4291,9 @@ extension WlOutput {
     /// compositor will still be able to scan out directly from client
     /// surfaces.
     public struct Transform: RawRepresentable, Hashable, Sendable {
+        /// The value as sent on the wire.
         public var rawValue: UInt32
+        /// Wraps a wire value, including one these bindings have no name for.
         public init(rawValue: UInt32) { self.rawValue = rawValue }
 
         /// no transform
@@ -4131,7 +4328,9 @@ extension WlOutput {
     /// These flags describe properties of an output mode.
     /// They are used in the flags bitfield of the mode event.
     public struct Mode: OptionSet, Hashable, Sendable {
+        /// The value as sent on the wire.
         public var rawValue: UInt32
+        /// Wraps a wire value, including one these bindings have no name for.
         public init(rawValue: UInt32) { self.rawValue = rawValue }
 
         /// indicates this is the current mode
@@ -4151,6 +4350,8 @@ extension WlOutput {
 /// Region objects are used to describe the opaque and input
 /// regions of a surface.
 public final class WlRegion: Proxy, WaylandInterface {
+    /// The name, version and message signatures of `wl_region`, from which the runtime
+    /// builds libwayland's `wl_interface` table.
     nonisolated public static let descriptor = InterfaceDescriptor(
         name: "wl_region", version: 1,
         requests: [
@@ -4218,6 +4419,8 @@ public final class WlRegion: Proxy, WaylandInterface {
 /// objects. This should allow the compositor to pass YUV video buffer
 /// processing to dedicated overlay hardware when possible.
 public final class WlSubcompositor: Proxy, WaylandInterface {
+    /// The name, version and message signatures of `wl_subcompositor`, from which the runtime
+    /// builds libwayland's `wl_interface` table.
     nonisolated public static let descriptor = InterfaceDescriptor(
         name: "wl_subcompositor", version: 1,
         requests: [
@@ -4262,8 +4465,11 @@ public final class WlSubcompositor: Proxy, WaylandInterface {
 }
 
 extension WlSubcompositor {
+    /// Values of the `wl_subcompositor.error` enum.
     public struct ErrorCode: RawRepresentable, Hashable, Sendable {
+        /// The value as sent on the wire.
         public var rawValue: UInt32
+        /// Wraps a wire value, including one these bindings have no name for.
         public init(rawValue: UInt32) { self.rawValue = rawValue }
 
         /// the to-be sub-surface is invalid
@@ -4325,6 +4531,8 @@ extension WlSubcompositor {
 /// If the parent wl_surface object is destroyed, the sub-surface is
 /// unmapped.
 public final class WlSubsurface: Proxy, WaylandInterface {
+    /// The name, version and message signatures of `wl_subsurface`, from which the runtime
+    /// builds libwayland's `wl_interface` table.
     nonisolated public static let descriptor = InterfaceDescriptor(
         name: "wl_subsurface", version: 1,
         requests: [
@@ -4455,8 +4663,11 @@ public final class WlSubsurface: Proxy, WaylandInterface {
 }
 
 extension WlSubsurface {
+    /// Values of the `wl_subsurface.error` enum.
     public struct ErrorCode: RawRepresentable, Hashable, Sendable {
+        /// The value as sent on the wire.
         public var rawValue: UInt32
+        /// Wraps a wire value, including one these bindings have no name for.
         public init(rawValue: UInt32) { self.rawValue = rawValue }
 
         /// wl_surface is not a sibling or the parent

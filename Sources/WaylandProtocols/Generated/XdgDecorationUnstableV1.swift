@@ -51,6 +51,8 @@ import CWaylandClient
 /// version number in the protocol and interface names are removed and the
 /// interface version number is reset.
 public final class ZxdgDecorationManagerV1: Proxy, WaylandInterface {
+    /// The name, version and message signatures of `zxdg_decoration_manager_v1`, from which the runtime
+    /// builds libwayland's `wl_interface` table.
     nonisolated public static let descriptor = InterfaceDescriptor(
         name: "zxdg_decoration_manager_v1", version: 1,
         requests: [
@@ -92,6 +94,8 @@ public final class ZxdgDecorationManagerV1: Proxy, WaylandInterface {
 /// The xdg_toplevel_decoration object must be destroyed before its
 /// xdg_toplevel.
 public final class ZxdgToplevelDecorationV1: Proxy, WaylandInterface {
+    /// The name, version and message signatures of `zxdg_toplevel_decoration_v1`, from which the runtime
+    /// builds libwayland's `wl_interface` table.
     nonisolated public static let descriptor = InterfaceDescriptor(
         name: "zxdg_toplevel_decoration_v1", version: 1,
         requests: [
@@ -124,12 +128,18 @@ public final class ZxdgToplevelDecorationV1: Proxy, WaylandInterface {
 
     /// Calls `listener` with each of this object's events, on the main actor, while the event
     /// queue is dispatched, after the listeners added before it. Any number may listen.
+    ///
+    /// A listener added while an event is being delivered first receives the next event; one
+    /// removed meanwhile, even by itself, receives nothing more, not even the current event.
+    ///
+    /// - Returns: the token that `removeListener(_:)` takes.
     @discardableResult
     public func addListener(_ listener: @escaping (Event) -> Void) -> ListenerToken {
         listeners.add(listener)
     }
 
-    /// Stops calling a listener; removing one that is gone does nothing.
+    /// Stops calling the listener `token` stands for, at once: during an event's delivery, a
+    /// listener removed before its turn does not receive it. Removing one twice does nothing.
     public func removeListener(_ token: ListenerToken) {
         listeners.remove(token)
     }
@@ -196,8 +206,11 @@ public final class ZxdgToplevelDecorationV1: Proxy, WaylandInterface {
 }
 
 extension ZxdgToplevelDecorationV1 {
+    /// Values of the `zxdg_toplevel_decoration_v1.error` enum.
     public struct ErrorCode: RawRepresentable, Hashable, Sendable {
+        /// The value as sent on the wire.
         public var rawValue: UInt32
+        /// Wraps a wire value, including one these bindings have no name for.
         public init(rawValue: UInt32) { self.rawValue = rawValue }
 
         /// xdg_toplevel has a buffer attached before configure
@@ -216,7 +229,9 @@ extension ZxdgToplevelDecorationV1 {
     ///
     /// These values describe window decoration modes.
     public struct Mode: RawRepresentable, Hashable, Sendable {
+        /// The value as sent on the wire.
         public var rawValue: UInt32
+        /// Wraps a wire value, including one these bindings have no name for.
         public init(rawValue: UInt32) { self.rawValue = rawValue }
 
         /// no server-side window decoration

@@ -39,6 +39,8 @@ import CWaylandClient
 /// create windows that can be dragged, resized, maximized, etc, as well as
 /// creating transient windows such as popup menus.
 public final class XdgWmBase: Proxy, WaylandInterface {
+    /// The name, version and message signatures of `xdg_wm_base`, from which the runtime
+    /// builds libwayland's `wl_interface` table.
     nonisolated public static let descriptor = InterfaceDescriptor(
         name: "xdg_wm_base", version: 5,
         requests: [
@@ -78,12 +80,18 @@ public final class XdgWmBase: Proxy, WaylandInterface {
 
     /// Calls `listener` with each of this object's events, on the main actor, while the event
     /// queue is dispatched, after the listeners added before it. Any number may listen.
+    ///
+    /// A listener added while an event is being delivered first receives the next event; one
+    /// removed meanwhile, even by itself, receives nothing more, not even the current event.
+    ///
+    /// - Returns: the token that `removeListener(_:)` takes.
     @discardableResult
     public func addListener(_ listener: @escaping (Event) -> Void) -> ListenerToken {
         listeners.add(listener)
     }
 
-    /// Stops calling a listener; removing one that is gone does nothing.
+    /// Stops calling the listener `token` stands for, at once: during an event's delivery, a
+    /// listener removed before its turn does not receive it. Removing one twice does nothing.
     public func removeListener(_ token: ListenerToken) {
         listeners.remove(token)
     }
@@ -156,8 +164,11 @@ public final class XdgWmBase: Proxy, WaylandInterface {
 }
 
 extension XdgWmBase {
+    /// Values of the `xdg_wm_base.error` enum.
     public struct ErrorCode: RawRepresentable, Hashable, Sendable {
+        /// The value as sent on the wire.
         public var rawValue: UInt32
+        /// Wraps a wire value, including one these bindings have no name for.
         public init(rawValue: UInt32) { self.rawValue = rawValue }
 
         /// given wl_surface has another role
@@ -207,6 +218,8 @@ extension XdgWmBase {
 /// set_anchor_rect. Passing an incomplete xdg_positioner object when
 /// positioning a surface raises an invalid_positioner error.
 public final class XdgPositioner: Proxy, WaylandInterface {
+    /// The name, version and message signatures of `xdg_positioner`, from which the runtime
+    /// builds libwayland's `wl_interface` table.
     nonisolated public static let descriptor = InterfaceDescriptor(
         name: "xdg_positioner", version: 5,
         requests: [
@@ -389,8 +402,11 @@ public final class XdgPositioner: Proxy, WaylandInterface {
 }
 
 extension XdgPositioner {
+    /// Values of the `xdg_positioner.error` enum.
     public struct ErrorCode: RawRepresentable, Hashable, Sendable {
+        /// The value as sent on the wire.
         public var rawValue: UInt32
+        /// Wraps a wire value, including one these bindings have no name for.
         public init(rawValue: UInt32) { self.rawValue = rawValue }
 
         /// invalid input provided
@@ -399,51 +415,75 @@ extension XdgPositioner {
 }
 
 extension XdgPositioner {
+    /// Values of the `xdg_positioner.anchor` enum.
     public struct Anchor: RawRepresentable, Hashable, Sendable {
+        /// The value as sent on the wire.
         public var rawValue: UInt32
+        /// Wraps a wire value, including one these bindings have no name for.
         public init(rawValue: UInt32) { self.rawValue = rawValue }
 
+        /// The protocol's `none`.
         public static let none = Anchor(rawValue: 0)
 
+        /// The protocol's `top`.
         public static let top = Anchor(rawValue: 1)
 
+        /// The protocol's `bottom`.
         public static let bottom = Anchor(rawValue: 2)
 
+        /// The protocol's `left`.
         public static let left = Anchor(rawValue: 3)
 
+        /// The protocol's `right`.
         public static let right = Anchor(rawValue: 4)
 
+        /// The protocol's `top_left`.
         public static let topLeft = Anchor(rawValue: 5)
 
+        /// The protocol's `bottom_left`.
         public static let bottomLeft = Anchor(rawValue: 6)
 
+        /// The protocol's `top_right`.
         public static let topRight = Anchor(rawValue: 7)
 
+        /// The protocol's `bottom_right`.
         public static let bottomRight = Anchor(rawValue: 8)
     }
 }
 
 extension XdgPositioner {
+    /// Values of the `xdg_positioner.gravity` enum.
     public struct Gravity: RawRepresentable, Hashable, Sendable {
+        /// The value as sent on the wire.
         public var rawValue: UInt32
+        /// Wraps a wire value, including one these bindings have no name for.
         public init(rawValue: UInt32) { self.rawValue = rawValue }
 
+        /// The protocol's `none`.
         public static let none = Gravity(rawValue: 0)
 
+        /// The protocol's `top`.
         public static let top = Gravity(rawValue: 1)
 
+        /// The protocol's `bottom`.
         public static let bottom = Gravity(rawValue: 2)
 
+        /// The protocol's `left`.
         public static let left = Gravity(rawValue: 3)
 
+        /// The protocol's `right`.
         public static let right = Gravity(rawValue: 4)
 
+        /// The protocol's `top_left`.
         public static let topLeft = Gravity(rawValue: 5)
 
+        /// The protocol's `bottom_left`.
         public static let bottomLeft = Gravity(rawValue: 6)
 
+        /// The protocol's `top_right`.
         public static let topRight = Gravity(rawValue: 7)
 
+        /// The protocol's `bottom_right`.
         public static let bottomRight = Gravity(rawValue: 8)
     }
 }
@@ -463,7 +503,9 @@ extension XdgPositioner {
     /// The adjustments can be combined, according to a defined precedence: 1)
     /// Flip, 2) Slide, 3) Resize.
     public struct ConstraintAdjustment: OptionSet, Hashable, Sendable {
+        /// The value as sent on the wire.
         public var rawValue: UInt32
+        /// Wraps a wire value, including one these bindings have no name for.
         public init(rawValue: UInt32) { self.rawValue = rawValue }
 
         /// don't move the child surface when constrained
@@ -593,6 +635,8 @@ extension XdgPositioner {
 /// has not been destroyed, i.e. the client must perform the initial commit
 /// again before attaching a buffer.
 public final class XdgSurface: Proxy, WaylandInterface {
+    /// The name, version and message signatures of `xdg_surface`, from which the runtime
+    /// builds libwayland's `wl_interface` table.
     nonisolated public static let descriptor = InterfaceDescriptor(
         name: "xdg_surface", version: 5,
         requests: [
@@ -636,12 +680,18 @@ public final class XdgSurface: Proxy, WaylandInterface {
 
     /// Calls `listener` with each of this object's events, on the main actor, while the event
     /// queue is dispatched, after the listeners added before it. Any number may listen.
+    ///
+    /// A listener added while an event is being delivered first receives the next event; one
+    /// removed meanwhile, even by itself, receives nothing more, not even the current event.
+    ///
+    /// - Returns: the token that `removeListener(_:)` takes.
     @discardableResult
     public func addListener(_ listener: @escaping (Event) -> Void) -> ListenerToken {
         listeners.add(listener)
     }
 
-    /// Stops calling a listener; removing one that is gone does nothing.
+    /// Stops calling the listener `token` stands for, at once: during an event's delivery, a
+    /// listener removed before its turn does not receive it. Removing one twice does nothing.
     public func removeListener(_ token: ListenerToken) {
         listeners.remove(token)
     }
@@ -773,8 +823,11 @@ public final class XdgSurface: Proxy, WaylandInterface {
 }
 
 extension XdgSurface {
+    /// Values of the `xdg_surface.error` enum.
     public struct ErrorCode: RawRepresentable, Hashable, Sendable {
+        /// The value as sent on the wire.
         public var rawValue: UInt32
+        /// Wraps a wire value, including one these bindings have no name for.
         public init(rawValue: UInt32) { self.rawValue = rawValue }
 
         /// Surface was not fully constructed
@@ -819,6 +872,8 @@ extension XdgSurface {
 ///
 /// Attaching a null buffer to a toplevel unmaps the surface.
 public final class XdgToplevel: Proxy, WaylandInterface {
+    /// The name, version and message signatures of `xdg_toplevel`, from which the runtime
+    /// builds libwayland's `wl_interface` table.
     nonisolated public static let descriptor = InterfaceDescriptor(
         name: "xdg_toplevel", version: 5,
         requests: [
@@ -933,12 +988,18 @@ public final class XdgToplevel: Proxy, WaylandInterface {
 
     /// Calls `listener` with each of this object's events, on the main actor, while the event
     /// queue is dispatched, after the listeners added before it. Any number may listen.
+    ///
+    /// A listener added while an event is being delivered first receives the next event; one
+    /// removed meanwhile, even by itself, receives nothing more, not even the current event.
+    ///
+    /// - Returns: the token that `removeListener(_:)` takes.
     @discardableResult
     public func addListener(_ listener: @escaping (Event) -> Void) -> ListenerToken {
         listeners.add(listener)
     }
 
-    /// Stops calling a listener; removing one that is gone does nothing.
+    /// Stops calling the listener `token` stands for, at once: during an event's delivery, a
+    /// listener removed before its turn does not receive it. Removing one twice does nothing.
     public func removeListener(_ token: ListenerToken) {
         listeners.remove(token)
     }
@@ -1332,8 +1393,11 @@ public final class XdgToplevel: Proxy, WaylandInterface {
 }
 
 extension XdgToplevel {
+    /// Values of the `xdg_toplevel.error` enum.
     public struct ErrorCode: RawRepresentable, Hashable, Sendable {
+        /// The value as sent on the wire.
         public var rawValue: UInt32
+        /// Wraps a wire value, including one these bindings have no name for.
         public init(rawValue: UInt32) { self.rawValue = rawValue }
 
         /// provided value is         not a valid variant of the resize_edge enum
@@ -1353,25 +1417,36 @@ extension XdgToplevel {
     /// These values are used to indicate which edge of a surface
     /// is being dragged in a resize operation.
     public struct ResizeEdge: RawRepresentable, Hashable, Sendable {
+        /// The value as sent on the wire.
         public var rawValue: UInt32
+        /// Wraps a wire value, including one these bindings have no name for.
         public init(rawValue: UInt32) { self.rawValue = rawValue }
 
+        /// The protocol's `none`.
         public static let none = ResizeEdge(rawValue: 0)
 
+        /// The protocol's `top`.
         public static let top = ResizeEdge(rawValue: 1)
 
+        /// The protocol's `bottom`.
         public static let bottom = ResizeEdge(rawValue: 2)
 
+        /// The protocol's `left`.
         public static let left = ResizeEdge(rawValue: 4)
 
+        /// The protocol's `top_left`.
         public static let topLeft = ResizeEdge(rawValue: 5)
 
+        /// The protocol's `bottom_left`.
         public static let bottomLeft = ResizeEdge(rawValue: 6)
 
+        /// The protocol's `right`.
         public static let right = ResizeEdge(rawValue: 8)
 
+        /// The protocol's `top_right`.
         public static let topRight = ResizeEdge(rawValue: 9)
 
+        /// The protocol's `bottom_right`.
         public static let bottomRight = ResizeEdge(rawValue: 10)
     }
 }
@@ -1387,7 +1462,9 @@ extension XdgToplevel {
     /// States set in this way are double-buffered. They will get applied on
     /// the next commit.
     public struct State: RawRepresentable, Hashable, Sendable {
+        /// The value as sent on the wire.
         public var rawValue: UInt32
+        /// Wraps a wire value, including one these bindings have no name for.
         public init(rawValue: UInt32) { self.rawValue = rawValue }
 
         /// the surface is maximized
@@ -1458,9 +1535,13 @@ extension XdgToplevel {
 }
 
 extension XdgToplevel {
+    /// Values of the `xdg_toplevel.wm_capabilities` enum.
+    ///
     /// Available since version 5.
     public struct WmCapabilities: RawRepresentable, Hashable, Sendable {
+        /// The value as sent on the wire.
         public var rawValue: UInt32
+        /// Wraps a wire value, including one these bindings have no name for.
         public init(rawValue: UInt32) { self.rawValue = rawValue }
 
         /// show_window_menu is available
@@ -1506,6 +1587,8 @@ extension XdgToplevel {
 /// The client must call wl_surface.commit on the corresponding wl_surface
 /// for the xdg_popup state to take effect.
 public final class XdgPopup: Proxy, WaylandInterface {
+    /// The name, version and message signatures of `xdg_popup`, from which the runtime
+    /// builds libwayland's `wl_interface` table.
     nonisolated public static let descriptor = InterfaceDescriptor(
         name: "xdg_popup", version: 5,
         requests: [
@@ -1577,12 +1660,18 @@ public final class XdgPopup: Proxy, WaylandInterface {
 
     /// Calls `listener` with each of this object's events, on the main actor, while the event
     /// queue is dispatched, after the listeners added before it. Any number may listen.
+    ///
+    /// A listener added while an event is being delivered first receives the next event; one
+    /// removed meanwhile, even by itself, receives nothing more, not even the current event.
+    ///
+    /// - Returns: the token that `removeListener(_:)` takes.
     @discardableResult
     public func addListener(_ listener: @escaping (Event) -> Void) -> ListenerToken {
         listeners.add(listener)
     }
 
-    /// Stops calling a listener; removing one that is gone does nothing.
+    /// Stops calling the listener `token` stands for, at once: during an event's delivery, a
+    /// listener removed before its turn does not receive it. Removing one twice does nothing.
     public func removeListener(_ token: ListenerToken) {
         listeners.remove(token)
     }
@@ -1700,8 +1789,11 @@ public final class XdgPopup: Proxy, WaylandInterface {
 }
 
 extension XdgPopup {
+    /// Values of the `xdg_popup.error` enum.
     public struct ErrorCode: RawRepresentable, Hashable, Sendable {
+        /// The value as sent on the wire.
         public var rawValue: UInt32
+        /// Wraps a wire value, including one these bindings have no name for.
         public init(rawValue: UInt32) { self.rawValue = rawValue }
 
         /// tried to grab after being mapped

@@ -15,6 +15,7 @@ public final class DisplayAnchor {
     /// Whether Strata connected the display (and so disconnects it), or a host lent it.
     public let ownsDisplay: Bool
 
+    /// Anchors `display` and creates Strata's queue on it.
     public init(display: OpaquePointer, ownsDisplay: Bool) {
         LibwaylandLog.install()
         self.display = display

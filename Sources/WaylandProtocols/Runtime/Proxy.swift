@@ -25,6 +25,7 @@ public class Proxy {
     public let id: UInt32
     /// The version the object was bound or created at (0 for the display, which has none).
     public let version: UInt32
+    /// The interface the object implements.
     public let descriptor: InterfaceDescriptor
     package let anchor: DisplayAnchor
     private let ownership: Ownership

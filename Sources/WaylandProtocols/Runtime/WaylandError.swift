@@ -27,6 +27,7 @@ public struct WaylandError: Error, CustomStringConvertible, Sendable {
         /// An argument cannot be sent, such as a non-finite fixed-point value.
         public static let invalidArgument = Code(.invalidArgument)
 
+        /// The code's name, such as `protocolError`.
         public var description: String { value.rawValue }
     }
 
@@ -34,22 +35,29 @@ public struct WaylandError: Error, CustomStringConvertible, Sendable {
     public struct ProtocolError: Hashable, Sendable, CustomStringConvertible {
         /// The interface of the object the error is about, such as `wl_shm`.
         public var interface: String
+        /// The protocol id of that object, as `WAYLAND_DEBUG=1` prints it.
         public var objectID: UInt32
         /// The interface's error enum value, such as `WlShm.ErrorCode.invalidStride.rawValue`.
         public var code: UInt32
         /// The compositor's explanation, when libwayland logged it.
         public var message: String?
 
+        /// `interface@id: error code: message`.
         public var description: String {
             "\(interface)@\(objectID): error \(code)" + (message.map { ": \($0)" } ?? "")
         }
     }
 
+    /// What kind of failure, to match on.
     public var code: Code
+    /// What went wrong, for people.
     public var message: String
+    /// The compositor's protocol error, when `code` is `protocolError`.
     public var protocolError: ProtocolError?
+    /// The system error behind the failure, when there was one.
     public var errno: Errno?
 
+    /// Makes an error; `message` should say what failed and why.
     public init(_ code: Code, _ message: String, protocolError: ProtocolError? = nil, errno: Errno? = nil) {
         self.code = code
         self.message = message
@@ -57,5 +65,6 @@ public struct WaylandError: Error, CustomStringConvertible, Sendable {
         self.errno = errno
     }
 
+    /// `WaylandError.code: message`.
     public var description: String { "WaylandError.\(code): \(message)" }
 }
