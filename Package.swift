@@ -49,7 +49,7 @@ let package = Package(
         // Protocol bindings: hand-written runtime plus generated code.
         .target(name: "WaylandProtocols", dependencies: ["CWaylandClient", "Locking", system]),
         // Connection: display, private event queue, registry, errors, and driving it from the loop.
-        .target(name: "WaylandClient", dependencies: ["WaylandProtocols", "CWaylandClient", "StrataPlatform", "Locking"]),
+        .target(name: "WaylandClient", dependencies: ["WaylandProtocols", "CWaylandClient", "StrataPlatform", "Locking", system]),
         // Linux calls Swift's Glibc module does not export (memfd_create, file sealing).
         .target(name: "CLinux"),
         // Rendering: geometry, colour, bitmaps, the pixman canvas, text, PNG.

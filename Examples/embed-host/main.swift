@@ -99,7 +99,7 @@ func run() throws {
     while running {
         try connection.prepareToRead()
         try loop.dispatch()
-        var fds = [pollfd(fd: connection.fileDescriptor, events: Int16(POLLIN), revents: 0),
+        var fds = [pollfd(fd: connection.fileDescriptor.rawValue, events: Int16(POLLIN), revents: 0),
                    pollfd(fd: loop.fileDescriptor?.rawValue ?? -1, events: Int16(POLLIN), revents: 0)]
         _ = poll(&fds, 2, 100)
         try connection.finishRead(readable: fds[0].revents != 0)

@@ -32,7 +32,7 @@ extension Connection {
             return LoopAttachment(loop: loop, reader: nil, tokens: [], hooks: [flush, dispatch])
         }
         let reader = SocketReader(connection: self)
-        let fd = FileDescriptor(rawValue: fileDescriptor)
+        let fd = fileDescriptor
         // The loop's closures own the reader; it holds the connection weakly, so a connection
         // released while attached just stops being driven.
         let source: MainLoop.Token

@@ -1,5 +1,6 @@
 import CWaylandClient
 import Glibc
+import SystemPackage
 @_exported import WaylandProtocols
 
 /// A connection to a Wayland compositor, with Strata's own event queue and registry.
@@ -45,8 +46,8 @@ public final class Connection {
         try roundtrip()
     }
 
-    /// The socket, for a host's poll loop.
-    public var fileDescriptor: Int32 { wl_display_get_fd(anchor.display) }
+    /// The socket, for a host's poll loop; owned by the connection, never close it.
+    public var fileDescriptor: FileDescriptor { FileDescriptor(rawValue: wl_display_get_fd(anchor.display)) }
 
     /// Sends buffered requests. A full socket is not an error: the rest goes out on a later flush.
     public func flush() throws(WaylandError) {
