@@ -146,3 +146,24 @@ struct GeometryChangeTests {
         scene.expectPresentedFrameIsCompleteRepaint()
     }
 }
+
+/// Hostile values at the public entry points: typed errors and clamps, never a trap or a spin.
+@MainActor
+struct HostileValueTests {
+    @Test func absurdHeadlessBufferSizesAreTypedErrors() {
+        let backend = HeadlessBackend()
+        for (width, height) in [(0, 10), (-4, 10), (Int.max, Int.max), (Bitmap.maximumDimension + 1, 1)] {
+            let error = #expect(throws: StrataError.self) { try backend.acquireBuffer(width: width, height: height) }
+            #expect(error?.code == .invalidSize)
+        }
+        #expect(backend.bufferCount == 0)
+    }
+
+    @Test func aZeroIdleIntervalIsClampedSoTheLoopCannotSpin() {
+        let scene = HeadlessScene()
+        scene.host.idleFrameInterval = .zero
+        #expect(scene.host.idleFrameInterval == .milliseconds(1))
+        scene.host.idleFrameInterval = .seconds(-3)
+        #expect(scene.host.idleFrameInterval == .milliseconds(1))
+    }
+}

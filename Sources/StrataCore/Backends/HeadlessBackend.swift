@@ -20,6 +20,10 @@ public final class HeadlessBackend: SurfaceBackend {
     /// A backend with at most `maximumBuffers` buffers.
     public init(maximumBuffers: Int = 3) {
         pool = SurfaceBufferPool(capacity: maximumBuffers) { _, width, height throws(StrataError) in
+            // Bounded sides cannot overflow the byte count.
+            guard (1...Bitmap.maximumDimension).contains(width), (1...Bitmap.maximumDimension).contains(height) else {
+                throw StrataError(.invalidSize, "a \(width)×\(height) headless buffer")
+            }
             let memory = try SharedMemory(size: width * height * 4, name: "strata-headless")
             do {
                 return (memory, try memory.bitmap(width: width, height: height))

@@ -28,8 +28,11 @@ public final class DisplayLink {
         let action: @MainActor (AnyObject, Frame) -> Void
     }
 
-    /// How often frames come when there is no frame in flight to pace them.
-    public var idleInterval: Duration = .milliseconds(16)
+    /// How often frames come when there is no frame in flight to pace them; at least 1 ms, so
+    /// a zero or negative value cannot spin the loop.
+    public var idleInterval: Duration = .milliseconds(16) {
+        didSet { if idleInterval < .milliseconds(1) { idleInterval = .milliseconds(1) } }
+    }
 
     private let loop: MainLoop
     /// Asks the host for a tick; set by the host.

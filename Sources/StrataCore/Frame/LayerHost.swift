@@ -71,7 +71,7 @@ public final class LayerHost {
         rootLayer.rootHost = self
         displayLink.requestTick = { [weak self] in self?.invalidate() }
         lastTransactionCounts = transactions.counts
-        geometry = validated(SurfaceGeometry(size: size, scale: scale), size: size, scale: scale)
+        geometry = validated(size: size, scale: scale)
         rootLayer.frame = geometry.bounds
         composer.geometryChanged(to: geometry)
         tickHook = loop.addBeforeSleepHook { [weak self] in self?.runScheduledTick() }
@@ -114,8 +114,7 @@ public final class LayerHost {
 
     /// Changes the surface size and scale. Frames painted for the old ones are discarded.
     public func resize(to newSize: Size, scale newScale: Double? = nil) {
-        let scale = newScale ?? geometry.scale
-        let new = validated(SurfaceGeometry(size: newSize, scale: scale), size: newSize, scale: scale)
+        let new = validated(size: newSize, scale: newScale ?? geometry.scale)
         guard new != geometry else { return }
         let scaleChanged = new.scale != geometry.scale
         geometry = new
@@ -249,7 +248,9 @@ public final class LayerHost {
         }
     }
 
-    private func validated(_ geometry: SurfaceGeometry, size: Size, scale: Double) -> SurfaceGeometry {
+    /// The geometry for untrusted values, reporting when they had to be clamped.
+    private func validated(size: Size, scale: Double) -> SurfaceGeometry {
+        let geometry = SurfaceGeometry(size: size, scale: scale)
         if !geometry.isValid { report(.invalidSurfaceSize(width: size.width, height: size.height, scale: scale)) }
         return geometry
     }
