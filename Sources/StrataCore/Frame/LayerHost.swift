@@ -34,6 +34,8 @@ public final class LayerHost {
     public let transactions: TransactionQueue
     /// Where frames go.
     public let backend: any SurfaceBackend
+    /// Delivers input to the tree: post pointer, touch and key events here.
+    public private(set) lazy var input = InputRouter(host: self)
     /// The loop the host ticks on.
     public let loop: MainLoop
 
@@ -134,6 +136,7 @@ public final class LayerHost {
     }
 
     func layerRemoved(_ layer: Layer) {
+        input.layerRemoved(layer)
         composer.layerRemoved(layer, geometry: geometry)
         invalidate()
     }

@@ -185,6 +185,73 @@ open class Layer {
     /// the host's frames subscribes to its `displayLink` here. The default does nothing.
     open func didJoin(_ host: LayerHost) {}
 
+    // MARK: Input
+
+    /// Whether the layer and its subtree take pointer and touch input; when false, hit-testing
+    /// passes through to what is below, as with a hidden layer.
+    public var isUserInteractionEnabled = true
+    /// The cursor shown while the pointer is over this layer, or nil to use the superlayer's.
+    public var cursor: Cursor? {
+        didSet { if cursor != oldValue, isHovered { host?.input.refreshCursor() } }
+    }
+    /// Whether the pointer is over this layer or one of its sublayers.
+    public internal(set) var isHovered = false
+
+    /// The deepest layer at `point`, given in this layer's own coordinates: sublayers first, top
+    /// one first, then this layer. Hidden and transparent layers, layers that do not take input,
+    /// and points outside a clipping layer find nothing. Override to widen or narrow a target.
+    open func hitTest(_ point: Point) -> Layer? {
+        guard !isHidden, isUserInteractionEnabled, opacity > 0 else { return nil }
+        let inside = contains(point)
+        if clipsToBounds, !inside { return nil }
+        for sublayer in sublayers.reversed() {
+            if let hit = sublayer.hitTest(sublayer.convert(point, fromSuperlayer: ())) { return hit }
+        }
+        return inside ? self : nil
+    }
+
+    /// Whether `point`, in this layer's own coordinates, is inside it. The default is the bounds.
+    open func contains(_ point: Point) -> Bool { bounds.contains(point) }
+
+    /// Whether the layer can become the keyboard focus: on click, and when Tab reaches it.
+    open var acceptsFocus: Bool { false }
+    /// Whether the layer has the keyboard focus of its host.
+    public var isFocused: Bool { host?.input.focusedLayer === self }
+    /// Called when the layer gains or loses focus, or when its focus becomes visible (reached by
+    /// the keyboard, so a focus ring is due). The default does nothing.
+    open func focusChanged() {}
+    /// Makes this layer the focus, if it accepts focus and is in a tree.
+    @discardableResult
+    public func becomeFocused() -> Bool { host?.input.focus(self, visible: false) ?? false }
+    /// Gives the focus up, if this layer has it.
+    public func resignFocus() { if isFocused { host?.input.focus(nil, visible: false) } }
+
+    /// A button or finger went down on this layer or a sublayer that did not handle it. Return
+    /// true to handle it: the layer then receives every move and the release of that press,
+    /// even outside itself (an implicit grab). False passes it to the superlayer.
+    open func pointerPressed(_ event: PointerEvent) -> Bool { false }
+    /// The pointer or finger of a press this layer handled moved.
+    open func pointerDragged(_ event: PointerEvent) {}
+    /// The press this layer handled ended.
+    open func pointerReleased(_ event: PointerEvent) {}
+    /// The press this layer handled was taken away (a touch cancel, the pointer lost): undo any
+    /// highlight, act on nothing.
+    open func pointerCancelled(_ event: PointerEvent) {}
+    /// The pointer moved over the layer with no press held. Return true to stop it bubbling.
+    open func pointerMoved(_ event: PointerEvent) -> Bool { false }
+    /// The pointer came over this layer (or a sublayer). Sent to every layer under the pointer,
+    /// outermost first; it does not bubble.
+    open func pointerEntered(_ event: PointerEvent) {}
+    /// The pointer left this layer and its sublayers. Sent deepest first; it does not bubble.
+    open func pointerExited(_ event: PointerEvent) {}
+    /// Scrolling over the layer. Return true to handle it; false passes it to the superlayer.
+    open func scrolled(_ event: ScrollEvent) -> Bool { false }
+    /// A key went down or repeats while this layer or a sublayer has the focus. Return true to
+    /// handle it; false passes it on, and an unhandled Tab moves the focus.
+    open func keyPressed(_ event: KeyEvent) -> Bool { false }
+    /// A key went up. Return true to handle it.
+    open func keyReleased(_ event: KeyEvent) -> Bool { false }
+
     // MARK: Host and composition
 
     /// Set on the root layer only; every other layer finds it through its ancestors.

@@ -1,0 +1,351 @@
+/// Delivers a host's input to its layers, after UIKit's hit-testing and responder chain.
+///
+/// Pointer and touch events go to the deepest layer under them (`Layer.hitTest`), and bubble to
+/// its ancestors until one handles them. A handled press grabs its pointer or finger: moves and
+/// the release go to that layer, wherever they happen. Keys go to the focused layer and bubble;
+/// an unhandled Tab or Shift+Tab moves the focus through focusable layers in tree order. Hover
+/// is tracked per layer, and the cursor is the nearest `Layer.cursor` above the hovered layer.
+///
+/// Every value is checked: points that are not finite are dropped, touches beyond
+/// `maximumTouches` are ignored, and layers removed from the tree stop receiving anything.
+/// Main actor only.
+@MainActor
+public final class InputRouter {
+    /// Presses of one button closer than this in time (and `doubleClickDistance` in space) count
+    /// as a double or triple click. 400 ms, the GNOME and GTK default, unless the platform or the
+    /// app sets it.
+    public var doubleClickInterval: Duration = .milliseconds(400)
+    /// How far apart, in points, presses of a multiple click may be.
+    public var doubleClickDistance = 5.0
+    /// How many fingers are tracked at once; more are ignored until some lift.
+    public let maximumTouches = 16
+
+    /// The layer with the keyboard focus.
+    public var focusedLayer: Layer? { focus.flatMap { attached($0) } }
+    /// Whether the focus was reached by the keyboard, so focus rings show (CSS `:focus-visible`).
+    public private(set) var isFocusVisible = false
+    /// Whether the surface has the seat's keyboard focus.
+    public private(set) var hasKeyboardFocus = false
+    /// The modifiers last reported.
+    public private(set) var modifiers: KeyModifiers = []
+    /// Where the pointer is, in surface points, while it is over the surface.
+    public private(set) var pointerLocation: Point?
+    /// The cursor the hovered layer asks for.
+    public private(set) var cursor: Cursor = .default
+    /// Called when `cursor` changes; the platform shows it.
+    public var onCursorChange: ((Cursor) -> Void)?
+    /// Called with every event before it is delivered, for observers such as a key display.
+    public var onEvent: ((InputEvent, UInt32) -> Void)?
+
+    private weak var host: LayerHost?
+    private weak var focus: Layer?
+    /// Layers under the pointer, deepest first.
+    private var hovered: [WeakLayer] = []
+    private var mouseGrab: WeakLayer?
+    private var pressedButtons: Set<PointerButton> = []
+    private var touches: [Int32: Touch] = [:]
+    private var lastClick: (time: UInt32, location: Point, button: PointerButton, count: Int)?
+
+    private struct Touch {
+        weak var handler: Layer?
+        var location: Point
+    }
+
+    init(host: LayerHost) {
+        self.host = host
+    }
+
+    /// Delivers `event`. `time` is the platform's timestamp in milliseconds (wrapping); when nil,
+    /// the monotonic clock's.
+    public func post(_ event: InputEvent, time: UInt32? = nil) {
+        let time = time ?? UInt32(truncatingIfNeeded: Monotonic.now / 1_000_000)
+        onEvent?(event, time)
+        switch event {
+        case let .pointerEntered(point), let .pointerMoved(point):
+            guard point.isFinite else { return }
+            pointerMoved(to: point, time: time)
+        case .pointerExited:
+            pointerExited(time: time)
+        case let .pointerButton(button, isPressed):
+            isPressed ? pointerPressed(button, time: time) : pointerReleased(button, time: time)
+        case let .scroll(scroll):
+            scrolled(scroll, time: time)
+        case let .touchDown(id, point):
+            guard point.isFinite else { return }
+            touchDown(id: id, at: point, time: time)
+        case let .touchMoved(id, point):
+            guard point.isFinite, var touch = touches[id] else { return }
+            touch.location = point
+            touches[id] = touch
+            if let handler = touch.handler.flatMap(attached) {
+                handler.pointerDragged(pointerEvent(for: handler, at: point, source: .touch(id: id), time: time))
+            }
+        case let .touchUp(id):
+            guard let touch = touches.removeValue(forKey: id) else { return }
+            if let handler = touch.handler.flatMap(attached) {
+                handler.pointerReleased(pointerEvent(for: handler, at: touch.location, source: .touch(id: id), time: time))
+            }
+        case .touchCancelled:
+            let cancelled = touches
+            touches = [:]
+            for (id, touch) in cancelled {
+                guard let handler = touch.handler.flatMap(attached) else { continue }
+                handler.pointerCancelled(pointerEvent(for: handler, at: touch.location, source: .touch(id: id), time: time))
+            }
+        case .keyboardEntered:
+            hasKeyboardFocus = true
+        case .keyboardExited:
+            hasKeyboardFocus = false
+            modifiers = []
+        case let .key(key):
+            modifiers = key.modifiers
+            keyEvent(key, time: time)
+        case let .modifiersChanged(new):
+            modifiers = new
+        }
+    }
+
+    /// Gives `layer` the focus (nil clears it). Refused, returning false, for a layer that does
+    /// not accept focus or is in another tree.
+    @discardableResult
+    public func focus(_ layer: Layer?, visible: Bool) -> Bool {
+        if let layer, !layer.acceptsFocus || attached(layer) == nil { return false }
+        let old = focusedLayer
+        let isVisible = visible && layer != nil
+        guard old !== layer || isFocusVisible != isVisible else { return true }
+        focus = layer
+        isFocusVisible = isVisible
+        if old !== layer { old?.focusChanged() }
+        layer?.focusChanged()
+        return true
+    }
+
+    /// Moves the focus to the next focusable layer in tree order (the previous one when
+    /// `forward` is false), wrapping around, as Tab and Shift+Tab do.
+    public func moveFocus(forward: Bool) {
+        guard let root = host?.rootLayer else { return }
+        let candidates = Self.focusOrder(in: root)
+        guard !candidates.isEmpty else { return }
+        let next: Layer
+        if let current = focusedLayer, let index = candidates.firstIndex(where: { $0 === current }) {
+            next = candidates[(index + (forward ? 1 : candidates.count - 1)) % candidates.count]
+        } else {
+            next = forward ? candidates[0] : candidates[candidates.count - 1]
+        }
+        focus(next, visible: true)
+    }
+
+    /// Focusable layers that can be seen and take input, in tree order (pre-order, bottom
+    /// sublayer first). Iterative, so a deep tree cannot overflow the stack.
+    static func focusOrder(in root: Layer) -> [Layer] {
+        var result: [Layer] = []
+        var stack = [root]
+        while let layer = stack.popLast() {
+            guard !layer.isHidden, layer.isUserInteractionEnabled, layer.opacity > 0 else { continue }
+            if layer.acceptsFocus { result.append(layer) }
+            stack.append(contentsOf: layer.sublayers.reversed())
+        }
+        return result
+    }
+
+    // MARK: Pointer
+
+    private func pointerMoved(to point: Point, time: UInt32) {
+        pointerLocation = point
+        if let grab = mouseGrab?.layer.flatMap(attached) {
+            grab.pointerDragged(pointerEvent(for: grab, at: point, source: .mouse, time: time))
+        } else {
+            let hit = hitTest(point)
+            updateHover(hit, at: point, time: time)
+            bubble(from: hit) { $0.pointerMoved(pointerEvent(for: $0, at: point, source: .mouse, time: time)) }
+        }
+        refreshCursor()
+    }
+
+    private func pointerExited(time: UInt32) {
+        guard let point = pointerLocation else { return }
+        if let grab = mouseGrab?.layer.flatMap(attached) {
+            grab.pointerCancelled(pointerEvent(for: grab, at: point, source: .mouse, time: time))
+        }
+        mouseGrab = nil
+        pressedButtons = []
+        updateHover(nil, at: point, time: time)
+        pointerLocation = nil
+    }
+
+    private func pointerPressed(_ button: PointerButton, time: UInt32) {
+        guard let point = pointerLocation, pressedButtons.count < 32 else { return }
+        pressedButtons.insert(button)
+        let count = clickCount(button: button, at: point, time: time)
+        if let grab = mouseGrab?.layer.flatMap(attached) {
+            // Another button while one is held belongs to the same grab.
+            _ = grab.pointerPressed(pointerEvent(for: grab, at: point, button: button, source: .mouse, clickCount: count, time: time))
+            return
+        }
+        let hit = hitTest(point)
+        focusOnPress(hit)
+        let handler = bubble(from: hit) {
+            $0.pointerPressed(pointerEvent(for: $0, at: point, button: button, source: .mouse, clickCount: count, time: time))
+        }
+        mouseGrab = handler.map(WeakLayer.init)
+        refreshCursor()
+    }
+
+    private func pointerReleased(_ button: PointerButton, time: UInt32) {
+        guard let point = pointerLocation, pressedButtons.remove(button) != nil else { return }
+        if let grab = mouseGrab?.layer.flatMap(attached) {
+            grab.pointerReleased(pointerEvent(for: grab, at: point, button: button, source: .mouse,
+                                              clickCount: lastClick?.count ?? 1, time: time))
+        }
+        if pressedButtons.isEmpty, mouseGrab != nil {
+            mouseGrab = nil
+            updateHover(hitTest(point), at: point, time: time)
+            refreshCursor()
+        }
+    }
+
+    private func clickCount(button: PointerButton, at point: Point, time: UInt32) -> Int {
+        let intervalMilliseconds = Monotonic.nanoseconds(doubleClickInterval) / 1_000_000
+        var count = 1
+        if let last = lastClick, last.button == button, UInt64(time &- last.time) <= intervalMilliseconds,
+           abs(point.x - last.location.x) <= doubleClickDistance, abs(point.y - last.location.y) <= doubleClickDistance {
+            count = last.count &+ 1
+        }
+        lastClick = (time, point, button, count)
+        return count
+    }
+
+    private func scrolled(_ scroll: ScrollInput, time: UInt32) {
+        guard let point = pointerLocation, scroll.deltaX.isFinite, scroll.deltaY.isFinite else { return }
+        bubble(from: hitTest(point)) {
+            $0.scrolled(ScrollEvent(location: $0.convertFromHost(point), scroll: scroll, modifiers: modifiers, time: time))
+        }
+    }
+
+    // MARK: Touch
+
+    private func touchDown(id: Int32, at point: Point, time: UInt32) {
+        if touches[id] != nil { post(.touchUp(id: id), time: time) }
+        guard touches.count < maximumTouches else { return }
+        let hit = hitTest(point)
+        focusOnPress(hit)
+        let handler = bubble(from: hit) { $0.pointerPressed(pointerEvent(for: $0, at: point, source: .touch(id: id), time: time)) }
+        touches[id] = Touch(handler: handler, location: point)
+    }
+
+    // MARK: Keys
+
+    private func keyEvent(_ key: KeyInput, time: UInt32) {
+        let event = KeyEvent(key: key, time: time)
+        let start = focusedLayer ?? host?.rootLayer
+        if key.state == .released {
+            bubble(from: start) { $0.keyReleased(event) }
+            return
+        }
+        let handled = bubble(from: start) { $0.keyPressed(event) } != nil
+        let tab = key.keysym == .tab || key.keysym == .leftTab
+        if !handled, tab, key.modifiers.isDisjoint(with: [.control, .alt, .logo]) {
+            moveFocus(forward: key.keysym == .tab && !key.modifiers.contains(.shift))
+        }
+    }
+
+    // MARK: Hover and cursor
+
+    private func updateHover(_ hit: Layer?, at point: Point, time: UInt32) {
+        var chain: [Layer] = []
+        var node = hit
+        while let layer = node {
+            chain.append(layer)
+            node = layer.superlayer
+        }
+        let old = hovered.compactMap(\.layer)
+        hovered = chain.map(WeakLayer.init)
+        for layer in old where !chain.contains(where: { $0 === layer }) {
+            layer.isHovered = false
+            if attached(layer) != nil { layer.pointerExited(pointerEvent(for: layer, at: point, source: .mouse, time: time)) }
+        }
+        for layer in chain.reversed() where !old.contains(where: { $0 === layer }) {
+            layer.isHovered = true
+            layer.pointerEntered(pointerEvent(for: layer, at: point, source: .mouse, time: time))
+        }
+    }
+
+    /// Recomputes the cursor: the grabbing layer's, or the hovered one's, inherited upwards.
+    func refreshCursor() {
+        var node = mouseGrab?.layer.flatMap(attached) ?? hovered.first?.layer.flatMap(attached)
+        var wanted = Cursor.default
+        while let layer = node {
+            if let cursor = layer.cursor {
+                wanted = cursor
+                break
+            }
+            node = layer.superlayer
+        }
+        guard wanted != cursor else { return }
+        cursor = wanted
+        onCursorChange?(wanted)
+    }
+
+    /// Forgets a removed subtree: it loses the focus, the hover and any grab.
+    func layerRemoved(_ removed: Layer) {
+        if let focus, focus.isDescendant(of: removed) { self.focus(nil, visible: false) }
+        for entry in hovered { if let layer = entry.layer, layer.isDescendant(of: removed) { layer.isHovered = false } }
+        hovered.removeAll { $0.layer.map { $0.isDescendant(of: removed) } ?? true }
+        if let grab = mouseGrab?.layer, grab.isDescendant(of: removed) {
+            mouseGrab = nil
+            grab.pointerCancelled(pointerEvent(for: grab, at: pointerLocation ?? .zero, source: .mouse, time: 0))
+        }
+        refreshCursor()
+    }
+
+    // MARK: Helpers
+
+    private func hitTest(_ point: Point) -> Layer? {
+        host?.rootLayer.hitTest(hostPoint: point)
+    }
+
+    /// Focuses the nearest focusable layer at or above a pressed one; a press elsewhere keeps
+    /// the focus where it is.
+    private func focusOnPress(_ hit: Layer?) {
+        var node = hit
+        while let layer = node {
+            if layer.acceptsFocus {
+                focus(layer, visible: false)
+                return
+            }
+            node = layer.superlayer
+        }
+    }
+
+    /// Offers an event to `start` and its ancestors until one handles it; returns that one.
+    @discardableResult
+    private func bubble(from start: Layer?, _ offer: (Layer) -> Bool) -> Layer? {
+        var node = start
+        while let layer = node {
+            if offer(layer) { return layer }
+            node = layer.superlayer
+        }
+        return nil
+    }
+
+    private func attached(_ layer: Layer) -> Layer? {
+        layer.host === host && host != nil ? layer : nil
+    }
+
+    private func pointerEvent(for layer: Layer, at point: Point, button: PointerButton = .left, source: PointerSource,
+                              clickCount: Int = 1, time: UInt32) -> PointerEvent {
+        PointerEvent(location: layer.convertFromHost(point), hostLocation: point, button: button, source: source,
+                     clickCount: clickCount, modifiers: modifiers, time: time)
+    }
+}
+
+@MainActor
+private struct WeakLayer {
+    weak var layer: Layer?
+    init(_ layer: Layer) { self.layer = layer }
+}
+
+extension Point {
+    /// Whether both coordinates are finite: what input must be before it is used.
+    var isFinite: Bool { x.isFinite && y.isFinite }
+}

@@ -1,0 +1,56 @@
+extension Layer {
+    /// `point` from the superlayer's coordinates into this layer's.
+    func convert(_ point: Point, fromSuperlayer: Void) -> Point {
+        Point(x: point.x - frame.minX + bounds.minX, y: point.y - frame.minY + bounds.minY)
+    }
+
+    /// `point` from this layer's coordinates into the superlayer's.
+    func convertToSuperlayer(_ point: Point) -> Point {
+        Point(x: point.x - bounds.minX + frame.minX, y: point.y - bounds.minY + frame.minY)
+    }
+
+    /// `point` in this layer's coordinates, in surface points (the root's superlayer space).
+    public func convertToHost(_ point: Point) -> Point {
+        var result = point
+        var node: Layer? = self
+        while let layer = node {
+            result = layer.convertToSuperlayer(result)
+            node = layer.superlayer
+        }
+        return result
+    }
+
+    /// `point` in surface points, in this layer's coordinates.
+    public func convertFromHost(_ point: Point) -> Point {
+        var chain: [Layer] = []
+        var node: Layer? = self
+        while let layer = node {
+            chain.append(layer)
+            node = layer.superlayer
+        }
+        return chain.reversed().reduce(point) { $1.convert($0, fromSuperlayer: ()) }
+    }
+
+    /// `point` from this layer's coordinates into `layer`'s; with nil, into surface points.
+    /// Layers of different trees meet in surface points.
+    public func convert(_ point: Point, to layer: Layer?) -> Point {
+        let host = convertToHost(point)
+        return layer?.convertFromHost(host) ?? host
+    }
+
+    /// `point` from `layer`'s coordinates (surface points when nil) into this layer's.
+    public func convert(_ point: Point, from layer: Layer?) -> Point {
+        convertFromHost(layer?.convertToHost(point) ?? point)
+    }
+
+    /// `rect` from this layer's coordinates into `layer`'s (surface points when nil).
+    public func convert(_ rect: Rect, to layer: Layer?) -> Rect {
+        Rect(origin: convert(rect.origin, to: layer), size: rect.size)
+    }
+
+    /// The deepest layer at `point` in surface points, for a root layer; nil when nothing is
+    /// there.
+    func hitTest(hostPoint point: Point) -> Layer? {
+        hitTest(convert(point, fromSuperlayer: ()))
+    }
+}
