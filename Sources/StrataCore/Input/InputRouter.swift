@@ -110,7 +110,8 @@ public final class InputRouter {
     @discardableResult
     public func focus(_ layer: Layer?, visible: Bool) -> Bool {
         if let layer, !layer.acceptsFocus || attached(layer) == nil { return false }
-        let old = focusedLayer
+        // Not `focusedLayer`: a layer just removed from the tree must still hear it lost focus.
+        let old = focus
         let isVisible = visible && layer != nil
         guard old !== layer || isFocusVisible != isVisible else { return true }
         focus = layer
@@ -157,7 +158,7 @@ public final class InputRouter {
         } else {
             let hit = hitTest(point)
             updateHover(hit, at: point, time: time)
-            bubble(from: hit) { $0.pointerMoved(pointerEvent(for: $0, at: point, source: .mouse, time: time)) }
+            bubble(from: hit, at: point) { $0.pointerMoved(pointerEvent(for: $0, local: $1, at: point, time: time)) }
         }
         refreshCursor()
     }
@@ -184,8 +185,8 @@ public final class InputRouter {
         }
         let hit = hitTest(point)
         focusOnPress(hit)
-        let handler = bubble(from: hit) {
-            $0.pointerPressed(pointerEvent(for: $0, at: point, button: button, source: .mouse, clickCount: count, time: time))
+        let handler = bubble(from: hit, at: point) {
+            $0.pointerPressed(pointerEvent(for: $0, local: $1, at: point, button: button, clickCount: count, time: time))
         }
         mouseGrab = handler.map(WeakLayer.init)
         refreshCursor()
@@ -217,8 +218,8 @@ public final class InputRouter {
 
     private func scrolled(_ scroll: ScrollInput, time: UInt32) {
         guard let point = pointerLocation, scroll.deltaX.isFinite, scroll.deltaY.isFinite else { return }
-        bubble(from: hitTest(point)) {
-            $0.scrolled(ScrollEvent(location: $0.convertFromHost(point), scroll: scroll, modifiers: modifiers, time: time))
+        bubble(from: hitTest(point), at: point) {
+            $0.scrolled(ScrollEvent(location: $1, scroll: scroll, modifiers: modifiers, time: time))
         }
     }
 
@@ -229,7 +230,9 @@ public final class InputRouter {
         guard touches.count < maximumTouches else { return }
         let hit = hitTest(point)
         focusOnPress(hit)
-        let handler = bubble(from: hit) { $0.pointerPressed(pointerEvent(for: $0, at: point, source: .touch(id: id), time: time)) }
+        let handler = bubble(from: hit, at: point) {
+            $0.pointerPressed(pointerEvent(for: $0, local: $1, at: point, source: .touch(id: id), time: time))
+        }
         touches[id] = Touch(handler: handler, location: point)
     }
 
@@ -252,22 +255,54 @@ public final class InputRouter {
     // MARK: Hover and cursor
 
     private func updateHover(_ hit: Layer?, at point: Point, time: UInt32) {
-        var chain: [Layer] = []
+        let chain = Self.chain(from: hit, at: point)
+        let old = attachedHoverChain()
+        hovered = chain.map { WeakLayer($0.layer) }
+        let now = Set(chain.map { ObjectIdentifier($0.layer) })
+        let before = Set(old.map { ObjectIdentifier($0.layer) })
+        for (layer, isAttached) in old where !now.contains(ObjectIdentifier(layer)) {
+            layer.isHovered = false
+            if isAttached { layer.pointerExited(pointerEvent(for: layer, local: layer.convertFromHost(point), at: point, time: time)) }
+        }
+        for (layer, local) in chain.reversed() where !before.contains(ObjectIdentifier(layer)) {
+            layer.isHovered = true
+            layer.pointerEntered(pointerEvent(for: layer, local: local, at: point, time: time))
+        }
+    }
+
+    /// `hit` and its ancestors, deepest first, each with `point` in its own coordinates:
+    /// converted once down from the root, so a deep tree costs its depth, not its square.
+    private static func chain(from hit: Layer?, at point: Point) -> [(layer: Layer, local: Point)] {
+        var layers: [Layer] = []
         var node = hit
         while let layer = node {
-            chain.append(layer)
+            layers.append(layer)
             node = layer.superlayer
         }
-        let old = hovered.compactMap(\.layer)
-        hovered = chain.map(WeakLayer.init)
-        for layer in old where !chain.contains(where: { $0 === layer }) {
-            layer.isHovered = false
-            if attached(layer) != nil { layer.pointerExited(pointerEvent(for: layer, at: point, source: .mouse, time: time)) }
+        var local = point
+        var result: [(layer: Layer, local: Point)] = []
+        result.reserveCapacity(layers.count)
+        for layer in layers.reversed() {
+            local = layer.convert(local, fromSuperlayer: ())
+            result.append((layer, local))
         }
-        for layer in chain.reversed() where !old.contains(where: { $0 === layer }) {
-            layer.isHovered = true
-            layer.pointerEntered(pointerEvent(for: layer, at: point, source: .mouse, time: time))
+        return result.reversed()
+    }
+
+    /// The hovered layers still alive, deepest first, and whether each is still in this tree: a
+    /// layer is when its superlayer is the next entry and the outermost one is the root.
+    private func attachedHoverChain() -> [(layer: Layer, isAttached: Bool)] {
+        let layers = hovered.compactMap(\.layer)
+        var result = layers.map { ($0, false) }
+        var above: Layer?
+        for index in layers.indices.reversed() {
+            let layer = layers[index]
+            let linked = above.map { layer.superlayer === $0 } ?? (layer === host?.rootLayer)
+            guard linked else { break }
+            result[index].1 = true
+            above = layer
         }
+        return result
     }
 
     /// Recomputes the cursor: the grabbing layer's, or the hovered one's, inherited upwards.
@@ -289,8 +324,11 @@ public final class InputRouter {
     /// Forgets a removed subtree: it loses the focus, the hover and any grab.
     func layerRemoved(_ removed: Layer) {
         if let focus, focus.isDescendant(of: removed) { self.focus(nil, visible: false) }
-        for entry in hovered { if let layer = entry.layer, layer.isDescendant(of: removed) { layer.isHovered = false } }
-        hovered.removeAll { $0.layer.map { $0.isDescendant(of: removed) } ?? true }
+        // The hover chain runs deepest first: what lies below the removed layer goes with it.
+        if let index = hovered.firstIndex(where: { $0.layer === removed }) {
+            for entry in hovered[...index] { entry.layer?.isHovered = false }
+            hovered.removeFirst(index + 1)
+        }
         if let grab = mouseGrab?.layer, grab.isDescendant(of: removed) {
             mouseGrab = nil
             grab.pointerCancelled(pointerEvent(for: grab, at: pointerLocation ?? .zero, source: .mouse, time: 0))
@@ -328,13 +366,34 @@ public final class InputRouter {
         return nil
     }
 
+    /// `bubble` for positioned events: each layer is offered `point` in its own coordinates,
+    /// converted upwards step by step.
+    @discardableResult
+    private func bubble(from start: Layer?, at point: Point, _ offer: (Layer, Point) -> Bool) -> Layer? {
+        guard let start else { return nil }
+        var local = start.convertFromHost(point)
+        var node: Layer? = start
+        while let layer = node {
+            if offer(layer, local) { return layer }
+            local = layer.convertToSuperlayer(local)
+            node = layer.superlayer
+        }
+        return nil
+    }
+
     private func attached(_ layer: Layer) -> Layer? {
         layer.host === host && host != nil ? layer : nil
     }
 
     private func pointerEvent(for layer: Layer, at point: Point, button: PointerButton = .left, source: PointerSource,
                               clickCount: Int = 1, time: UInt32) -> PointerEvent {
-        PointerEvent(location: layer.convertFromHost(point), hostLocation: point, button: button, source: source,
+        pointerEvent(for: layer, local: layer.convertFromHost(point), at: point, button: button, source: source,
+                     clickCount: clickCount, time: time)
+    }
+
+    private func pointerEvent(for layer: Layer, local: Point, at point: Point, button: PointerButton = .left,
+                              source: PointerSource = .mouse, clickCount: Int = 1, time: UInt32) -> PointerEvent {
+        PointerEvent(location: local, hostLocation: point, button: button, source: source,
                      clickCount: clickCount, modifiers: modifiers, time: time)
     }
 }
