@@ -63,7 +63,7 @@ let package = Package(
         // Widgets on the core: labels, mixed text and images, image views, the FPS label.
         .target(name: "StrataWidgets", dependencies: ["StrataCore", "StrataRender", "Locking"]),
         // The Wayland side: session, windows and their decorations, the shm backend, embedding, seat.
-        .target(name: "StrataWayland", dependencies: ["StrataCore", "StrataWidgets", "WaylandClient", "StrataPlatform", system, log]),
+        .target(name: "StrataWayland", dependencies: ["StrataCore", "StrataWidgets", "WaylandClient", "StrataPlatform", "CXKBCommon", system, log]),
         // The one module an app imports: everything above, re-exported.
         .target(name: "Strata", dependencies: ["StrataWayland", "StrataWidgets", "StrataCore", "StrataRender", "WaylandClient", "StrataPlatform"]),
 
