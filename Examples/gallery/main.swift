@@ -1,0 +1,175 @@
+// gallery: Strata's controls, interactive. Buttons count clicks, a toggle and a slider report
+// their values, a label shows the last key with its modifiers and text, a card reacts to hover,
+// and a scroll pad counts wheel steps. Tab and Shift+Tab move a visible focus ring; Space and
+// Enter press the focused control.
+//
+// It prints one line per event on standard output (and, first, where each part is, in surface
+// points), so the end-to-end tests can drive it with a virtual pointer and keyboard and check
+// what it did. Runs until the window is closed, or for STRATA_DEMO_SECONDS seconds.
+import Glibc
+import Strata
+
+/// Standard output, line by line, flushed at once: the tests read it while the gallery runs.
+func report(_ line: String) {
+    print("gallery: " + line)
+    fflush(stdout)
+}
+
+/// A card that lightens while the pointer is over it.
+@MainActor
+final class HoverCard: Layer {
+    let caption = Label(text: "Hover over me", font: Font(size: 13), color: Color(rgb: 0x3A3A3C))
+
+    override init() {
+        super.init()
+        cornerRadius = 12
+        addSublayer(caption)
+        caption.alignment = .center
+        update()
+    }
+
+    override func layoutSublayers() { caption.frame = Rect(origin: .zero, size: bounds.size) }
+    override func pointerEntered(_ event: PointerEvent) {
+        update()
+        report("hover entered")
+    }
+    override func pointerExited(_ event: PointerEvent) {
+        update()
+        report("hover exited")
+    }
+
+    private func update() {
+        backgroundColor = isHovered ? Color(rgb: 0xD6E8FF) : Color(rgb: 0xEDEDF2)
+        borderWidth = isHovered ? 2 : 0
+        borderColor = Color(rgb: 0x0A84FF)
+        caption.text = isHovered ? "The pointer is here" : "Hover over me"
+    }
+}
+
+/// Counts the wheel steps and smooth scrolling that reach it.
+@MainActor
+final class ScrollPad: Layer {
+    let caption = Label(text: "Scroll here: 0", font: Font(size: 13), color: Color(rgb: 0x3A3A3C))
+    private var steps = 0
+    private var distance = 0.0
+
+    override init() {
+        super.init()
+        cornerRadius = 12
+        backgroundColor = Color(rgb: 0xEDEDF2)
+        caption.alignment = .center
+        addSublayer(caption)
+    }
+
+    override func layoutSublayers() { caption.frame = Rect(origin: .zero, size: bounds.size) }
+    override func scrolled(_ event: ScrollEvent) -> Bool {
+        steps += Int(event.scroll.stepsY)
+        distance += event.scroll.deltaY
+        caption.text = "Scroll here: \(steps) steps, \(Int(distance)) pt"
+        report("scrolled steps=\(steps) distance=\(distance) source=\(event.scroll.source)")
+        return true
+    }
+}
+
+@MainActor
+func run() throws {
+    let session = try WaylandSession.connect()
+    let window = try Window(session: session, title: "Strata gallery", appID: "strata-gallery",
+                            size: Size(width: 560, height: 400))
+    window.host.backgroundColor = Color(rgb: 0xF7F7FA)
+    let content = window.contentLayer
+
+    let title = Label(text: "Controls", font: Font(size: 22, weight: .bold), color: Color(rgb: 0x1C1C1E))
+    let counter = Button(title: "Clicked 0 times")
+    let reset = Button(title: "Reset")
+    reset.setBackgroundColor(Color(rgb: 0x8E8E93), for: .normal)
+    let disabled = Button(title: "Disabled")
+    disabled.isEnabled = false
+    let toggle = Toggle()
+    let toggleLabel = Label(text: "Off", font: Font(size: 14), color: Color(rgb: 0x3A3A3C))
+    let slider = Slider(value: 0.5)
+    slider.step = 0.05
+    let sliderLabel = Label(text: "50 %", font: Font(size: 14), color: Color(rgb: 0x3A3A3C))
+    let keyLabel = Label(text: "Press a key", font: Font(size: 14), color: Color(rgb: 0x3A3A3C))
+    keyLabel.backgroundColor = .white
+    keyLabel.cornerRadius = 8
+    keyLabel.insets = 10
+    let hover = HoverCard()
+    let pad = ScrollPad()
+    let hint = Label(text: "Tab moves the focus; Space or Enter presses.", font: Font(size: 12), color: Color(rgb: 0x8E8E93))
+    for layer in [title, counter, reset, disabled, toggle, toggleLabel, slider, sliderLabel, keyLabel, hover, pad, hint] as [Layer] {
+        content.addSublayer(layer)
+    }
+
+    var clicks = 0
+    counter.addAction(for: .primaryActionTriggered) { button in
+        clicks += 1
+        button.title = "Clicked \(clicks) time" + (clicks == 1 ? "" : "s")
+        report("clicked count=\(clicks)")
+    }
+    reset.addAction(for: .primaryActionTriggered) { _ in
+        clicks = 0
+        counter.title = "Clicked 0 times"
+        report("reset")
+    }
+    toggle.addAction(for: .valueChanged) { toggle in
+        toggleLabel.text = toggle.isOn ? "On" : "Off"
+        report("toggle isOn=\(toggle.isOn)")
+    }
+    slider.addAction(for: .valueChanged) { slider in
+        sliderLabel.text = "\(Int((slider.value * 100).rounded())) %"
+        report("slider value=\(slider.value)")
+    }
+    window.host.input.onEvent = { event, _ in
+        guard case let .key(key) = event, key.state == .pressed else { return }
+        let modifiers = key.modifiers.subtracting([.capsLock, .numLock])
+        let name = (modifiers.isEmpty ? "" : "\(modifiers)+") + key.keysym.name
+        let text = key.text.isEmpty ? "" : "  text “\(key.text)”"
+        keyLabel.text = "Last key: \(name)\(text)"
+        report("key name=\(key.keysym.name) modifiers=\(modifiers) text=\(key.text)")
+    }
+    window.onClose = { report("closed") }
+
+    content.layoutHandler = { content in
+        let width = content.bounds.width
+        let gap = 20.0
+        title.frame = Rect(x: gap, y: 14, width: 300, height: 32)
+        counter.frame = Rect(x: gap, y: 60, width: 180, height: 36)
+        reset.frame = Rect(x: gap + 192, y: 60, width: 90, height: 36)
+        disabled.frame = Rect(x: gap + 294, y: 60, width: 110, height: 36)
+        toggle.frame = Rect(x: gap, y: 116, width: 52, height: 32)
+        toggleLabel.frame = Rect(x: gap + 64, y: 116, width: 80, height: 32)
+        slider.frame = Rect(x: gap + 160, y: 116, width: max(width - 160 - gap * 2 - 70, 60), height: 32)
+        sliderLabel.frame = Rect(x: width - gap - 60, y: 116, width: 60, height: 32)
+        keyLabel.frame = Rect(x: gap, y: 166, width: width - gap * 2, height: 40)
+        let half = ((width - gap * 3) / 2).rounded()
+        hover.frame = Rect(x: gap, y: 224, width: half, height: 110)
+        pad.frame = Rect(x: gap * 2 + half, y: 224, width: half, height: 110)
+        hint.frame = Rect(x: gap, y: 346, width: width - gap * 2, height: 20)
+        // Where each part is, in surface points, for the end-to-end tests.
+        let parts: [(String, Layer)] = [("counter", counter), ("reset", reset), ("toggle", toggle), ("slider", slider),
+                                         ("key", keyLabel), ("hover", hover), ("pad", pad)]
+        let placed = parts.map { name, layer in
+            let frame = layer.convert(Rect(origin: layer.bounds.origin, size: layer.bounds.size), to: nil)
+            return "\(name)=\(Int(frame.minX)),\(Int(frame.minY)),\(Int(frame.width)),\(Int(frame.height))"
+        }
+        report("layout " + placed.joined(separator: " "))
+    }
+
+    if let limit = getenv("STRATA_DEMO_SECONDS").flatMap({ Double(String(cString: $0)) }) {
+        session.loop.addTimer(after: .milliseconds(Int64(limit * 1000))) { session.loop.stop() }
+    }
+    window.onCloseRequest = {
+        window.close()
+        session.loop.stop()
+    }
+    try session.run()
+}
+
+do {
+    try run()
+} catch {
+    let line = "gallery: \(error)\n"
+    _ = write(STDERR_FILENO, line, line.utf8.count)
+    exit(1)
+}
