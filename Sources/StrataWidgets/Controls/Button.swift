@@ -1,0 +1,165 @@
+import StrataCore
+
+/// A push button: a background, an optional image and a title, drawn together in one
+/// asynchronous render, as Graver flattens a control's contents into one bitmap. A state change
+/// (hover, press, focus) is therefore one coalesced redraw, never a change to a sublayer.
+///
+/// Colours are per state. A state with no colour of its own falls back by dropping, in turn,
+/// `focused`, `hovered`, `selected` and `highlighted`, ending at `normal`: a colour set only for
+/// `.highlighted` shows whenever the button is pressed. The default look is a blue filled button
+/// with a white title, lighter when hovered, darker when pressed or selected, grey when
+/// disabled, with a 2-point accent focus ring when focused from the keyboard.
+///
+/// `Layer.backgroundColor` and `Layer.cornerRadius` still work (the compositor draws them under
+/// the contents); the button's own background is `setBackgroundColor(_:for:)` with
+/// `backgroundCornerRadius`. Main actor only.
+@MainActor
+open class Button: Control {
+    /// A button showing `title`, and `image` before it.
+    public init(title: String = "", image: Bitmap? = nil) {
+        self.title = title
+        self.image = image
+        super.init()
+    }
+
+    /// The text shown, on one line, cut with "…" when too long.
+    public var title: String { didSet { if title != oldValue { setNeedsDisplayAtNextTick() } } }
+    /// A picture before the title. Bitmaps are shared with render queues: set a new one rather
+    /// than drawing into one the button shows.
+    public var image: Bitmap? { didSet { if image !== oldValue { setNeedsDisplayAtNextTick() } } }
+    /// The image's size in points; nil shows one image pixel per point, shrunk to fit the height
+    /// inside `verticalPadding`.
+    public var imageSize: Size? { didSet { if imageSize != oldValue { setNeedsDisplayAtNextTick() } } }
+    /// The title's font.
+    public var font = Font(size: 14, weight: .semibold) { didSet { if font != oldValue { setNeedsDisplayAtNextTick() } } }
+    /// Fonts used for the title; the shared library unless pinned (as golden tests do).
+    public var fontLibrary = FontLibrary.shared { didSet { if fontLibrary !== oldValue { setNeedsDisplayAtNextTick() } } }
+    /// The rounding of the background (and of the focus ring, which follows it).
+    public var backgroundCornerRadius = 8.0 { didSet { if backgroundCornerRadius != oldValue { setNeedsDisplayAtNextTick() } } }
+    /// Space between the edges and the content, left and right; also the least `sizeThatFits` keeps.
+    public var horizontalPadding = 16.0 { didSet { if horizontalPadding != oldValue { setNeedsDisplayAtNextTick() } } }
+    /// Space above and below the content, for `sizeThatFits` and for fitting the image.
+    public var verticalPadding = 8.0 { didSet { if verticalPadding != oldValue { setNeedsDisplayAtNextTick() } } }
+    /// Space between the image and the title.
+    public var imageSpacing = 6.0 { didSet { if imageSpacing != oldValue { setNeedsDisplayAtNextTick() } } }
+    /// The focus ring's colour.
+    public var focusRingColor = ControlStyle.accent { didSet { if focusRingColor != oldValue { setNeedsDisplayAtNextTick() } } }
+
+    private var backgroundColors = StateColors([
+        .normal: ControlStyle.accent, .hovered: ControlStyle.accentHovered, .highlighted: ControlStyle.accentPressed,
+        .selected: ControlStyle.accentSelected, [.selected, .hovered]: ControlStyle.accentSelectedHovered,
+        .disabled: ControlStyle.disabledFill,
+    ])
+    private var titleColors = StateColors([.normal: .white, .disabled: ControlStyle.disabledText])
+
+    /// Sets the background for exactly `state` (nil removes it, so the state falls back).
+    public func setBackgroundColor(_ color: Color?, for state: State) {
+        guard backgroundColors[exactly: state] != color else { return }
+        backgroundColors[exactly: state] = color
+        setNeedsDisplayAtNextTick()
+    }
+
+    /// The background drawn in `state`, after falling back; nil draws none.
+    public func backgroundColor(for state: State) -> Color? { backgroundColors.resolve(state) }
+
+    /// Sets the title colour for exactly `state` (nil removes it, so the state falls back).
+    public func setTitleColor(_ color: Color?, for state: State) {
+        guard titleColors[exactly: state] != color else { return }
+        titleColors[exactly: state] = color
+        setNeedsDisplayAtNextTick()
+    }
+
+    /// The title colour in `state`, after falling back (black when none is set at all).
+    public func titleColor(for state: State) -> Color { titleColors.resolve(state) ?? .black }
+
+    /// The size that shows the whole title and image with the paddings, measured now, on this
+    /// thread; never wider than `size`.
+    public func sizeThatFits(_ size: Size) -> Size {
+        let content = Content(self, scale: host?.scale ?? 1)
+        let height = Swift.max(content.titleHeight, content.imageSize(forHeight: .infinity).height) + verticalPadding * 2
+        let width = (content.naturalWidth + horizontalPadding * 2).rounded(.up)
+        return Size(width: size.width.isFinite ? Swift.min(width, size.width) : width, height: height.rounded(.up))
+    }
+
+    open override func displayTask(for layer: AsyncLayer) -> DisplayTask {
+        let state = self.state
+        let background = backgroundColor(for: state)
+        let (radius, ring, ringColor) = (backgroundCornerRadius, isFocusRingVisible, focusRingColor)
+        let content = Content(self, scale: host?.scale ?? 1, titleColor: titleColor(for: state))
+        let imageOpacity = state.contains(.disabled) ? 0.5 : 1
+        return DisplayTask(display: { canvas, size, isCancelled in
+            let bounds = Rect(origin: .zero, size: size)
+            var body = bounds
+            if ring {
+                // The ring keeps the button's outer edge; the fill moves in behind a clear gap.
+                body = bounds.insetBy(dx: ControlStyle.focusRingSpace, dy: ControlStyle.focusRingSpace)
+                ControlStyle.drawFocusRing(around: body, cornerRadius: radius, color: ringColor, on: canvas)
+            }
+            if let background { canvas.fill(body, color: background, cornerRadius: radius) }
+            guard !isCancelled() else { return }
+            content.draw(in: bounds, imageOpacity: imageOpacity, on: canvas)
+        })
+    }
+
+    /// The image and the title as a render queue lays them out: a snapshot of the button.
+    private struct Content: Sendable {
+        let title: AttributedText
+        let image: Bitmap?
+        let imageSize: Size?
+        let horizontalPadding, verticalPadding, spacing: Double
+        let library: FontLibrary
+        let scale: Double
+
+        @MainActor
+        init(_ button: Button, scale: Double, titleColor: Color = .black) {
+            title = button.title.isEmpty ? AttributedText() : AttributedText(button.title, style: TextStyle(font: button.font, color: titleColor))
+            image = button.image
+            imageSize = button.imageSize
+            horizontalPadding = button.horizontalPadding
+            verticalPadding = button.verticalPadding
+            spacing = button.image != nil && !button.title.isEmpty ? button.imageSpacing : 0
+            library = button.fontLibrary
+            self.scale = scale
+        }
+
+        func layout(width: Double) -> TextLayout? {
+            guard !title.isEmpty else { return nil }
+            let options = TextLayoutOptions(width: Swift.max(width, 0), maximumLines: 1, truncatesTail: true)
+            return TextLayout.cached(title, options: options, scale: scale, library: library)
+        }
+
+        /// The image's size: as set, or its pixels as points, shrunk to `height`.
+        func imageSize(forHeight height: Double) -> Size {
+            guard let image else { return .zero }
+            if let imageSize { return imageSize }
+            let natural = Size(width: Double(image.width), height: Double(image.height))
+            guard natural.height > height, height > 0 else { return natural }
+            return Size(width: (natural.width * height / natural.height).rounded(), height: height)
+        }
+
+        var titleHeight: Double { layout(width: .infinity)?.size.height ?? 0 }
+
+        var naturalWidth: Double {
+            imageSize(forHeight: .infinity).width + spacing + (layout(width: .infinity)?.size.width ?? 0)
+        }
+
+        /// Image and title side by side, centred as a group, on whole points.
+        func draw(in bounds: Rect, imageOpacity: Double, on canvas: Canvas) {
+            let icon = imageSize(forHeight: bounds.height - verticalPadding * 2)
+            let text = layout(width: bounds.width - horizontalPadding * 2 - icon.width - spacing)
+            let width = icon.width + spacing + (text?.size.width ?? 0)
+            var x = Swift.max(horizontalPadding, ((bounds.width - width) / 2).rounded())
+            if let image, icon.width > 0, icon.height > 0 {
+                let frame = Rect(x: x, y: ((bounds.height - icon.height) / 2).rounded(), width: icon.width, height: icon.height)
+                canvas.save()
+                canvas.opacity = imageOpacity
+                canvas.draw(image, in: frame, contentMode: .aspectFit)
+                canvas.restore()
+                x += icon.width + spacing
+            }
+            if let text {
+                canvas.draw(text, at: Point(x: x, y: ((bounds.height - text.size.height) / 2).rounded()))
+            }
+        }
+    }
+}
