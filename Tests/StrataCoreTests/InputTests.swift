@@ -270,6 +270,13 @@ private final class Probe: Layer {
         scene.host.input.post(.pointerMoved(Point(x: 6, y: 6)), time: 0)
         scene.host.input.post(.pointerButton(.left, isPressed: false), time: 0)
         #expect(layer.log.last == "cancel", "nothing reaches a layer out of the tree")
+        // A finger's grab too.
+        scene.root.addSublayer(layer)
+        scene.host.input.post(.touchDown(id: 3, at: Point(x: 5, y: 5)), time: 0)
+        layer.removeFromSuperlayer()
+        #expect(layer.log.last == "cancel")
+        scene.host.input.post(.touchUp(id: 3), time: 0)
+        #expect(layer.log.last == "cancel")
     }
 }
 

@@ -333,6 +333,11 @@ public final class InputRouter {
             mouseGrab = nil
             grab.pointerCancelled(pointerEvent(for: grab, at: pointerLocation ?? .zero, source: .mouse, time: 0))
         }
+        for (id, touch) in touches {
+            guard let handler = touch.handler, handler.isDescendant(of: removed) else { continue }
+            touches[id]?.handler = nil
+            handler.pointerCancelled(pointerEvent(for: handler, at: touch.location, source: .touch(id: id), time: 0))
+        }
         refreshCursor()
     }
 
