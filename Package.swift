@@ -29,6 +29,7 @@ let package = Package(
         // C system libraries.
         systemLibrary("CWaylandClient", pkgConfig: "wayland-client", apt: "libwayland-dev"),
         systemLibrary("CWaylandServer", pkgConfig: "wayland-server", apt: "libwayland-dev"),
+        systemLibrary("CWaylandCursor", pkgConfig: "wayland-cursor", apt: "libwayland-dev"),
         systemLibrary("CXKBCommon", pkgConfig: "xkbcommon", apt: "libxkbcommon-dev"),
         systemLibrary("CPixman", pkgConfig: "pixman-1", apt: "libpixman-1-dev"),
         systemLibrary("CFreeType", pkgConfig: "freetype2", apt: "libfreetype-dev"),
@@ -62,8 +63,12 @@ let package = Package(
         .target(name: "StrataCore", dependencies: ["StrataRender", "StrataPlatform", "Locking", system, log]),
         // Widgets on the core: labels, mixed text and images, image views, the FPS label.
         .target(name: "StrataWidgets", dependencies: ["StrataCore", "StrataRender", "Locking"]),
-        // The Wayland side: session, windows and their decorations, the shm backend, embedding, seat.
-        .target(name: "StrataWayland", dependencies: ["StrataCore", "StrataWidgets", "WaylandClient", "StrataPlatform", "CXKBCommon", system, log]),
+        // The Wayland side: session, windows and their decorations, the shm backend, embedding, seats,
+        // pointer, keyboard, touch and cursors.
+        .target(
+            name: "StrataWayland",
+            dependencies: ["StrataCore", "StrataWidgets", "WaylandClient", "StrataPlatform", "CXKBCommon", "CWaylandCursor", system, log]
+        ),
         // The one module an app imports: everything above, re-exported.
         .target(name: "Strata", dependencies: ["StrataWayland", "StrataWidgets", "StrataCore", "StrataRender", "WaylandClient", "StrataPlatform"]),
 

@@ -3,17 +3,19 @@ import StrataWidgets
 import WaylandClient
 
 /// The title bar Strata draws when the compositor does not decorate windows: a bar with the
-/// window's title that moves the window, a round close button, and invisible resize edges, all
-/// made of layers.
+/// window's title that moves the window, a round close button, and invisible resize edges. All
+/// of it is layers that take input through the host's `InputRouter` like any other, so hover,
+/// grabs, touches and cursors work the same as in the content.
 @MainActor
 final class ClientDecorations {
     static let titleBarHeight = 32.0
     /// How far from the surface edge a press resizes instead of moving.
     static let resizeMargin = 6.0
     static let closeButtonSize = 14.0
-    /// `BTN_LEFT` from linux/input-event-codes.h.
-    static let leftButton: UInt32 = 0x110
+    /// How far around the close button a press still hits it: 14 points is a small target.
+    static let closeButtonSlop = 4.0
 
+    /// What a press somewhere does.
     enum Region: Equatable {
         case content, titleBar, closeButton
         case edge(XdgToplevel.ResizeEdge)
@@ -21,68 +23,201 @@ final class ClientDecorations {
 
     var title = "" { didSet { titleLabel.text = title } }
     var isActive = true { didSet { updateColours() } }
-    /// Where the pointer is, in surface points, while it is over the window.
-    private(set) var pointer: Point?
+    /// Whether the edges resize; false while maximized or fullscreen.
+    var isResizable = true { didSet { updateEdges() } }
 
-    private let bar = Layer()
+    /// A press on the bar: start an interactive move with the press's seat and serial.
+    var onMove: ((PointerEvent) -> Void)? {
+        get { bar.onMove }
+        set { bar.onMove = newValue }
+    }
+    /// A secondary press on the bar: show the compositor's window menu at that point.
+    var onShowMenu: ((PointerEvent) -> Void)? {
+        get { bar.onShowMenu }
+        set { bar.onShowMenu = newValue }
+    }
+    /// A press on an edge: start an interactive resize from it.
+    var onResize: ((XdgToplevel.ResizeEdge, PointerEvent) -> Void)?
+    /// The close button was clicked (pressed and released over it).
+    var onClose: (() -> Void)? {
+        get { closeButton.onClick }
+        set { closeButton.onClick = newValue }
+    }
+
+    let bar = TitleBarLayer()
+    let closeButton = CloseButtonLayer()
     private let titleLabel = Label(font: Font(size: 13, weight: .semibold))
-    private let closeButton = Layer()
-    private var hoveringClose = false
+    /// The resize handles, over everything else so they win at the very edge.
+    private let edges = PassThroughLayer()
+    private var isVisible = true
 
     init() {
         closeButton.cornerRadius = Self.closeButtonSize / 2
+        closeButton.onStateChange = { [weak self] in self?.updateColours() }
         titleLabel.alignment = .center
         bar.addSublayer(titleLabel)
         bar.addSublayer(closeButton)
+        for edge in [XdgToplevel.ResizeEdge.top, .bottom, .left, .right, .topLeft, .topRight, .bottomLeft, .bottomRight] {
+            let handle = ResizeHandleLayer(edge: edge)
+            handle.onPress = { [weak self] edge, event in self?.onResize?(edge, event) }
+            edges.addSublayer(handle)
+        }
         updateColours()
     }
 
-    func layout(in root: Layer, width: Double, visible: Bool) {
+    /// Places the decorations over `root` (the host's root layer) for a surface of `size`.
+    func layout(in root: Layer, size: Size, visible: Bool) {
         if bar.superlayer !== root { root.addSublayer(bar) }
+        // Last, so the edges are on top of the bar and the content.
+        if edges.superlayer !== root || root.sublayers.last !== edges { root.addSublayer(edges) }
+        isVisible = visible
         bar.isHidden = !visible
+        let (width, height) = (size.width, size.height)
         bar.frame = Rect(x: 0, y: 0, width: width, height: Self.titleBarHeight)
-        let size = Self.closeButtonSize
-        closeButton.frame = Rect(x: width - size - 10, y: (Self.titleBarHeight - size) / 2, width: size, height: size)
+        let button = Self.closeButtonSize
+        closeButton.frame = Rect(x: width - button - 10, y: (Self.titleBarHeight - button) / 2, width: button, height: button)
         // Centred on the bar, clear of the close button on both sides so it stays centred.
-        let margin = size + 20
+        let margin = button + 20
         titleLabel.frame = Rect(x: margin, y: 0, width: max(width - margin * 2, 0), height: Self.titleBarHeight)
+
+        edges.frame = Rect(x: 0, y: 0, width: width, height: height)
+        let m = Self.resizeMargin
+        let middleWidth = max(width - 2 * m, 0), middleHeight = max(height - 2 * m, 0)
+        for case let handle as ResizeHandleLayer in edges.sublayers {
+            handle.frame = switch handle.edge {
+            case .top: Rect(x: m, y: 0, width: middleWidth, height: m)
+            case .bottom: Rect(x: m, y: height - m, width: middleWidth, height: m)
+            case .left: Rect(x: 0, y: m, width: m, height: middleHeight)
+            case .right: Rect(x: width - m, y: m, width: m, height: middleHeight)
+            case .topLeft: Rect(x: 0, y: 0, width: m, height: m)
+            case .topRight: Rect(x: width - m, y: 0, width: m, height: m)
+            case .bottomLeft: Rect(x: 0, y: height - m, width: m, height: m)
+            default: Rect(x: width - m, y: height - m, width: m, height: m)
+            }
+        }
+        updateEdges()
     }
 
-    func hover(at point: Point?, size: Size) {
-        pointer = point
-        let overClose = point.map { Self.region(at: $0, size: size, resizable: false) == .closeButton } ?? false
-        if overClose != hoveringClose {
-            hoveringClose = overClose
-            updateColours()
+    /// What the layer tree under `root` does with a press at `point` (surface points).
+    func region(at point: Point, in root: Layer) -> Region {
+        var node = root.hitTest(point)
+        while let layer = node {
+            if let handle = layer as? ResizeHandleLayer { return .edge(handle.edge) }
+            if layer === closeButton { return .closeButton }
+            if layer === bar { return .titleBar }
+            node = layer.superlayer
         }
+        return .content
+    }
+
+    private func updateEdges() {
+        edges.isHidden = !(isVisible && isResizable)
     }
 
     private func updateColours() {
         bar.backgroundColor = isActive ? Color(rgb: 0xE8E8EC) : Color(rgb: 0xF4F4F6)
-        closeButton.backgroundColor = hoveringClose ? Color(rgb: 0xD93A30) : Color(rgb: 0xFF5F57)
+        closeButton.backgroundColor = switch closeButton.state {
+        case .normal: Color(rgb: 0xFF5F57)
+        case .hovered: Color(rgb: 0xD93A30)
+        case .pressed: Color(rgb: 0xB02A22)
+        }
         titleLabel.textColor = isActive ? Color(rgb: 0x303034) : Color(rgb: 0x8E8E93)
     }
+}
 
-    /// What a press at `point` (surface points) does, for a surface of `size`.
-    static func region(at point: Point, size: Size, resizable: Bool) -> Region {
-        if resizable {
-            let left = point.x < resizeMargin, right = point.x >= size.width - resizeMargin
-            let top = point.y < resizeMargin, bottom = point.y >= size.height - resizeMargin
-            switch (top, bottom, left, right) {
-            case (true, _, true, _): return .edge(.topLeft)
-            case (true, _, _, true): return .edge(.topRight)
-            case (_, true, true, _): return .edge(.bottomLeft)
-            case (_, true, _, true): return .edge(.bottomRight)
-            case (true, _, _, _): return .edge(.top)
-            case (_, true, _, _): return .edge(.bottom)
-            case (_, _, true, _): return .edge(.left)
-            case (_, _, _, true): return .edge(.right)
-            default: break
-            }
+/// The title bar: a primary press (or a touch) moves the window, a secondary one opens the
+/// window menu.
+@MainActor
+final class TitleBarLayer: Layer {
+    var onMove: ((PointerEvent) -> Void)?
+    var onShowMenu: ((PointerEvent) -> Void)?
+
+    override func pointerPressed(_ event: PointerEvent) -> Bool {
+        switch event.button {
+        case .left: onMove?(event)
+        case .right: onShowMenu?(event)
+        default: return false
         }
-        guard point.y < titleBarHeight else { return .content }
-        let button = Rect(x: size.width - closeButtonSize - 10, y: (titleBarHeight - closeButtonSize) / 2,
-                          width: closeButtonSize, height: closeButtonSize).insetBy(dx: -4, dy: -4)
-        return button.contains(point) ? .closeButton : .titleBar
+        return true
     }
+}
+
+/// The close button: it highlights under the pointer and while pressed, and acts on a release
+/// over it, so a press dragged away cancels, as with any button.
+@MainActor
+final class CloseButtonLayer: Layer {
+    enum State: Equatable { case normal, hovered, pressed }
+
+    var onClick: (() -> Void)?
+    var onStateChange: (() -> Void)?
+    private(set) var state = State.normal {
+        didSet { if state != oldValue { onStateChange?() } }
+    }
+    private var isTracking = false
+
+    override func contains(_ point: Point) -> Bool {
+        let slop = ClientDecorations.closeButtonSlop
+        return bounds.insetBy(dx: -slop, dy: -slop).contains(point)
+    }
+
+    override func pointerEntered(_ event: PointerEvent) { if !isTracking { state = .hovered } }
+    override func pointerExited(_ event: PointerEvent) { if !isTracking { state = .normal } }
+
+    override func pointerPressed(_ event: PointerEvent) -> Bool {
+        guard event.button == .left else { return false }
+        isTracking = true
+        state = .pressed
+        return true
+    }
+
+    override func pointerDragged(_ event: PointerEvent) {
+        state = contains(event.location) ? .pressed : .normal
+    }
+
+    override func pointerReleased(_ event: PointerEvent) {
+        let inside = contains(event.location)
+        isTracking = false
+        state = inside && event.source == .mouse ? .hovered : .normal
+        if inside { onClick?() }
+    }
+
+    override func pointerCancelled(_ event: PointerEvent) {
+        isTracking = false
+        state = isHovered ? .hovered : .normal
+    }
+}
+
+/// An invisible strip or corner along the surface edge that shows a resize cursor and starts
+/// an interactive resize when pressed.
+@MainActor
+final class ResizeHandleLayer: Layer {
+    let edge: XdgToplevel.ResizeEdge
+    var onPress: ((XdgToplevel.ResizeEdge, PointerEvent) -> Void)?
+
+    init(edge: XdgToplevel.ResizeEdge) {
+        self.edge = edge
+        super.init()
+        cursor = switch edge {
+        case .top: .resizeTop
+        case .bottom: .resizeBottom
+        case .left: .resizeLeft
+        case .right: .resizeRight
+        case .topLeft: .resizeTopLeft
+        case .topRight: .resizeTopRight
+        case .bottomLeft: .resizeBottomLeft
+        default: .resizeBottomRight
+        }
+    }
+
+    override func pointerPressed(_ event: PointerEvent) -> Bool {
+        guard event.button == .left else { return false }
+        onPress?(edge, event)
+        return true
+    }
+}
+
+/// A container that is never hit itself, only its sublayers are.
+@MainActor
+final class PassThroughLayer: Layer {
+    override func contains(_ point: Point) -> Bool { false }
 }

@@ -1,54 +1,108 @@
 import StrataCore
-import StrataWidgets
+import StrataPlatform
 import WaylandClient
 
-/// The seat's pointer, routed to the Strata surface it is over. Keyboard input and cursor
-/// images are not handled yet. Main actor only.
+/// One `wl_seat`: a group of input devices (a pointer, a keyboard, a touch screen) that the
+/// compositor may add and take away at any time. Each device's events go to the Strata surface
+/// they are for, as `InputEvent`s through `Window` (or `EmbeddedSurface`) into its `LayerHost`'s
+/// `InputRouter`. Events for surfaces Strata did not make are ignored. Main actor only.
 @MainActor
 public final class Seat {
     /// The bound `wl_seat`.
     public let proxy: WlSeat
-    /// The seat's pointer while it has the pointer capability.
-    public private(set) var pointer: WlPointer?
-    private weak var session: WaylandSession?
-    private var focusedSurface: UInt32?
+    /// The registry name of the seat's global.
+    public let globalName: UInt32
+    /// The seat's name, such as "seat0", once the compositor sent it (version 2).
+    public private(set) var name: String?
+    /// The devices the compositor last said the seat has.
+    public private(set) var capabilities: WlSeat.Capability = []
+    /// The pointer, while the seat has one.
+    public private(set) var pointer: SeatPointer?
+    /// The touch screen, while the seat has one.
+    public private(set) var touch: SeatTouch?
+    /// The serial of the last button press or touch down delivered: what an interactive move or
+    /// resize (`xdg_toplevel.move`) must quote.
+    public private(set) var lastPressSerial: UInt32?
+    /// Called after the capabilities or the name change.
+    public var onChange: (() -> Void)?
 
-    init(proxy: WlSeat, session: WaylandSession) {
+    private weak var session: WaylandSession?
+    /// The last compositor timestamp seen, for events that carry none (enter, leave).
+    private var lastTime: UInt32?
+    private var isRemoved = false
+
+    init(proxy: WlSeat, globalName: UInt32, session: WaylandSession) {
         self.proxy = proxy
+        self.globalName = globalName
         self.session = session
         proxy.addListener { [weak self] event in
-            if case let .capabilities(capabilities) = event { self?.capabilitiesChanged(capabilities) }
+            guard let self else { return }
+            switch event {
+            case let .capabilities(capabilities):
+                capabilitiesChanged(capabilities)
+            case let .name(name):
+                // A name is for people; a hostile one is cut short rather than kept whole.
+                self.name = String(name.prefix(256))
+            }
+            onChange?()
         }
     }
 
-    private func capabilitiesChanged(_ capabilities: WlSeat.Capability) {
-        if capabilities.contains(.pointer), pointer == nil {
-            pointer = try? proxy.getPointer()
-            pointer?.addListener { [weak self] event in self?.pointerEvent(event) }
-        } else if !capabilities.contains(.pointer), let pointer {
-            if pointer.version >= 3 { try? pointer.release() }
-            self.pointer = nil
+    /// The seat's global went away: its devices end, and the seat is released.
+    func remove() {
+        guard !isRemoved else { return }
+        isRemoved = true
+        capabilitiesChanged([])
+        if proxy.version >= 5 { try? proxy.release() }
+    }
+
+    /// A surface was destroyed: nothing more is delivered to it, even if its id is reused.
+    func forget(surface: UInt32) {
+        pointer?.forget(surface: surface)
+        touch?.forget(surface: surface)
+    }
+
+    private func capabilitiesChanged(_ new: WlSeat.Capability) {
+        guard !isRemoved || new.isEmpty, let session else { return }
+        capabilities = new.intersection([.pointer, .keyboard, .touch])
+
+        if capabilities.contains(.pointer), pointer == nil, let proxy = try? proxy.getPointer() {
+            pointer = SeatPointer(proxy: proxy, session: session) { [weak self] in self?.route($0) }
+        } else if !capabilities.contains(.pointer), let old = pointer {
+            pointer = nil
+            old.release()
         }
+
+        if capabilities.contains(.touch), touch == nil, let proxy = try? proxy.getTouch() {
+            touch = SeatTouch(proxy: proxy) { [weak self] in self?.route($0) }
+        } else if !capabilities.contains(.touch), let old = touch {
+            touch = nil
+            old.release()
+        }
+
+        // KEYBOARD: the keyboard engineer's `SeatKeyboard` is wired here, the same way:
+        //   if capabilities.contains(.keyboard), keyboard == nil, let proxy = try? proxy.getKeyboard() {
+        //       keyboard = SeatKeyboard(proxy: proxy, loop: session.loop) { [weak self] surface, event, time in
+        //           self?.route(SurfaceInput(surface: surface, event: event, time: time))
+        //       }
+        //   } else if !capabilities.contains(.keyboard), let old = keyboard {
+        //       keyboard = nil
+        //       old.release()
+        //   }
+        // with `public private(set) var keyboard: SeatKeyboard?` beside `pointer`.
     }
 
-    private var focused: (any SurfaceClient)? {
-        focusedSurface.flatMap { session?.client(for: $0) }
-    }
-
-    private func pointerEvent(_ event: WlPointer.Event) {
-        switch event {
-        case let .enter(serial, surface, x, y):
-            focusedSurface = surface?.id
-            focused?.pointerEntered(serial: serial, at: Point(x: x, y: y))
-        case .leave:
-            focused?.pointerLeft()
-            focusedSurface = nil
-        case let .motion(_, x, y):
-            focused?.pointerMoved(to: Point(x: x, y: y))
-        case let .button(serial, _, button, state):
-            focused?.pointerButton(serial: serial, button: button, pressed: state == .pressed)
+    /// Delivers one device event to the Strata surface it is for.
+    func route(_ input: SurfaceInput) {
+        if let time = input.time { lastTime = time }
+        switch input.event {
+        case .pointerButton(_, isPressed: true), .touchDown:
+            if let serial = input.serial { lastPressSerial = serial }
         default:
             break
         }
+        guard let session, let client = session.client(for: input.surface) else { return }
+        let time = input.time ?? lastTime ?? UInt32(truncatingIfNeeded: Monotonic.now / 1_000_000)
+        client.deliver(input.event, time: time, seat: self)
     }
 }

@@ -5,8 +5,9 @@ import WaylandClient
 ///
 /// It binds `wl_compositor`, `wl_shm` and, when offered, `xdg_wm_base` (answering its pings),
 /// `wl_subcompositor`, `zxdg_decoration_manager_v1`, `wp_viewporter`,
-/// `wp_fractional_scale_manager_v1`, `wp_presentation` and the seat, each at the highest version
-/// both Strata (`Versions`) and the compositor support, and keeps track of outputs and their scales. Main actor only.
+/// `wp_fractional_scale_manager_v1`, `wp_presentation` and every seat, each at the highest version
+/// both Strata (`Versions`) and the compositor support, and keeps track of outputs and their
+/// scales and of seats as they come and go. Main actor only.
 @MainActor
 public final class WaylandSession {
     /// The connection to the compositor.
@@ -31,8 +32,13 @@ public final class WaylandSession {
     public let presentation: WpPresentation?
     /// Outputs currently advertised, with their scales.
     public private(set) var outputs: [Output] = []
+    /// The seats the compositor offers, in the order it announced them; seats come and go with
+    /// their globals. At most `maximumSeats` are bound.
+    public private(set) var seats: [Seat] = []
     /// The first seat, when the compositor has one (headless weston does not).
-    public private(set) var seat: Seat?
+    public var seat: Seat? { seats.first }
+    /// How many seats are bound at most; a compositor announcing more is not followed further.
+    public static let maximumSeats = 16
     /// Pixel formats `wl_shm` accepts.
     public private(set) var shmFormats: Set<WlShm.Format> = []
     /// The clock `wp_presentation` timestamps use (a `clockid_t`), once announced.
@@ -43,8 +49,33 @@ public final class WaylandSession {
     private var clients: [UInt32: WeakSurfaceClient] = [:]
     private var attachment: LoopAttachment?
 
-    func register(_ client: any SurfaceClient, surface: UInt32) { clients[surface] = WeakSurfaceClient(client) }
-    func unregister(surface: UInt32) { clients[surface] = nil }
+    /// Cursor images, loaded on first use.
+    var cursorThemes: CursorThemes {
+        if let loadedCursorThemes { return loadedCursorThemes }
+        let themes = CursorThemes(shm: shm)
+        loadedCursorThemes = themes
+        return themes
+    }
+    private var loadedCursorThemes: CursorThemes?
+
+    func register(_ client: any SurfaceClient, surface: UInt32) {
+        // Clients that went away without unregistering leave empty entries: drop them here.
+        clients = clients.filter { $0.value.client != nil }
+        clients[surface] = WeakSurfaceClient(client)
+    }
+
+    /// Forgets a destroyed surface; seats deliver nothing more to its id, which libwayland may
+    /// give to the next new object.
+    func unregister(surface: UInt32) {
+        clients[surface] = nil
+        for seat in seats { seat.forget(surface: surface) }
+    }
+
+    /// The cursor a surface asks for may have changed (its hovered layer's, or its scale):
+    /// pointers over it show the new one.
+    func cursorMayHaveChanged(surface: UInt32) {
+        for seat in seats where seat.pointer?.focusedSurface == surface { seat.pointer?.refreshCursor() }
+    }
     func client(for surface: UInt32) -> (any SurfaceClient)? { clients[surface]?.client }
     private var liveClients: [any SurfaceClient] { clients.values.compactMap(\.client) }
 
@@ -98,6 +129,8 @@ public final class WaylandSession {
 
     isolated deinit {
         attachment?.detach()
+        // Theme buffers are plain libwayland proxies: freed while the display still exists.
+        loadedCursorThemes?.destroy()
     }
 
     /// Runs the loop until it is stopped or the connection breaks.
@@ -120,8 +153,9 @@ public final class WaylandSession {
             let output = Output(proxy: try connection.registry.bind(WlOutput.self, global: global, maxVersion: Versions.output), name: global.name)
             output.onChange = { [weak self] in self?.outputsChanged() }
             outputs.append(output)
-        case WlSeat.descriptor.name where seat == nil:
-            seat = Seat(proxy: try connection.registry.bind(WlSeat.self, global: global, maxVersion: Versions.seat), session: self)
+        case WlSeat.descriptor.name where seats.count < Self.maximumSeats && !seats.contains { $0.globalName == global.name }:
+            let proxy = try connection.registry.bind(WlSeat.self, global: global, maxVersion: Versions.seat)
+            seats.append(Seat(proxy: proxy, globalName: global.name, session: self))
         default:
             break
         }
@@ -131,6 +165,9 @@ public final class WaylandSession {
         if let index = outputs.firstIndex(where: { $0.name == global.name }) {
             let output = outputs.remove(at: index)
             for client in liveClients { client.outputRemoved(output) }
+        }
+        if let index = seats.firstIndex(where: { $0.globalName == global.name }) {
+            seats.remove(at: index).remove()
         }
     }
 
@@ -155,8 +192,9 @@ enum Versions {
     static let presentation: UInt32 = 1
     /// 4 adds the output's name and description.
     static let output: UInt32 = 4
-    /// 7: pointer frames, axis sources and discrete steps; 8 (value120) is not handled yet.
-    static let seat: UInt32 = 7
+    /// 8: pointer frames, axis sources and stops (5), and high-resolution wheel steps
+    /// (`axis_value120`, which replaces `axis_discrete`).
+    static let seat: UInt32 = 8
 }
 
 @MainActor
@@ -165,15 +203,16 @@ private struct WeakSurfaceClient {
     init(_ client: any SurfaceClient) { self.client = client }
 }
 
-/// A surface that follows outputs and pointer input: windows and their decorations.
+/// A Strata surface that follows outputs and receives the seats' input: windows.
 @MainActor
 protocol SurfaceClient: AnyObject {
+    /// The host whose layers receive input and name the cursor.
+    var host: LayerHost { get }
     func outputsChanged()
     func outputRemoved(_ output: Output)
-    func pointerEntered(serial: UInt32, at point: Point)
-    func pointerMoved(to point: Point)
-    func pointerLeft()
-    func pointerButton(serial: UInt32, button: UInt32, pressed: Bool)
+    /// An input event for this surface from `seat`, in surface points, with the compositor's
+    /// timestamp in milliseconds. Pointer, touch and keyboard events all come this way.
+    func deliver(_ event: InputEvent, time: UInt32, seat: Seat)
 }
 
 /// A `wl_output` and the properties Strata uses. Main actor only.

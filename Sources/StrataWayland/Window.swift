@@ -8,7 +8,9 @@ import WaylandClient
 /// `configure` has been acked. Each configure is acked at once, then the host is resized, which
 /// discards any frame painted for the old size. Decorations are the compositor's when it offers
 /// `xdg-decoration` and agrees; otherwise Strata draws a title bar that moves the window and a
-/// close button, and resizes from the edges. Main actor only.
+/// close button, and resizes from the edges, all as layers. Input from every seat goes to
+/// `host.input`; the window shows the cursor the hovered layer asks for, so leave
+/// `host.input.onCursorChange` to it and set `Layer.cursor` instead. Main actor only.
 @MainActor
 public final class Window: SurfaceClient {
     /// The states the compositor reports in `xdg_toplevel.configure`.
@@ -83,6 +85,11 @@ public final class Window: SurfaceClient {
     private var viewport: WpViewport?
     /// The scale the compositor prefers through `wp_fractional_scale_v1`; it overrides outputs.
     private var preferredFractionalScale: Double?
+    /// The seat whose event is being delivered: decorations start moves and resizes with it.
+    private var deliveringSeat: Seat?
+    /// Events to post once the one being delivered is done, such as the release the compositor
+    /// swallows after starting a move.
+    private var afterDelivery: [InputEvent] = []
 
     /// Opens a window; it appears once the compositor configures it.
     /// - Parameter size: the content size in points, which the compositor may override.
@@ -107,9 +114,14 @@ public final class Window: SurfaceClient {
         try toplevel.setTitle(title: title)
         if let appID { try toplevel.setAppId(appId: appID) }
         try setUpDecorations()
+        setUpDecorationInput()
         try setUpScaling()
         observeEvents()
         session.register(self, surface: surface.id)
+        host.input.onCursorChange = { [weak self] _ in
+            guard let self else { return }
+            session.cursorMayHaveChanged(surface: surface.id)
+        }
         resizeSurface(toContent: contentSize)
         // The initial commit, with no buffer, asks for the first configure.
         try surface.commit()
@@ -204,6 +216,7 @@ public final class Window: SurfaceClient {
             backend.isReady = true
         }
         decorations.isActive = states.contains(.activated)
+        decorations.isResizable = !states.contains(.maximized) && !states.contains(.fullscreen)
     }
 
     private static func states(from bytes: [UInt8]) -> States {
@@ -253,7 +266,7 @@ public final class Window: SurfaceClient {
     private func layoutRoot() {
         let bar = titleBarHeight
         contentLayer.frame = Rect(x: 0, y: bar, width: host.size.width, height: max(host.size.height - bar, 0))
-        decorations.layout(in: host.rootLayer, width: host.size.width, visible: bar > 0)
+        decorations.layout(in: host.rootLayer, size: host.size, visible: bar > 0)
     }
 
     private func applySizeLimits() {
@@ -287,20 +300,53 @@ public final class Window: SurfaceClient {
         serverDecoration = decoration
     }
 
-    func pointerEntered(serial: UInt32, at point: Point) { decorations.hover(at: point, size: host.size) }
-    func pointerMoved(to point: Point) { decorations.hover(at: point, size: host.size) }
-    func pointerLeft() { decorations.hover(at: nil, size: host.size) }
-
-    func pointerButton(serial: UInt32, button: UInt32, pressed: Bool) {
-        guard pressed, button == ClientDecorations.leftButton, hasClientDecorations,
-              let point = decorations.pointer, let seat = session.seat?.proxy else { return }
-        let resizable = !states.contains(.maximized) && !states.contains(.fullscreen)
-        switch ClientDecorations.region(at: point, size: host.size, resizable: resizable) {
-        case .titleBar: try? toplevel.move(seat: seat, serial: serial)
-        case .closeButton: requestClose()
-        case let .edge(edge): try? toplevel.resize(seat: seat, serial: serial, edges: edge)
-        case .content: break
+    private func setUpDecorationInput() {
+        decorations.onClose = { [weak self] in self?.requestClose() }
+        decorations.onMove = { [weak self] event in self?.beginInteraction(after: event, resizing: nil) }
+        decorations.onResize = { [weak self] edge, event in self?.beginInteraction(after: event, resizing: edge) }
+        decorations.onShowMenu = { [weak self] event in
+            guard let self, let seat = deliveringSeat, let serial = seat.lastPressSerial else { return }
+            // Surface points are finite and within the fixed-point range, but clamp anyway.
+            func coordinate(_ value: Double) -> Int32 { value.isFinite ? Int32(min(max(value.rounded(), -32768), 32767)) : 0 }
+            try? toplevel.showWindowMenu(seat: seat.proxy, serial: serial, x: coordinate(event.hostLocation.x),
+                                         y: coordinate(event.hostLocation.y))
         }
+    }
+
+    /// Starts a compositor-driven move (or a resize from `edge`) for the press being delivered.
+    /// The compositor then owns that press and never sends its release, so the window ends it
+    /// here.
+    private func beginInteraction(after event: PointerEvent, resizing edge: XdgToplevel.ResizeEdge?) {
+        guard let seat = deliveringSeat, let serial = seat.lastPressSerial else { return }
+        do {
+            if let edge {
+                try toplevel.resize(seat: seat.proxy, serial: serial, edges: edge)
+            } else {
+                try toplevel.move(seat: seat.proxy, serial: serial)
+            }
+        } catch {
+            return
+        }
+        switch event.source {
+        case .mouse:
+            afterDelivery.append(.pointerButton(event.button, isPressed: false))
+        case let .touch(id):
+            seat.touch?.forget(point: id)
+            afterDelivery.append(.touchUp(id: id))
+        }
+    }
+
+    // MARK: Input
+
+    func deliver(_ event: InputEvent, time: UInt32, seat: Seat) {
+        guard !isClosed else { return }
+        deliveringSeat = seat
+        defer { deliveringSeat = nil }
+        host.input.post(event, time: time)
+        while !afterDelivery.isEmpty, !isClosed {
+            host.input.post(afterDelivery.removeFirst(), time: time)
+        }
+        afterDelivery = []
     }
 
     // MARK: Scale
@@ -317,6 +363,7 @@ public final class Window: SurfaceClient {
             guard let self, case let .preferredScale(scale) = event, scale > 0 else { return }
             preferredFractionalScale = Double(scale) / 120
             host.resize(to: host.size, scale: preferredFractionalScale)
+            session.cursorMayHaveChanged(surface: surface.id)
         }
         backend.useViewport(viewport)
         self.viewport = viewport
@@ -328,6 +375,7 @@ public final class Window: SurfaceClient {
         let scale = enteredOutputs.compactMap { session.output(for: $0)?.scale }.max() ?? 1
         guard Double(scale) != host.scale else { return }
         host.resize(to: host.size, scale: Double(scale))
+        session.cursorMayHaveChanged(surface: surface.id)
     }
 
     func outputsChanged() { updateIntegerScale() }

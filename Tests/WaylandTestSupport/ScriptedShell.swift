@@ -28,6 +28,10 @@ public struct ShellObservations: Sendable {
     /// `wp_presentation.feedback` requests, and how many were answered `discarded`.
     public var feedbackRequested = 0
     public var feedbackDiscarded = 0
+    /// Serials of `xdg_toplevel.move`, `resize` (with its edges) and `show_window_menu`.
+    public var moves: [UInt32] = []
+    public var resizes: [(serial: UInt32, edges: UInt32)] = []
+    public var windowMenus: [UInt32] = []
 }
 
 extension TestCompositor {
@@ -238,6 +242,12 @@ final class ScriptedShell {
                 wl_resource_destroy(feedback)
                 observations.withLock { $0.feedbackDiscarded += 1 }
             }
+        case (.toplevel, 4):
+            observations.withLock { $0.windowMenus.append(args[1].u) }
+        case (.toplevel, 5):
+            observations.withLock { $0.moves.append(args[1].u) }
+        case (.toplevel, 6):
+            observations.withLock { $0.resizes.append((args[1].u, args[2].u)) }
         case (.toplevel, 2):
             let title = args[0].s.map { String(cString: $0) }
             observations.withLock { $0.title = title }

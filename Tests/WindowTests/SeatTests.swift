@@ -1,0 +1,420 @@
+import Strata
+@testable import StrataWayland
+import Testing
+import WaylandTestSupport
+
+/// Seats, pointers and touch screens against the scripted seat of the in-process compositor:
+/// devices that come and go, frames, scrolling, touches, cursors, and a compositor that sends
+/// nonsense.
+@MainActor
+struct SeatTests {
+    /// Every event the window's router was given, with its time.
+    @MainActor
+    final class Recorder {
+        var events: [InputEvent] = []
+        var times: [UInt32] = []
+        init(_ host: LayerHost) {
+            host.input.onEvent = { [unowned self] event, time in
+                events.append(event)
+                times.append(time)
+            }
+        }
+    }
+
+    /// A layer that records what reaches it.
+    final class Target: Layer {
+        var presses: [PointerEvent] = []
+        var releases: [PointerEvent] = []
+        var scrolls: [ScrollEvent] = []
+        override func pointerPressed(_ event: PointerEvent) -> Bool {
+            presses.append(event)
+            return true
+        }
+        override func pointerReleased(_ event: PointerEvent) { releases.append(event) }
+        override func scrolled(_ event: ScrollEvent) -> Bool {
+            scrolls.append(event)
+            return true
+        }
+    }
+
+    /// A scripted shell and seat, a session, and a configured 200×100 window (a 200×132
+    /// surface) whose content is one `Target` filling it.
+    @MainActor
+    struct Rig {
+        let server: TestCompositor
+        let seat: ScriptedSeat
+        let session: WaylandSession
+        let window: Window
+        let target: Target
+        let recorder: Recorder
+        var surface: UInt32 { window.surface.id }
+        private var sent = 0
+
+        init(seatVersion: Int32 = 8, capabilities: WlSeat.Capability = [.pointer, .touch]) throws {
+            server = try TestCompositor()
+            server.installShell()
+            seat = server.addPointerSeat(version: seatVersion, capabilities: capabilities)
+            session = try WaylandSession.connect(to: server.socketPath, loop: MainLoop())
+            window = try Window(session: session, title: "seat", size: Size(width: 200, height: 100))
+            let target = Target()
+            self.target = target
+            window.contentLayer.addSublayer(target)
+            window.contentLayer.layoutHandler = { target.frame = $0.bounds }
+            recorder = Recorder(window.host)
+            let (server, session, window) = (server, session, window)
+            try session.run(until: { server.observed.toplevels == 1 && !(session.seat?.capabilities.isEmpty ?? true) })
+            server.configureToplevels()
+            // The first frame lays the tree out, so hit-testing sees the content where it is drawn.
+            try session.run(until: { window.isConfigured && server.observed.bufferCommits >= 1 })
+        }
+
+        /// Sends pointer events and waits until the client has dispatched them.
+        mutating func pointer(_ events: [PointerScript]) throws {
+            seat.pointer(events)
+            try sync()
+        }
+
+        /// Sends touch events and waits until the client has dispatched them.
+        mutating func touch(_ events: [TouchScript]) throws {
+            seat.touch(events)
+            try sync()
+        }
+
+        /// Waits for the seat's queued scripts, then for the client to read what they sent.
+        mutating func sync() throws {
+            sent += 1
+            let (seat, expected) = (seat, sent)
+            try session.run(until: { seat.observed.scriptsSent >= expected })
+            try session.connection.roundtrip()
+        }
+
+        /// Enters the window at `point` (surface points) with `serial`, in a frame.
+        mutating func enter(at point: Point, serial: UInt32 = 10) throws {
+            try pointer([.enter(serial: serial, surface: surface, x: point.x, y: point.y), .frame])
+        }
+    }
+
+    private static let left = PointerButton.left.rawValue
+    private static let vertical: UInt32 = 0, horizontal: UInt32 = 1
+
+    // MARK: Seats and capabilities
+
+    @Test func devicesComeAndGoWithTheCapabilities() throws {
+        var rig = try Rig()
+        let seat = try #require(rig.session.seat)
+        try rig.session.run(until: { rig.seat.observed.livePointers == 1 && rig.seat.observed.liveTouches == 1 })
+        #expect(seat.pointer != nil && seat.touch != nil)
+        #expect(seat.name == "scripted")
+        #expect(seat.proxy.version == 8)
+
+        rig.seat.setCapabilities([.touch])
+        try rig.sync()
+        #expect(seat.pointer == nil)
+        try rig.session.run(until: { rig.seat.observed.pointersReleased == 1 })
+        #expect(rig.seat.observed.livePointers == 0)
+
+        rig.seat.setCapabilities([.pointer])
+        try rig.sync()
+        #expect(seat.pointer != nil && seat.touch == nil)
+        try rig.session.run(until: { rig.seat.observed.touchesReleased == 1 && rig.seat.observed.livePointers == 1 })
+        #expect(rig.seat.observed.pointersCreated == 2)
+
+        // Unknown capability bits are ignored.
+        rig.seat.setCapabilities(WlSeat.Capability(rawValue: 0xF0))
+        try rig.sync()
+        #expect(seat.capabilities.isEmpty)
+        try rig.session.run(until: { rig.seat.observed.livePointers == 0 && rig.seat.observed.liveTouches == 0 })
+        #expect(rig.session.error == nil)
+    }
+
+    /// Losing the pointer while it is over a window ends the hover and any press there.
+    @Test func aPointerTakenAwayLeavesTheWindow() throws {
+        var rig = try Rig()
+        try rig.enter(at: Point(x: 50, y: 60))
+        try rig.pointer([.button(serial: 11, time: 5, button: Self.left, state: 1), .frame])
+        #expect(rig.target.presses.count == 1)
+        rig.seat.setCapabilities([.touch])
+        try rig.sync()
+        #expect(rig.recorder.events.last == .pointerExited)
+        #expect(rig.window.host.input.pointerLocation == nil)
+    }
+
+    @Test func aSecondSeatComesAndTheFirstGoes() throws {
+        var rig = try Rig()
+        let first = try #require(rig.session.seat)
+        let second = rig.server.addPointerSeat(name: "second", capabilities: [.pointer])
+        try rig.session.run(until: { rig.session.seats.count == 2 && rig.session.seats[1].pointer != nil })
+        let other = rig.session.seats[1]
+        try rig.session.run(until: { other.name == "second" })
+
+        // The second seat's pointer reaches the window too, with its own press serial.
+        second.pointer([.enter(serial: 20, surface: rig.surface, x: 30, y: 60), .frame,
+                        .button(serial: 21, time: 9, button: Self.left, state: 1), .frame])
+        try rig.session.run(until: { rig.target.presses.count == 1 })
+        #expect(other.lastPressSerial == 21)
+        #expect(first.lastPressSerial == nil)
+
+        rig.seat.remove()
+        try rig.sync()
+        #expect(rig.session.seats.count == 1)
+        #expect(rig.session.seat === other)
+        try rig.session.run(until: { rig.seat.observed.seatsReleased == 1 && rig.seat.observed.pointersReleased == 1 })
+        #expect(rig.seat.observed.touchesReleased == 1)
+        #expect(first.pointer == nil && first.touch == nil)
+    }
+
+    // MARK: Pointer frames
+
+    @Test func theEventsOfAFrameArriveTogetherAndInOrder() throws {
+        var rig = try Rig()
+        try rig.enter(at: Point(x: 10, y: 40))
+        #expect(rig.recorder.events == [.pointerEntered(Point(x: 10, y: 40))])
+
+        try rig.pointer([.motion(time: 100, x: 20, y: 50), .button(serial: 12, time: 101, button: Self.left, state: 1),
+                         .axis(time: 102, axis: Self.vertical, value: 7.5)])
+        #expect(rig.recorder.events.count == 1, "nothing before the frame")
+        try rig.pointer([.frame])
+        #expect(Array(rig.recorder.events.dropFirst()) == [
+            .pointerMoved(Point(x: 20, y: 50)),
+            .pointerButton(.left, isPressed: true),
+            .scroll(ScrollInput(deltaY: 7.5)),
+        ])
+        #expect(Array(rig.recorder.times.dropFirst()) == [100, 101, 102])
+        #expect(rig.session.seat?.lastPressSerial == 12)
+        #expect(rig.target.presses.first?.location == Point(x: 20, y: 18), "in the content layer's coordinates")
+    }
+
+    /// Before version 5 there are no frames: each event goes at once.
+    @Test func aPointerWithoutFramesDeliversAtOnce() throws {
+        var rig = try Rig(seatVersion: 4)
+        #expect(rig.session.seat?.proxy.version == 4)
+        try rig.pointer([.enter(serial: 1, surface: rig.surface, x: 5, y: 50), .motion(time: 3, x: 6, y: 51)])
+        #expect(rig.recorder.events == [.pointerEntered(Point(x: 5, y: 50)), .pointerMoved(Point(x: 6, y: 51))])
+        try rig.pointer([.axis(time: 4, axis: Self.vertical, value: 2), .axis(time: 4, axis: Self.horizontal, value: 3)])
+        #expect(Array(rig.recorder.events.suffix(2)) == [.scroll(ScrollInput(deltaY: 2)), .scroll(ScrollInput(deltaX: 3))])
+    }
+
+    @Test func wheelStepsComeFromValue120AndAreCountedOnce() throws {
+        var rig = try Rig()
+        try rig.enter(at: Point(x: 50, y: 60))
+        try rig.pointer([.axisSource(0), .axis(time: 1, axis: Self.vertical, value: 15), .axisValue120(axis: Self.vertical, value: 120),
+                         .axisDiscrete(axis: Self.vertical, steps: 1), .frame])
+        #expect(rig.recorder.events.last == .scroll(ScrollInput(deltaY: 15, stepsY: 1, source: .wheel)))
+        // A high-resolution wheel: half notches add up to a step.
+        try rig.pointer([.axisSource(0), .axis(time: 2, axis: Self.vertical, value: 7.5), .axisValue120(axis: Self.vertical, value: 60), .frame])
+        #expect(rig.recorder.events.last == .scroll(ScrollInput(deltaY: 7.5, stepsY: 0, source: .wheel)))
+        try rig.pointer([.axisSource(0), .axis(time: 3, axis: Self.vertical, value: 7.5), .axisValue120(axis: Self.vertical, value: 60), .frame])
+        #expect(rig.recorder.events.last == .scroll(ScrollInput(deltaY: 7.5, stepsY: 1, source: .wheel)))
+        // A change of direction starts over.
+        try rig.pointer([.axisValue120(axis: Self.horizontal, value: 90), .frame,
+                         .axisValue120(axis: Self.horizontal, value: -90), .frame])
+        #expect(Array(rig.recorder.events.suffix(2)) == [.scroll(ScrollInput()), .scroll(ScrollInput())])
+        #expect(rig.target.scrolls.count == 5)
+    }
+
+    @Test func aTouchpadScrollsSmoothlyAndStops() throws {
+        var rig = try Rig()
+        try rig.enter(at: Point(x: 50, y: 60))
+        try rig.pointer([.axisSource(1), .axis(time: 1, axis: Self.horizontal, value: -3.25),
+                         .axis(time: 1, axis: Self.vertical, value: 4), .frame])
+        #expect(rig.recorder.events.last == .scroll(ScrollInput(deltaX: -3.25, deltaY: 4, source: .finger)))
+        try rig.pointer([.axisSource(1), .axisStop(time: 2, axis: Self.horizontal), .axisStop(time: 2, axis: Self.vertical), .frame])
+        #expect(rig.recorder.events.last == .scroll(ScrollInput(source: .finger, stoppedX: true, stoppedY: true)))
+    }
+
+    /// Before version 8, steps come from `axis_discrete`; `axis_value120` does not exist.
+    @Test func version7CountsDiscreteSteps() throws {
+        var rig = try Rig(seatVersion: 7)
+        try rig.enter(at: Point(x: 50, y: 60))
+        try rig.pointer([.axisSource(3), .axis(time: 1, axis: Self.horizontal, value: 10), .axisDiscrete(axis: Self.horizontal, steps: -1),
+                         .frame])
+        #expect(rig.recorder.events.last == .scroll(ScrollInput(deltaX: 10, stepsX: -1, source: .wheelTilt)))
+    }
+
+    // MARK: Touch
+
+    @Test func twoFingersThenACancel() throws {
+        var rig = try Rig()
+        let surface = rig.surface
+        try rig.touch([.down(serial: 30, time: 1, surface: surface, id: 1, x: 20, y: 50),
+                       .down(serial: 31, time: 1, surface: surface, id: 2, x: 120, y: 70)])
+        #expect(rig.recorder.events.isEmpty, "nothing before the frame")
+        try rig.touch([.frame, .motion(time: 2, id: 1, x: 25, y: 55), .frame, .up(serial: 32, time: 3, id: 2), .frame])
+        #expect(rig.recorder.events == [
+            .touchDown(id: 1, at: Point(x: 20, y: 50)), .touchDown(id: 2, at: Point(x: 120, y: 70)),
+            .touchMoved(id: 1, to: Point(x: 25, y: 55)), .touchUp(id: 2),
+        ])
+        #expect(rig.session.seat?.lastPressSerial == 31)
+        #expect(rig.target.presses.map(\.source) == [.touch(id: 1), .touch(id: 2)])
+        #expect(rig.target.releases.map(\.source) == [.touch(id: 2)])
+        #expect(rig.session.seat?.touch?.activePoints == [1])
+        try rig.touch([.cancel])
+        #expect(rig.recorder.events.last == .touchCancelled)
+        #expect(rig.session.seat?.touch?.activePoints == [])
+    }
+
+    // MARK: Cursors
+
+    @Test func enteringSetsTheCursorWithTheEnterSerial() throws {
+        var rig = try Rig()
+        try rig.enter(at: Point(x: 50, y: 60), serial: 77)
+        try rig.session.run(until: { !rig.seat.observed.cursorRequests.isEmpty })
+        let first = try #require(rig.seat.observed.cursorRequests.first)
+        #expect(first.serial == 77)
+        #expect(first.surface != nil && first.surface != rig.surface)
+        #expect(rig.session.seat?.pointer?.shownCursor == .default)
+
+        // The hovered layer asks for another cursor: it is shown, quoting the same enter.
+        rig.target.cursor = .text
+        try rig.session.run(until: { rig.seat.observed.cursorRequests.count == 2 })
+        #expect(rig.seat.observed.cursorRequests.last?.serial == 77)
+        #expect(rig.seat.observed.cursorRequests.last?.surface == first.surface, "one cursor surface per pointer")
+        #expect(rig.session.seat?.pointer?.shownCursor == .text)
+
+        // Over the left edge: the resize cursor.
+        try rig.pointer([.motion(time: 5, x: 1, y: 60), .frame])
+        #expect(rig.window.host.input.cursor == .resizeLeft)
+        #expect(rig.session.seat?.pointer?.shownCursor == .resizeLeft)
+        #expect(rig.seat.observed.cursorRequests.count == 3)
+        // An unchanged cursor is not sent again.
+        try rig.pointer([.motion(time: 6, x: 2, y: 61), .frame])
+        #expect(rig.seat.observed.cursorRequests.count == 3)
+    }
+
+    // MARK: Hostile compositors
+
+    @Test func eventsBeforeEnterOrForUnknownSurfacesAreIgnored() throws {
+        var rig = try Rig()
+        try rig.pointer([.motion(time: 1, x: 10, y: 40), .button(serial: 2, time: 2, button: Self.left, state: 1), .frame])
+        #expect(rig.recorder.events.isEmpty)
+        let stranger = try rig.session.compositor.createSurface()
+        try rig.pointer([.enter(serial: 3, surface: stranger.id, x: 5, y: 5), .frame,
+                         .motion(time: 4, x: 10, y: 40), .button(serial: 5, time: 5, button: Self.left, state: 1), .frame])
+        try rig.touch([.down(serial: 6, time: 6, surface: stranger.id, id: 1, x: 5, y: 5), .frame])
+        #expect(rig.recorder.events.isEmpty)
+        #expect(rig.seat.observed.cursorRequests.isEmpty, "not Strata's surface: its owner sets the cursor")
+        #expect(rig.target.presses.isEmpty)
+        // A leave for another surface than the one entered is stale, and ignored.
+        try rig.enter(at: Point(x: 50, y: 60))
+        try rig.pointer([.leave(serial: 7, surface: stranger.id), .frame, .motion(time: 8, x: 51, y: 61), .frame])
+        #expect(rig.recorder.events == [.pointerEntered(Point(x: 50, y: 60)), .pointerMoved(Point(x: 51, y: 61))])
+        try rig.pointer([.leave(serial: 9, surface: rig.surface), .frame, .motion(time: 10, x: 1, y: 1), .frame])
+        #expect(rig.recorder.events.last == .pointerExited)
+    }
+
+    @Test func nonsenseFromTheCompositorDoesNotCrash() throws {
+        var rig = try Rig()
+        let surface = rig.surface
+        let huge = 1e12
+        try rig.pointer([
+            .enter(serial: 1, surface: surface, x: huge, y: -huge), .frame,
+            .enter(serial: 2, surface: surface, x: 10, y: 40), .frame,            // a second enter without a leave
+            .motion(time: .max, x: -huge, y: huge),
+            .button(serial: 3, time: 1, button: .max, state: 7),                   // an unknown state
+            .button(serial: 4, time: 1, button: 0, state: 1),
+            .axis(time: 1, axis: 9, value: huge),                                    // an unknown axis
+            .axisSource(42), .axisStop(time: 1, axis: 5),
+            .axisValue120(axis: Self.vertical, value: .max), .axisValue120(axis: Self.vertical, value: .max),
+            .axisValue120(axis: Self.horizontal, value: .min), .axisValue120(axis: Self.horizontal, value: .min),
+            .frame,
+        ])
+        // A frame that never ends is let out early rather than held for ever.
+        try rig.pointer(Array(repeating: PointerScript.motion(time: 1, x: 30, y: 60), count: 200))
+        let steps = rig.recorder.events.compactMap { event -> ScrollInput? in if case let .scroll(scroll) = event { scroll } else { nil } }
+        // Two of the largest value120s each way, summed without overflowing.
+        #expect(steps.first?.stepsY == 2 * (Int32.max / 120))
+        #expect(steps.first?.stepsX == -2 * (Int32.max / 120))
+        #expect(steps.first?.source == .unknown)
+        #expect(rig.recorder.events.count >= 200 - PointerFrames.maximumPending)
+
+        // Touches: ids beyond the limit are ignored, unknown ids too, a reused id ends the first.
+        let downs = (0..<40).map { TouchScript.down(serial: 10, time: 1, surface: surface, id: Int32($0) * 1000, x: 30, y: 60) }
+        try rig.touch(downs + [.down(serial: 11, time: 1, surface: surface, id: 0, x: huge, y: huge), .up(serial: 12, time: 1, id: -5),
+                               .motion(time: 1, id: 77, x: 1, y: 1), .frame])
+        #expect(rig.session.seat?.touch?.activePoints.count == SeatTouch.maximumPoints)
+        #expect(rig.session.error == nil)
+        #expect(!rig.window.isClosed)
+    }
+
+    /// A destroyed window's surface id may come back on the next object: nothing meant for the
+    /// old surface reaches it.
+    @Test func aClosedWindowGetsNothingMore() throws {
+        var rig = try Rig()
+        try rig.enter(at: Point(x: 50, y: 60))
+        rig.window.close()
+        let count = rig.recorder.events.count
+        try rig.pointer([.motion(time: 1, x: 20, y: 60), .button(serial: 2, time: 2, button: Self.left, state: 1), .frame])
+        #expect(rig.recorder.events.count == count)
+        #expect(rig.session.seat?.pointer?.focusedSurface == nil)
+    }
+}
+
+/// A real window's decorations and content, driven by the scripted seat.
+@MainActor
+struct SeatWindowTests {
+    private static let left = PointerButton.left.rawValue
+
+    @Test func aPressOnAContentLayerReachesIt() throws {
+        var rig = try SeatTests.Rig()
+        try rig.enter(at: Point(x: 40, y: 70))
+        try rig.pointer([.button(serial: 40, time: 10, button: Self.left, state: 1), .frame,
+                         .button(serial: 41, time: 11, button: Self.left, state: 0), .frame])
+        #expect(rig.target.presses.count == 1)
+        #expect(rig.target.presses.first?.location == Point(x: 40, y: 38))
+        #expect(rig.target.releases.count == 1)
+        #expect(rig.server.observed.moves.isEmpty)
+    }
+
+    @Test func theCloseButtonClosesOnAReleaseOverIt() throws {
+        var rig = try SeatTests.Rig()
+        var requests = 0
+        rig.window.onCloseRequest = { requests += 1 }
+        // The button is at x 176...190, y 9...23 on a 200-point-wide surface.
+        try rig.enter(at: Point(x: 183, y: 16))
+        try rig.pointer([.button(serial: 50, time: 1, button: Self.left, state: 1), .frame])
+        #expect(requests == 0, "a press alone does nothing")
+        // Dragged away and released: cancelled.
+        try rig.pointer([.motion(time: 2, x: 100, y: 16), .frame, .button(serial: 51, time: 3, button: Self.left, state: 0), .frame])
+        #expect(requests == 0)
+        #expect(rig.server.observed.moves.isEmpty, "the press belonged to the button, not the bar")
+        try rig.pointer([.motion(time: 4, x: 183, y: 16), .frame, .button(serial: 52, time: 5, button: Self.left, state: 1), .frame,
+                         .button(serial: 53, time: 6, button: Self.left, state: 0), .frame])
+        #expect(requests == 1)
+
+        // A finger works too, and with no handler the window closes.
+        rig.window.onCloseRequest = nil
+        try rig.touch([.down(serial: 54, time: 7, surface: rig.surface, id: 3, x: 184, y: 15), .frame,
+                       .up(serial: 55, time: 8, id: 3), .frame])
+        #expect(rig.window.isClosed)
+    }
+
+    @Test func aPressOnTheBarMovesTheWindowWithItsSerial() throws {
+        var rig = try SeatTests.Rig()
+        try rig.enter(at: Point(x: 80, y: 16))
+        try rig.pointer([.button(serial: 60, time: 1, button: Self.left, state: 1), .frame])
+        try rig.session.run(until: { rig.server.observed.moves == [60] })
+        // The compositor swallows the release of a press it moves the window with; the window
+        // ended the press itself, so the content is hovered and pressed again as usual.
+        try rig.pointer([.motion(time: 2, x: 80, y: 70), .frame, .button(serial: 61, time: 3, button: Self.left, state: 1), .frame])
+        #expect(rig.target.presses.count == 1)
+        #expect(rig.server.observed.moves == [60])
+
+        // A secondary press opens the window menu; a touch moves too.
+        try rig.pointer([.button(serial: 62, time: 4, button: Self.left, state: 0), .frame, .motion(time: 5, x: 80, y: 16), .frame,
+                         .button(serial: 63, time: 6, button: PointerButton.right.rawValue, state: 1), .frame])
+        try rig.session.run(until: { rig.server.observed.windowMenus == [63] })
+        try rig.touch([.down(serial: 64, time: 7, surface: rig.surface, id: 1, x: 90, y: 10), .frame])
+        try rig.session.run(until: { rig.server.observed.moves == [60, 64] })
+        #expect(rig.session.seat?.touch?.activePoints == [], "the compositor owns that finger now")
+    }
+
+    @Test func anEdgeResizesTheWindow() throws {
+        var rig = try SeatTests.Rig()
+        try rig.enter(at: Point(x: 199, y: 131))
+        #expect(rig.window.host.input.cursor == .resizeBottomRight)
+        try rig.pointer([.button(serial: 70, time: 1, button: Self.left, state: 1), .frame])
+        try rig.session.run(until: { rig.server.observed.resizes.count == 1 })
+        #expect(rig.server.observed.resizes.first?.serial == 70)
+        #expect(rig.server.observed.resizes.first?.edges == XdgToplevel.ResizeEdge.bottomRight.rawValue)
+    }
+}
