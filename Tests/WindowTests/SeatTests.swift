@@ -1,3 +1,4 @@
+import Glibc
 import Strata
 @testable import StrataWayland
 import Testing
@@ -279,6 +280,41 @@ struct SeatTests {
         // An unchanged cursor is not sent again.
         try rig.pointer([.motion(time: 6, x: 2, y: 61), .frame])
         #expect(rig.seat.observed.cursorRequests.count == 3)
+    }
+
+    @Test func cursorNamesFallBackToX11NamesThenTheArrow() {
+        #expect(CursorThemes.names(for: "ew-resize") == ["ew-resize", "sb_h_double_arrow", "h_double_arrow", "default", "left_ptr"])
+        #expect(CursorThemes.names(for: "default") == ["default", "left_ptr"])
+        #expect(CursorThemes.names(for: "no-such-cursor") == ["no-such-cursor", "default", "left_ptr"])
+        #expect(CursorThemes.size(from: "48") == 48)
+        for bad in [nil, "", "0", "-3", "big", "100000"] { #expect(CursorThemes.size(from: bad) == 24) }
+    }
+
+    /// Images fit their buffer scale (a size that is not a multiple of it is a protocol error),
+    /// whatever the scale and whichever sizes the theme has.
+    @Test func cursorImagesFitTheirBufferScale() throws {
+        let rig = try Rig()
+        let themes = CursorThemes(shm: rig.session.shm)
+        defer { themes.destroy() }
+        for scale in [-1, 0, 1, 2, 3, 5, 1000] {
+            let image = try #require(themes.image(for: .default, scale: scale), "libwayland-cursor always has an arrow")
+            #expect((1...CursorThemes.maximumScale).contains(Int(image.bufferScale)))
+            #expect(image.bufferScale <= max(Int32(scale), 1))
+            #expect(image.width % image.bufferScale == 0 && image.height % image.bufferScale == 0)
+        }
+    }
+
+    /// A theme with only the old X11 names (xcursor-themes' whiteglass) still shows the right
+    /// shapes through the fallbacks.
+    @Test(.enabled(if: access("/usr/share/icons/whiteglass/cursors", F_OK) == 0, "needs xcursor-themes"))
+    func aThemeWithOnlyX11NamesStillHasEveryCursor() throws {
+        let rig = try Rig()
+        let themes = CursorThemes(shm: rig.session.shm, themeName: "whiteglass", size: 24)
+        defer { themes.destroy() }
+        #expect(themes.image(for: .text, scale: 1)?.name == "xterm")
+        #expect(themes.image(for: .pointer, scale: 1)?.name == "hand2")
+        #expect(themes.image(for: .resizeHorizontal, scale: 1)?.name == "sb_h_double_arrow")
+        #expect(themes.image(for: Cursor(name: "no-such-cursor"), scale: 1)?.name == "left_ptr")
     }
 
     // MARK: Hostile compositors

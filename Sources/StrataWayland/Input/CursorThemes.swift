@@ -18,6 +18,8 @@ final class CursorThemes {
 
     /// One cursor image, ready to attach.
     struct Image {
+        /// The name the theme had it under: the one asked for, or a fallback.
+        let name: String
         /// The `wl_buffer*`, owned by its theme.
         let buffer: OpaquePointer
         let width: Int32
@@ -35,10 +37,12 @@ final class CursorThemes {
     /// Loaded themes by scale; nil where loading failed, so it is tried once.
     private var themes: [Int: OpaquePointer?] = [:]
 
-    init(shm: WlShm) {
+    /// Themes named by `XCURSOR_THEME` (the default theme when unset) at `XCURSOR_SIZE`
+    /// points, unless given.
+    init(shm: WlShm, themeName: String? = nil, size: Int32? = nil) {
         self.shm = shm
-        themeName = getenv("XCURSOR_THEME").map { String(cString: $0) }.flatMap { $0.isEmpty ? nil : $0 }
-        size = Self.size(from: getenv("XCURSOR_SIZE").map { String(cString: $0) })
+        self.themeName = themeName ?? getenv("XCURSOR_THEME").map { String(cString: $0) }.flatMap { $0.isEmpty ? nil : $0 }
+        self.size = size ?? Self.size(from: getenv("XCURSOR_SIZE").map { String(cString: $0) })
     }
 
     /// `XCURSOR_SIZE` when it is a sane number of points, otherwise 24.
@@ -67,7 +71,7 @@ final class CursorThemes {
             // exact size gives a near one, and a size that is not a multiple is a protocol error.
             let bufferScale = Int32((1...scale).last { width % Int32($0) == 0 && height % Int32($0) == 0 } ?? 1)
             let hotspot = (Int32(clamping: image.pointee.hotspot_x) / bufferScale, Int32(clamping: image.pointee.hotspot_y) / bufferScale)
-            return Image(buffer: buffer, width: width, height: height, hotspot: hotspot, bufferScale: bufferScale)
+            return Image(name: name, buffer: buffer, width: width, height: height, hotspot: hotspot, bufferScale: bufferScale)
         }
         return nil
     }

@@ -81,7 +81,9 @@ public final class SeatPointer {
         }
         let cursor = client.host.input.cursor
         let hostScale = client.host.scale
-        let scale = hostScale.isFinite ? Int(min(max(hostScale.rounded(.up), 1), Double(CursorThemes.maximumScale))) : 1
+        // Buffer scales need wl_surface 3; before that, cursors are drawn at scale 1.
+        let scale = hostScale.isFinite && session.compositor.version >= 3
+            ? Int(min(max(hostScale.rounded(.up), 1), Double(CursorThemes.maximumScale))) : 1
         guard shown?.name != cursor.name || shown?.scale != scale else { return }
         shown = (cursor.name, scale)
         if cursor.name == "none" {
@@ -96,7 +98,7 @@ public final class SeatPointer {
         let buffer = session.connection.wrap(image.buffer, as: WlBuffer.self)
         do {
             try proxy.setCursor(serial: serial, surface: cursorSurface, hotspotX: image.hotspot.x, hotspotY: image.hotspot.y)
-            try cursorSurface.setBufferScale(scale: image.bufferScale)
+            if cursorSurface.version >= 3 { try cursorSurface.setBufferScale(scale: image.bufferScale) }
             try cursorSurface.attach(buffer: buffer, x: 0, y: 0)
             if cursorSurface.version >= 4 {
                 try cursorSurface.damageBuffer(x: 0, y: 0, width: image.width, height: image.height)
