@@ -3,9 +3,9 @@ import StrataPlatform
 import WaylandClient
 
 /// One `wl_seat`: a group of input devices (a pointer, a keyboard, a touch screen) that the
-/// compositor may add and take away at any time. Each device's events go to the Strata surface
-/// they are for, as `InputEvent`s through `Window` (or `EmbeddedSurface`) into its `LayerHost`'s
-/// `InputRouter`. Events for surfaces Strata did not make are ignored. Main actor only.
+/// compositor may add and take away at any time. Each device's events go to the Strata window
+/// they are for, as `InputEvent`s into its `LayerHost`'s `InputRouter`. Events for surfaces
+/// Strata did not make (an embedding host's, say) are ignored. Main actor only.
 @MainActor
 public final class Seat {
     /// The bound `wl_seat`.
@@ -14,12 +14,19 @@ public final class Seat {
     public let globalName: UInt32
     /// The seat's name, such as "seat0", once the compositor sent it (version 2).
     public private(set) var name: String?
-    /// The devices the compositor last said the seat has.
+    /// The devices the compositor last said the seat has (bits Strata does not know dropped).
     public private(set) var capabilities: WlSeat.Capability = []
     /// The pointer, while the seat has one.
     public private(set) var pointer: SeatPointer?
     /// The touch screen, while the seat has one.
     public private(set) var touch: SeatTouch?
+    /// The keyboard, while the seat has one.
+    private(set) var keyboard: SeatKeyboard?
+    /// Whether the seat has a keyboard now.
+    public var hasKeyboard: Bool { keyboard != nil }
+    /// Called when the compositor's keymap cannot be used; the keyboard then works with a keymap
+    /// built from the environment's layout names. The problem is logged (`strata.input`) too.
+    public var onKeymapProblem: ((KeymapError) -> Void)?
     /// The serial of the last button press or touch down delivered: what an interactive move or
     /// resize (`xdg_toplevel.move`) must quote.
     public private(set) var lastPressSerial: UInt32?
@@ -80,16 +87,16 @@ public final class Seat {
             old.release()
         }
 
-        // KEYBOARD: the keyboard engineer's `SeatKeyboard` is wired here, the same way:
-        //   if capabilities.contains(.keyboard), keyboard == nil, let proxy = try? proxy.getKeyboard() {
-        //       keyboard = SeatKeyboard(proxy: proxy, loop: session.loop) { [weak self] surface, event, time in
-        //           self?.route(SurfaceInput(surface: surface, event: event, time: time))
-        //       }
-        //   } else if !capabilities.contains(.keyboard), let old = keyboard {
-        //       keyboard = nil
-        //       old.release()
-        //   }
-        // with `public private(set) var keyboard: SeatKeyboard?` beside `pointer`.
+        if capabilities.contains(.keyboard), keyboard == nil, let proxy = try? proxy.getKeyboard() {
+            let keyboard = SeatKeyboard(proxy: proxy, loop: session.loop) { [weak self] surface, event, time in
+                self?.route(SurfaceInput(surface: surface, event: event, time: time))
+            }
+            keyboard.onProblem = { [weak self] in self?.onKeymapProblem?($0) }
+            self.keyboard = keyboard
+        } else if !capabilities.contains(.keyboard), let old = keyboard {
+            keyboard = nil
+            old.release()
+        }
     }
 
     /// Delivers one device event to the Strata surface it is for.

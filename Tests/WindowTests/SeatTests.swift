@@ -444,6 +444,37 @@ struct SeatWindowTests {
         #expect(rig.session.seat?.touch?.activePoints == [], "the compositor owns that finger now")
     }
 
+    /// A layer that takes the focus and records the keys it gets.
+    final class KeyTarget: Layer {
+        var keys: [KeyEvent] = []
+        override var acceptsFocus: Bool { true }
+        override func keyPressed(_ event: KeyEvent) -> Bool {
+            keys.append(event)
+            return true
+        }
+    }
+
+    /// A keyboard comes with its capability, here on a second seat; keys go to the focused layer
+    /// of the window the keyboard entered.
+    @Test func keysReachTheFocusedLayerOfTheEnteredWindow() throws {
+        let rig = try SeatTests.Rig()
+        let keyboard = rig.server.addKeyboardSeat(version: 7, keymap: .text(try keymapText(layout: "us")))
+        try rig.session.run(until: { rig.session.seats.contains { $0.hasKeyboard } && keyboard.observed.keyboardsCreated == 1 })
+        let field = KeyTarget()
+        field.frame = Rect(x: 10, y: 10, width: 50, height: 20)
+        rig.target.addSublayer(field)
+        #expect(field.becomeFocused())
+        keyboard.enter(surface: rig.surface)
+        keyboard.press(30, time: 500)
+        keyboard.release(30, time: 520)
+        try rig.session.run(until: { field.keys.count == 1 })
+        #expect(field.keys.first?.text == "a")
+        #expect(field.keys.first?.time == 500)
+        #expect(rig.window.host.input.hasKeyboardFocus)
+        keyboard.leave(surface: rig.surface)
+        try rig.session.run(until: { !rig.window.host.input.hasKeyboardFocus })
+    }
+
     @Test func anEdgeResizesTheWindow() throws {
         var rig = try SeatTests.Rig()
         try rig.enter(at: Point(x: 199, y: 131))
