@@ -17,12 +17,19 @@ struct InputEndToEnd {
         display = try #require(TestEnvironment.swayDisplay, "STRATA_REQUIRE_SWAY=1, but STRATA_SWAY_DISPLAY names no sway")
     }
 
+    /// A client, once the seat is back to no devices: an earlier test's go when its driver
+    /// disconnects, which sway may still be handling.
+    func freshClient(colour: UInt32 = 0xff33_66cc, marker: (x: Int, y: Int, side: Int, colour: UInt32)? = nil,
+                     sourceLocation: SourceLocation = #_sourceLocation) throws -> TestClient {
+        let client = try TestClient(display: display, colour: colour, marker: marker)
+        try client.dispatch(until: { client.capabilities.isEmpty }, sourceLocation: sourceLocation)
+        return client
+    }
+
     /// sway's seat starts with no capabilities (no devices); each virtual device adds its own while
     /// the client is connected, and takes it away again when its driver disconnects.
     @Test func seatCapabilitiesFollowTheVirtualDevices() throws {
-        let client = try TestClient(display: display)
-        // An earlier test's devices go when its driver disconnects, which sway may still be handling.
-        try client.dispatch(until: { client.capabilities.isEmpty })
+        let client = try freshClient()
 
         // Each driver in a scope of its own: releasing it disconnects, which removes its device.
         do {
@@ -46,7 +53,7 @@ struct InputEndToEnd {
     /// A click over the window: enter at the surface-local point (the tiled window fills the output
     /// from 0,0, so that is the point moved to), then the button pressed and released.
     @Test func clickArrivesAtTheSurfacePoint() throws {
-        let client = try TestClient(display: display)
+        let client = try freshClient()
         try client.showWindow()
         let input = try VirtualInput(display: display, devices: .pointer)
         try client.dispatch(until: { client.pointer != nil })
@@ -71,7 +78,7 @@ struct InputEndToEnd {
     /// A wheel click is axis_source, axis_discrete and axis in one frame; a finger scroll ends with
     /// axis_stop.
     @Test func scrollArrivesWithSourceStepsAndStop() throws {
-        let client = try TestClient(display: display)
+        let client = try freshClient()
         try client.showWindow()
         let input = try VirtualInput(display: display, devices: .pointer)
         try client.dispatch(until: { client.pointer != nil })
@@ -96,7 +103,7 @@ struct InputEndToEnd {
     /// The new tiled window has keyboard focus; typing brings the driver's keymap, enter, and one
     /// press and release per character, with Shift as modifier state, which decode to the text.
     @Test func typingArrivesAsKeysOfTheKeymap() throws {
-        let client = try TestClient(display: display)
+        let client = try freshClient()
         try client.showWindow()
         let input = try VirtualInput(display: display, devices: .keyboard)
         try client.dispatch(until: {
@@ -136,7 +143,7 @@ struct InputEndToEnd {
     /// grim sees the tiled window fill the output from 0,0 (no border, title bar, gap or bar): a
     /// marker drawn at 100,50 in the window is at 100,50 on the output.
     @Test func screenshotShowsTheWindowFillingTheOutput() throws {
-        let client = try TestClient(display: display, colour: 0xff33_66cc, marker: (x: 100, y: 50, side: 64, colour: 0xffff_cc00))
+        let client = try freshClient(marker: (x: 100, y: 50, side: 64, colour: 0xffff_cc00))
         try client.showWindow()
         let shot = try SwayScreenshot.capture(display: display, name: "input-window")
         #expect(shot.width == 1024 && shot.height == 768)
