@@ -109,6 +109,17 @@ let package = Package(
         .testTarget(name: "StrataCoreTests", dependencies: ["StrataCore", "CoreTestSupport", "Locking", "RenderTestSupport"], exclude: ["Golden"]),
         .testTarget(name: "StrataTests", dependencies: ["Strata", "CoreTestSupport", "Locking", "RenderTestSupport"], exclude: ["Golden"]),
         .testTarget(name: "WindowTests", dependencies: ["Strata", "WaylandTestSupport", "embed-host"]),
+        // Input end to end under the headless sway Scripts/test starts: a raw client, and a driver
+        // making real wl_pointer and wl_keyboard events through sway's virtual devices. The driver's
+        // bindings (Generated/, from Tests/Protocols) live here, not in a support target, because
+        // they subclass Proxy through @testable, which a release build of a plain target refuses.
+        .testTarget(
+            name: "InputEndToEndTests",
+            dependencies: [
+                "WaylandClient", "WaylandProtocols", "WaylandTestSupport", "StrataPlatform", "StrataRender",
+                "CWaylandClient", "CXKBCommon", "CLinux", system,
+            ]
+        ),
         .testTarget(
             name: "SystemLibraryTests",
             dependencies: ["CXKBCommon", "CPixman", "CFreeType", "CFontconfig", "CHarfBuzz", "CPNG"]

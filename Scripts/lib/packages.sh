@@ -7,6 +7,8 @@ STRATA_PACKAGES=(
     libharfbuzz-dev libpng-dev
     # protocol XML, the test compositor, and the pinned fonts for golden images
     wayland-protocols weston fonts-dejavu-core fonts-wqy-microhei
+    # the second test compositor, with a seat for the input end-to-end tests, and its screenshots
+    sway grim
     pkg-config
 )
 

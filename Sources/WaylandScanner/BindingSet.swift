@@ -6,19 +6,40 @@ public struct BindingSet: Equatable, Sendable {
     /// Swift file name → contents.
     public var files: [String: String]
 
+    /// The bindings of `WaylandProtocols` for the protocols in `folder`.
     public static func generate(fromProtocolsIn folder: URL) throws -> BindingSet {
+        try generate(fromProtocolsIn: folder, referencing: [], placement: .waylandProtocols)
+    }
+
+    /// The bindings `placement` describes, its folders taken relative to `root`: for a test module
+    /// beside `WaylandProtocols` when the placement extends it.
+    public static func generate(_ placement: SwiftGenerator.Placement, in root: URL) throws -> BindingSet {
+        let referenced = try placement.extendedProtocolFolder.map { folder in
+            try protocols(in: root.appendingPathComponent(folder)).map(\.spec)
+        } ?? []
+        return try generate(fromProtocolsIn: root.appendingPathComponent(placement.protocolFolder), referencing: referenced,
+                            placement: placement)
+    }
+
+    private static func generate(fromProtocolsIn folder: URL, referencing referenced: [ProtocolSpec],
+                                 placement: SwiftGenerator.Placement) throws -> BindingSet {
+        let sources = try protocols(in: folder)
+        let generator = SwiftGenerator(protocols: sources.map(\.spec), referencing: referenced, placement: placement)
+        var files: [String: String] = [:]
+        for (name, spec) in sources {
+            files[SwiftGenerator.fileName(for: spec)] = try generator.generate(spec, sourceName: name)
+        }
+        return BindingSet(files: files)
+    }
+
+    /// The protocol files in `folder`, by name.
+    private static func protocols(in folder: URL) throws -> [(name: String, spec: ProtocolSpec)] {
         let names = try FileManager.default.contentsOfDirectory(atPath: folder.path)
             .filter { $0.hasSuffix(".xml") }.sorted()
         guard !names.isEmpty else {
             throw ScannerError(file: folder.path, line: 0, message: "no protocol XML files")
         }
-        let specs = try names.map { try ProtocolParser.parse(contentsOf: folder.appendingPathComponent($0)) }
-        let generator = SwiftGenerator(protocols: specs)
-        var files: [String: String] = [:]
-        for (name, spec) in zip(names, specs) {
-            files[SwiftGenerator.fileName(for: spec)] = try generator.generate(spec, sourceName: name)
-        }
-        return BindingSet(files: files)
+        return try names.map { ($0, try ProtocolParser.parse(contentsOf: folder.appendingPathComponent($0))) }
     }
 
     /// Replaces every `.swift` file in `folder` with this set.

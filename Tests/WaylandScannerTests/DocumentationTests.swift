@@ -10,6 +10,9 @@ import Testing
         let bindings = try BindingSet.generate(fromProtocolsIn: repository.appendingPathComponent("Protocols"))
         let fixture = try ProtocolParser.parse(contentsOf: repository.appendingPathComponent("Tests/WaylandScannerTests/Fixtures/fixture.xml"))
         var sources = bindings.files
+        let testPlacement = SwiftGenerator.Placement(protocolFolder: "Tests/Protocols", outputFolder: "Tests/InputEndToEndTests/Generated",
+                                                     extendedProtocolFolder: "Protocols")
+        sources.merge(try BindingSet.generate(testPlacement, in: repository).files) { first, _ in first }
         sources["fixture"] = try SwiftGenerator(protocols: [fixture]).generate(fixture, sourceName: "fixture.xml")
 
         for (file, source) in sources.sorted(by: { $0.key < $1.key }) {
