@@ -118,6 +118,8 @@ let package = Package(
             dependencies: [
                 "WaylandClient", "WaylandProtocols", "WaylandTestSupport", "StrataPlatform", "StrataRender",
                 "CWaylandClient", "CXKBCommon", "CLinux", system,
+                // Run as subprocesses under sway, driven by the virtual devices.
+                "gallery", "embed-host",
             ]
         ),
         .testTarget(

@@ -153,7 +153,9 @@ func run() throws {
             let frame = layer.convert(Rect(origin: layer.bounds.origin, size: layer.bounds.size), to: nil)
             return "\(name)=\(Int(frame.minX)),\(Int(frame.minY)),\(Int(frame.width)),\(Int(frame.height))"
         }
-        report("layout " + placed.joined(separator: " "))
+        let decorations = window.hasClientDecorations ? "client" : "server"
+        report("layout decorations=\(decorations) surface=\(Int(window.host.size.width)),\(Int(window.host.size.height)) "
+               + placed.joined(separator: " "))
     }
 
     if let limit = getenv("STRATA_DEMO_SECONDS").flatMap({ Double(String(cString: $0)) }) {

@@ -119,6 +119,8 @@ gaps outer 0
 focus_follows_mouse no
 mouse_warping none
 xwayland disable
+# Strata's example apps draw their own title bar here, so tests can reach its close button.
+for_window [app_id="^strata-"] border csd
 CONFIG
     chmod 644 "$strata_sway_dir/config"
     # setsid: sway leads its own process group, so stopping the group reaches what it spawns.

@@ -1,0 +1,136 @@
+import Glibc
+import StrataRender
+import Testing
+import WaylandTestSupport
+
+/// The gallery example under sway, driven like a person would drive it: a virtual pointer and
+/// keyboard on the compositor's seat, and screenshots of what reached the output. Part of the
+/// serialized `InputEndToEnd` suite, since every test shares sway's one seat and output.
+extension InputEndToEnd {
+    /// The gallery, started and laid out with its own title bar (the sway config asks Strata's
+    /// apps for client-side decorations), with the devices already on the seat.
+    struct Gallery {
+        let process: ExampleProcess
+        let input: VirtualInput
+        let layout: String
+
+        func part(_ name: String) throws -> Part { try Part.parse(name, in: layout) }
+    }
+
+    func startGallery(sourceLocation: SourceLocation = #_sourceLocation) throws -> Gallery {
+        // Devices first: the window gets the keyboard focus when it maps on a seat that has one.
+        let input = try VirtualInput(display: display)
+        let process = try ExampleProcess("gallery", display: display)
+        let layout = try process.waitForLine(sourceLocation: sourceLocation) {
+            $0.contains("layout decorations=client surface=1024,768")
+        }
+        return Gallery(process: process, input: input, layout: layout)
+    }
+
+    /// The gallery as it first appears: its background under the title bar, and its async
+    /// contents drawn (two screenshots in a row agree).
+    func firstPicture(of gallery: Gallery, name: String) throws -> Bitmap {
+        let background: UInt32 = 0xFFF7_F7FA
+        var previous: Bitmap?
+        return try screen(until: { shot in
+            defer { previous = shot }
+            guard shot.pixel(x: 4, y: 700) == background, let previous else { return false }
+            return Self.differences(previous, shot, in: Part(x: 0, y: 0, width: 1024, height: 400)) == 0
+        }, name: name)
+    }
+
+    /// Screenshots until `condition` holds for one, which it returns; fails after `timeout`.
+    func screen(until condition: (Bitmap) -> Bool, timeout: Duration = .seconds(8), name: String) throws -> Bitmap {
+        let deadline = ContinuousClock.now + timeout
+        var shot = try SwayScreenshot.capture(display: display, name: name)
+        while !condition(shot) {
+            guard ContinuousClock.now < deadline else { throw TestFailure("the screen never showed what was expected: \(name)") }
+            _ = poll(nil, 0, 100)
+            shot = try SwayScreenshot.capture(display: display, name: name)
+        }
+        return shot
+    }
+
+    /// Pixels that differ inside `part` between two screenshots.
+    static func differences(_ a: Bitmap, _ b: Bitmap, in part: Part) -> Int {
+        var count = 0
+        for y in Int(part.y)..<Int(part.y + part.height) {
+            for x in Int(part.x)..<Int(part.x + part.width) where a.pixel(x: x, y: y) != b.pixel(x: x, y: y) { count += 1 }
+        }
+        return count
+    }
+
+    /// A click on the counter button counts, and the button's pixels show it: they change with
+    /// the count, and go back to exactly the first picture when Reset sets the count to 0.
+    @Test func clickingTheCounterCountsAndTheScreenShowsIt() throws {
+        let gallery = try startGallery()
+        let counter = try gallery.part("counter"), reset = try gallery.part("reset"), key = try gallery.part("key")
+        // The pointer rests on the key label, away from any control, for every screenshot.
+        try gallery.input.move(to: key.centre.x, key.centre.y)
+        let before = try firstPicture(of: gallery, name: "gallery-before")
+
+        try gallery.input.move(to: counter.centre.x, counter.centre.y)
+        try gallery.input.click()
+        try gallery.process.waitForLine { $0 == "gallery: clicked count=1" }
+        try gallery.input.move(to: key.centre.x, key.centre.y)
+        let after = try screen(until: { Self.differences(before, $0, in: counter) > 50 }, name: "gallery-clicked")
+        #expect(Self.differences(before, after, in: counter) > 50)
+
+        try gallery.input.move(to: reset.centre.x, reset.centre.y)
+        try gallery.input.click()
+        try gallery.process.waitForLine { $0 == "gallery: reset" }
+        try gallery.input.move(to: key.centre.x, key.centre.y)
+        _ = try screen(until: { Self.differences(before, $0, in: counter) == 0 }, name: "gallery-reset")
+    }
+
+    /// Typed text reaches the focused window and shows in the key label, with Shift for capitals.
+    @Test func typedTextAppearsInTheKeyLabel() throws {
+        let gallery = try startGallery()
+        let key = try gallery.part("key")
+        let before = try firstPicture(of: gallery, name: "gallery-keys-before")
+        try gallery.input.type("Hi!")
+        try gallery.process.waitForLine { $0 == "gallery: key name=H modifiers=Shift text=H" }
+        try gallery.process.waitForLine { $0 == "gallery: key name=i modifiers= text=i" }
+        try gallery.process.waitForLine { $0 == "gallery: key name=exclam modifiers=Shift text=!" }
+        _ = try screen(until: { Self.differences(before, $0, in: key) > 50 }, name: "gallery-keys")
+    }
+
+    /// Tab moves the focus to the first control and Space presses it.
+    @Test func tabFocusesAndSpacePresses() throws {
+        let gallery = try startGallery()
+        let counter = try gallery.part("counter")
+        let before = try firstPicture(of: gallery, name: "gallery-focus-before")
+        try gallery.input.tap(15)  // KEY_TAB
+        // The focus ring is drawn.
+        _ = try screen(until: { Self.differences(before, $0, in: counter) > 50 }, name: "gallery-focus")
+        try gallery.input.tap(57)  // KEY_SPACE
+        try gallery.process.waitForLine { $0 == "gallery: clicked count=1" }
+    }
+
+    /// A wheel scroll reaches the layer under the pointer and no other.
+    @Test func scrollReachesTheLayerUnderThePointer() throws {
+        let gallery = try startGallery()
+        let pad = try gallery.part("pad"), hover = try gallery.part("hover")
+        _ = try firstPicture(of: gallery, name: "gallery-scroll")
+        try gallery.input.move(to: hover.centre.x, hover.centre.y)
+        try gallery.process.waitForLine { $0 == "gallery: hover entered" }
+        try gallery.input.scroll(by: 15, steps: 1, source: .wheel)
+        try gallery.input.move(to: pad.centre.x, pad.centre.y)
+        try gallery.process.waitForLine { $0 == "gallery: hover exited" }
+        #expect(try !gallery.process.hasLine { $0.contains("scrolled") }, "the hover card does not scroll")
+        try gallery.input.scroll(by: 15, steps: 1, source: .wheel)
+        try gallery.input.scroll(by: 15, steps: 1, source: .wheel)
+        try gallery.process.waitForLine { $0.hasPrefix("gallery: scrolled steps=2 ") }
+    }
+
+    /// The close button of Strata's own title bar closes the window, and the app exits.
+    @Test func theTitleBarCloseButtonClosesTheWindow() throws {
+        let gallery = try startGallery()
+        _ = try firstPicture(of: gallery, name: "gallery-close")
+        // The close button: 14 points, 10 from the right edge, centred in the 32-point bar.
+        try gallery.input.move(to: 1024 - 17, 16)
+        try gallery.input.click()
+        try gallery.process.waitForLine { $0 == "gallery: closed" }
+        #expect(try gallery.process.waitForExit() == 0)
+    }
+}
