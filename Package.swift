@@ -108,7 +108,7 @@ let package = Package(
         // The core alone, with no Wayland anywhere in its dependencies.
         .testTarget(name: "StrataCoreTests", dependencies: ["StrataCore", "CoreTestSupport", "Locking", "RenderTestSupport"], exclude: ["Golden"]),
         .testTarget(name: "StrataTests", dependencies: ["Strata", "CoreTestSupport", "Locking", "RenderTestSupport"], exclude: ["Golden"]),
-        .testTarget(name: "WindowTests", dependencies: ["Strata", "WaylandTestSupport", "embed-host"]),
+        .testTarget(name: "WindowTests", dependencies: ["Strata", "WaylandTestSupport", "RenderTestSupport", "embed-host"]),
         // Input end to end under the headless sway Scripts/test starts: a raw client, and a driver
         // making real wl_pointer and wl_keyboard events through sway's virtual devices. The driver's
         // bindings (Generated/, from Tests/Protocols) live here, not in a support target, because
@@ -116,7 +116,7 @@ let package = Package(
         .testTarget(
             name: "InputEndToEndTests",
             dependencies: [
-                "WaylandClient", "WaylandProtocols", "WaylandTestSupport", "StrataPlatform", "StrataRender",
+                "WaylandClient", "WaylandProtocols", "WaylandTestSupport", "StrataPlatform", "StrataRender", "RenderTestSupport",
                 "CWaylandClient", "CXKBCommon", "CLinux", system,
                 // Run as subprocesses under sway, driven by the virtual devices.
                 "gallery", "embed-host",

@@ -1,6 +1,8 @@
 // embed-host: a client written against Strata's raw Wayland layer that owns its window, paints
 // it itself, and embeds a Strata layer tree in a subsurface. It runs its own poll loop and
-// drives Strata through the pump API. Runs until closed, or for STRATA_DEMO_SECONDS seconds.
+// drives Strata through the pump API, and forwards its own seat's pointer and touch input over
+// the subsurface to Strata, where a button counts clicks (reported on standard output). Runs
+// until closed, or for STRATA_DEMO_SECONDS seconds.
 import Glibc
 import SystemPackage
 import Strata
@@ -80,6 +82,18 @@ func run() throws {
     let bar = AsyncLayer(delegate: painter)
     bar.frame = Rect(x: 20, y: 120, width: 240, height: 20)
     embedded.rootLayer.addSublayer(bar)
+    let button = Button(title: "Clicked 0 times")
+    button.frame = Rect(x: 20, y: 20, width: 180, height: 36)
+    embedded.rootLayer.addSublayer(button)
+    var clicks = 0
+    button.addAction(for: .primaryActionTriggered) { button in
+        clicks += 1
+        button.title = "Clicked \(clicks) time" + (clicks == 1 ? "" : "s")
+        report("clicked count=\(clicks)")
+    }
+    // The button's place in the host's window: the subsurface is at 40, 40.
+    report("layout button=\(40 + 20),\(40 + 20),180,36")
+    let forwarding = try InputForwarding(registry: registry, embeddedSurface: child, to: embedded)
     let start = ContinuousClock.now
     let limit = getenv("STRATA_DEMO_SECONDS").flatMap { Double(String(cString: $0)) }
     embedded.host.onTick = {
@@ -106,6 +120,77 @@ func run() throws {
         try loop.dispatch()
     }
     print("embed-host: \(embedded.host.statistics)")
+    withExtendedLifetime(forwarding) {}
+}
+
+/// Standard output, unbuffered: tests read it while the host runs.
+func report(_ line: String) {
+    let text = "embed-host: " + line + "\n"
+    _ = text.withCString { write(STDOUT_FILENO, $0, strlen($0)) }
+}
+
+/// The host's own seat: pointer and touch events over the subsurface go to Strata, in the
+/// subsurface's coordinates (the ones `wl_pointer` gives for it). A host with its own keymap
+/// handling would forward keys the same way, as `.key(KeyInput)`.
+@MainActor
+final class InputForwarding {
+    private let seat: WlSeat
+    private var pointer: WlPointer?
+    private var touch: WlTouch?
+    private var pointerInside = false
+    private var touchesInside: Set<Int32> = []
+
+    init(registry: Registry, embeddedSurface: WlSurface, to embedded: EmbeddedSurface) throws {
+        seat = try registry.bind(WlSeat.self, maxVersion: 5)
+        seat.addListener { [weak self] event in
+            guard let self, case let .capabilities(capabilities) = event else { return }
+            if capabilities.contains(.pointer), pointer == nil, let pointer = try? seat.getPointer() {
+                self.pointer = pointer
+                pointer.addListener { [weak self] event in self?.pointerEvent(event, over: embeddedSurface, embedded) }
+            }
+            if capabilities.contains(.touch), touch == nil, let touch = try? seat.getTouch() {
+                self.touch = touch
+                touch.addListener { [weak self] event in self?.touchEvent(event, over: embeddedSurface, embedded) }
+            }
+        }
+    }
+
+    private func pointerEvent(_ event: WlPointer.Event, over surface: WlSurface, _ embedded: EmbeddedSurface) {
+        switch event {
+        case let .enter(_, entered, x, y):
+            pointerInside = entered?.id == surface.id
+            if pointerInside { embedded.post(.pointerEntered(Point(x: x, y: y))) }
+        case .leave:
+            if pointerInside { embedded.post(.pointerExited) }
+            pointerInside = false
+        case let .motion(time, x, y) where pointerInside:
+            embedded.post(.pointerMoved(Point(x: x, y: y)), time: time)
+        case let .button(_, time, button, state) where pointerInside:
+            embedded.post(.pointerButton(PointerButton(rawValue: button), isPressed: state == .pressed), time: time)
+        case let .axis(time, axis, value) where pointerInside:
+            let scroll = axis == .horizontalScroll ? ScrollInput(deltaX: value) : ScrollInput(deltaY: value)
+            embedded.post(.scroll(scroll), time: time)
+        default:
+            break
+        }
+    }
+
+    private func touchEvent(_ event: WlTouch.Event, over surface: WlSurface, _ embedded: EmbeddedSurface) {
+        switch event {
+        case let .down(_, time, touched, id, x, y) where touched?.id == surface.id:
+            touchesInside.insert(id)
+            embedded.post(.touchDown(id: id, at: Point(x: x, y: y)), time: time)
+        case let .motion(time, id, x, y) where touchesInside.contains(id):
+            embedded.post(.touchMoved(id: id, to: Point(x: x, y: y)), time: time)
+        case let .up(_, time, id) where touchesInside.remove(id) != nil:
+            embedded.post(.touchUp(id: id), time: time)
+        case .cancel:
+            if !touchesInside.isEmpty { embedded.post(.touchCancelled) }
+            touchesInside = []
+        default:
+            break
+        }
+    }
 }
 
 do {

@@ -34,6 +34,15 @@ public final class EmbeddedSurface {
     /// The root of the layer tree shown on the surface.
     public var rootLayer: Layer { host.rootLayer }
 
+    /// Delivers input the host forwards from its own seat, in this surface's points, through the
+    /// same hit-testing as a window's; `time` is the compositor's timestamp in milliseconds.
+    /// Strata reads no seat on an adopted display, so this is the only way input arrives. Show
+    /// `host.input.cursor` while the pointer is over the surface (`onCursorChange` says when it
+    /// changes).
+    public func post(_ event: InputEvent, time: UInt32? = nil) {
+        host.input.post(event, time: time)
+    }
+
     /// Follows the host's new size (in points) and, when given, scale.
     public func resize(to size: Size, scale: Double? = nil) {
         host.resize(to: size, scale: scale.map(Self.bufferScale))

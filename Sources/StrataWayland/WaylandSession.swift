@@ -33,7 +33,8 @@ public final class WaylandSession {
     /// Outputs currently advertised, with their scales.
     public private(set) var outputs: [Output] = []
     /// The seats the compositor offers, in the order it announced them; seats come and go with
-    /// their globals. At most `maximumSeats` are bound.
+    /// their globals. At most `maximumSeats` are bound, and none in an adopted session, whose
+    /// host owns its seats and forwards their input.
     public private(set) var seats: [Seat] = []
     /// The first seat, when the compositor has one (headless weston does not).
     public var seat: Seat? { seats.first }
@@ -48,6 +49,9 @@ public final class WaylandSession {
     /// each holds the session.
     private var clients: [UInt32: WeakSurfaceClient] = [:]
     private var attachment: LoopAttachment?
+    /// Whether seats are bound: not in an adopted session, whose host forwards input through
+    /// `EmbeddedSurface.post(_:time:)` instead.
+    private let followsSeats: Bool
 
     /// Cursor images, loaded on first use.
     var cursorThemes: CursorThemes {
@@ -96,6 +100,8 @@ public final class WaylandSession {
 
     /// - Parameter reads: whether `loop` reads the display (false when a host client does).
     public init(connection: Connection, loop: MainLoop = .main, reads: Bool = true) throws(WaylandError) {
+        // A host client that reads the display owns its seats and forwards their input.
+        followsSeats = reads
         self.connection = connection
         self.loop = loop
         let registry = connection.registry
@@ -153,7 +159,7 @@ public final class WaylandSession {
             let output = Output(proxy: try connection.registry.bind(WlOutput.self, global: global, maxVersion: Versions.output), name: global.name)
             output.onChange = { [weak self] in self?.outputsChanged() }
             outputs.append(output)
-        case WlSeat.descriptor.name where seats.count < Self.maximumSeats && !seats.contains { $0.globalName == global.name }:
+        case WlSeat.descriptor.name where followsSeats && seats.count < Self.maximumSeats && !seats.contains { $0.globalName == global.name }:
             let proxy = try connection.registry.bind(WlSeat.self, global: global, maxVersion: Versions.seat)
             seats.append(Seat(proxy: proxy, globalName: global.name, session: self))
         default:

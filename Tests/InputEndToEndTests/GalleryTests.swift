@@ -1,4 +1,5 @@
 import Glibc
+import RenderTestSupport
 import StrataRender
 import Testing
 import WaylandTestSupport
@@ -132,5 +133,28 @@ extension InputEndToEnd {
         try gallery.input.click()
         try gallery.process.waitForLine { $0 == "gallery: closed" }
         #expect(try gallery.process.waitForExit() == 0)
+    }
+}
+
+extension InputEndToEnd {
+    /// The embed-host example forwards its own seat's pointer over its subsurface to Strata: a
+    /// virtual click there reaches the Strata button inside, through Strata's hit-testing.
+    @Test func anEmbeddingHostForwardsAClickToAStrataButton() throws {
+        let input = try VirtualInput(display: display, devices: .pointer)
+        let process = try ExampleProcess("embed-host", display: display)
+        let layout = try process.waitForLine { $0.contains("layout button=") }
+        let button = try Part.parse("button", in: layout)
+        // Where sway put the host's window: its own blue, found in a screenshot.
+        var origin: Point?
+        _ = try screen(until: { shot in
+            origin = shot.bounds(of: Color(rgb: 0x2266AA))?.origin
+            return origin != nil
+        }, name: "embed-host")
+        let place = try #require(origin)
+        try input.move(to: UInt32(place.x + button.x + button.width / 2), UInt32(place.y + button.y + button.height / 2))
+        try input.click()
+        try process.waitForLine { $0 == "embed-host: clicked count=1" }
+        try input.click()
+        try process.waitForLine { $0 == "embed-host: clicked count=2" }
     }
 }

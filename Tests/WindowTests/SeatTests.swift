@@ -164,6 +164,19 @@ struct SeatTests {
         #expect(first.pointer == nil && first.touch == nil)
     }
 
+    /// A host that adopted Strata onto its display owns the seats and forwards their input
+    /// (`EmbeddedSurface.post`): Strata binds none, so it never reads input twice.
+    @Test func anAdoptedSessionLeavesTheSeatsToItsHost() throws {
+        let server = try TestCompositor()
+        server.installShell()
+        _ = server.addPointerSeat(capabilities: [.pointer])
+        let adopted = try WaylandSession(connection: Connection.connect(to: server.socketPath), loop: MainLoop(), reads: false)
+        try adopted.connection.roundtrip()
+        #expect(adopted.seats.isEmpty)
+        let reading = try WaylandSession.connect(to: server.socketPath, loop: MainLoop())
+        #expect(reading.seats.count == 1, "the same compositor's seat, for a session that reads")
+    }
+
     // MARK: Pointer frames
 
     @Test func theEventsOfAFrameArriveTogetherAndInOrder() throws {

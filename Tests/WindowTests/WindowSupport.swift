@@ -1,4 +1,5 @@
 import Glibc
+import RenderTestSupport
 import Strata
 import Testing
 import WaylandTestSupport
@@ -45,24 +46,6 @@ enum Screenshot {
             throw Subprocess.Failure(description: "weston-screenshooter failed (\(status)): \(output)")
         }
         return try PNG.read(from: directory + "/" + file)
-    }
-}
-
-extension Bitmap {
-    /// The smallest rectangle holding every pixel of exactly this colour, if any.
-    func bounds(of color: Color) -> Rect? {
-        let target = color.premultipliedARGB
-        var (minX, minY, maxX, maxY) = (Int.max, Int.max, -1, -1)
-        // Row memory directly: a screenshot is large, and nothing else touches this bitmap.
-        for y in 0..<height {
-            let row = (pixels + y * stride).assumingMemoryBound(to: UInt32.self)
-            for x in 0..<width where row[x] == target {
-                minX = min(minX, x); maxX = max(maxX, x)
-                minY = min(minY, y); maxY = max(maxY, y)
-            }
-        }
-        guard maxX >= 0 else { return nil }
-        return Rect(x: Double(minX), y: Double(minY), width: Double(maxX - minX + 1), height: Double(maxY - minY + 1))
     }
 }
 
