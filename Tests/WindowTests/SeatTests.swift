@@ -1,3 +1,4 @@
+import Dispatch
 import Glibc
 import Strata
 @testable import StrataWayland
@@ -412,6 +413,30 @@ struct SeatWindowTests {
         #expect(rig.target.presses.first?.location == Point(x: 40, y: 38))
         #expect(rig.target.releases.count == 1)
         #expect(rig.server.observed.moves.isEmpty)
+    }
+
+    /// Input never waits for rendering: with a render stuck on a worker, a press is still
+    /// delivered on the next turn of the loop, and the render lands afterwards.
+    @Test func inputIsHandledWhileARenderIsInFlight() throws {
+        var rig = try SeatTests.Rig()
+        let started = DispatchSemaphore(value: 0), gate = DispatchSemaphore(value: 0)
+        let slow = AsyncLayer(display: { canvas, size, _ in
+            started.signal()
+            // Bounded, so a failing test cannot hang the run.
+            _ = gate.wait(timeout: .now() + 10)
+            canvas.fill(Rect(origin: .zero, size: size), color: .black)
+        })
+        slow.isUserInteractionEnabled = false
+        slow.frame = Rect(x: 150, y: 0, width: 20, height: 20)
+        rig.window.contentLayer.addSublayer(slow)
+        try rig.session.run(until: { started.wait(timeout: .now()) == .success })
+
+        try rig.enter(at: Point(x: 40, y: 70))
+        try rig.pointer([.button(serial: 40, time: 10, button: Self.left, state: 1), .frame])
+        #expect(rig.target.presses.count == 1)
+        #expect(slow.contents == nil, "the render was still in flight")
+        gate.signal()
+        try rig.session.run(until: { slow.contents != nil })
     }
 
     @Test func theCloseButtonClosesOnAReleaseOverIt() throws {
