@@ -80,7 +80,7 @@ let package = Package(
             dependencies: ["Strata", system],
             path: "Examples/embed-host"
         ),
-        .executableTarget(name: "gallery", dependencies: ["Strata"], path: "Examples/gallery"),
+        .executableTarget(name: "gallery", dependencies: ["Strata"], path: "Examples/gallery", exclude: ["screenshot.png"]),
         .executableTarget(name: "headless-scene", dependencies: ["Strata"], path: "Examples/headless-scene", exclude: ["screenshot.png"]),
 
         // Tests.

@@ -158,3 +158,55 @@ extension InputEndToEnd {
         try process.waitForLine { $0 == "embed-host: clicked count=2" }
     }
 }
+
+extension InputEndToEnd {
+    /// A tour of every control: the toggle flips, dragging the slider's thumb reports values
+    /// along the way, the arrow keys step it when focused, and the hover card lights up. The
+    /// last screenshot is the README's picture of the gallery (kept with STRATA_KEEP_SCREENSHOTS).
+    @Test func everyControlAnswersThePointerAndKeyboard() throws {
+        let gallery = try startGallery()
+        let counter = try gallery.part("counter"), toggle = try gallery.part("toggle")
+        let slider = try gallery.part("slider"), hover = try gallery.part("hover")
+        let key = try gallery.part("key")
+        let start = try firstPicture(of: gallery, name: "gallery-tour-start")
+
+        try gallery.input.move(to: counter.centre.x, counter.centre.y)
+        for count in 1...3 {
+            try gallery.input.click()
+            try gallery.process.waitForLine { $0 == "gallery: clicked count=\(count)" }
+        }
+        try gallery.input.move(to: toggle.centre.x, toggle.centre.y)
+        try gallery.input.click()
+        try gallery.process.waitForLine { $0 == "gallery: toggle isOn=true" }
+
+        // Press on the track at a quarter, drag to three quarters: values follow the thumb.
+        let y = slider.centre.y
+        try gallery.input.move(to: UInt32(slider.x + slider.width * 0.25), y)
+        try gallery.input.press()
+        try gallery.input.move(to: UInt32(slider.x + slider.width * 0.5), y)
+        try gallery.input.move(to: UInt32(slider.x + slider.width * 0.75), y)
+        try gallery.input.release()
+        let values = try gallery.process.waitForLine { $0.hasPrefix("gallery: slider value=") }
+        #expect(values.hasPrefix("gallery: slider value=0.2"), "the first value is where the track was pressed: \(values)")
+        try gallery.process.waitForLine { $0.hasPrefix("gallery: slider value=") && (Double($0.dropFirst(22)) ?? 0) > 0.7 }
+        // The slider took the focus when pressed: Home sends it to the start.
+        try gallery.input.tap(102)  // KEY_HOME
+        try gallery.process.waitForLine { $0 == "gallery: slider value=0.0" }
+        try gallery.input.tap(106)  // KEY_RIGHT: one step
+        try gallery.process.waitForLine { $0 == "gallery: slider value=0.05" }
+
+        try gallery.input.move(to: hover.centre.x, hover.centre.y)
+        try gallery.process.waitForLine { $0 == "gallery: hover entered" }
+        try gallery.input.type("Ok")
+        try gallery.process.waitForLine { $0 == "gallery: key name=k modifiers= text=k" }
+        try gallery.input.tap(15)  // KEY_TAB: from the slider to the next focusable control
+        // Everything touched shows its new state, and the picture has settled.
+        var previous: Bitmap?
+        _ = try screen(until: { shot in
+            defer { previous = shot }
+            guard [toggle, slider, key, hover].allSatisfy({ Self.differences(start, shot, in: $0) > 50 }),
+                  let previous else { return false }
+            return Self.differences(previous, shot, in: Part(x: 0, y: 0, width: 1024, height: 400)) == 0
+        }, name: "gallery-tour")
+    }
+}
