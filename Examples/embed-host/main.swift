@@ -93,7 +93,9 @@ func run() throws {
     }
     // The button's place in the host's window: the subsurface is at 40, 40.
     report("layout button=\(40 + 20),\(40 + 20),180,36")
-    let forwarding = try InputForwarding(registry: registry, embeddedSurface: child, to: embedded)
+    // Headless weston has no seat: then there is nothing to forward.
+    let forwarding = registry.global(WlSeat.descriptor.name) == nil
+        ? nil : try InputForwarding(registry: registry, embeddedSurface: child, to: embedded)
     let start = ContinuousClock.now
     let limit = getenv("STRATA_DEMO_SECONDS").flatMap { Double(String(cString: $0)) }
     embedded.host.onTick = {

@@ -67,6 +67,7 @@ public final class Seat {
     func forget(surface: UInt32) {
         pointer?.forget(surface: surface)
         touch?.forget(surface: surface)
+        keyboard?.forget(surface: surface)
     }
 
     private func capabilitiesChanged(_ new: WlSeat.Capability) {

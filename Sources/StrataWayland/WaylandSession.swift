@@ -40,6 +40,9 @@ public final class WaylandSession {
     public var seat: Seat? { seats.first }
     /// How many seats are bound at most; a compositor announcing more is not followed further.
     public static let maximumSeats = 16
+    /// The desktop's double-click interval once found (see `DesktopSettings`); windows use it,
+    /// and keep `InputRouter`'s default until then or when there is none.
+    public private(set) var doubleClickInterval: Duration?
     /// Pixel formats `wl_shm` accepts.
     public private(set) var shmFormats: Set<WlShm.Format> = []
     /// The clock `wp_presentation` timestamps use (a `clockid_t`), once announced.
@@ -130,6 +133,13 @@ public final class WaylandSession {
         registry.onGlobal = { [weak self] global in try? self?.globalAdded(global) }
         registry.onGlobalRemove = { [weak self] global in self?.globalRemoved(global) }
         attachment = try connection.attach(to: loop, reads: reads)
+        if reads {
+            DesktopSettings.lookUpDoubleClickInterval(on: loop) { [weak self] interval in
+                guard let self else { return }
+                doubleClickInterval = interval
+                for client in liveClients { client.host.input.doubleClickInterval = interval }
+            }
+        }
         try connection.roundtrip()
     }
 

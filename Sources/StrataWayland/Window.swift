@@ -108,6 +108,7 @@ public final class Window: SurfaceClient {
         xdgSurface = try wmBase.getXdgSurface(surface: surface)
         toplevel = try xdgSurface.getToplevel()
 
+        if let interval = session.doubleClickInterval { host.input.doubleClickInterval = interval }
         host.rootLayer.addSublayer(contentLayer)
         decorations.title = title
         host.rootLayer.layoutHandler = { [weak self] _ in self?.layoutRoot() }

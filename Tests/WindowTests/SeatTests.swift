@@ -513,6 +513,24 @@ struct SeatWindowTests {
         try rig.session.run(until: { !rig.window.host.input.hasKeyboardFocus })
     }
 
+    /// A window closed while it has the keyboard: the keyboard forgets it at once, so keys sent
+    /// before the compositor's leave reach no one (its id may already name a new object).
+    @Test func aClosedWindowLosesTheKeyboardAtOnce() throws {
+        let rig = try SeatTests.Rig()
+        let keyboard = rig.server.addKeyboardSeat(version: 7, keymap: .text(try keymapText(layout: "us")))
+        try rig.session.run(until: { rig.session.seats.contains { $0.hasKeyboard } && keyboard.observed.keyboardsCreated == 1 })
+        let seat = try #require(rig.session.seats.first { $0.hasKeyboard })
+        keyboard.enter(surface: rig.surface)
+        try rig.session.run(until: { rig.window.host.input.hasKeyboardFocus })
+        rig.window.close()
+        #expect(seat.keyboard?.focusedSurface == nil, "forgotten with the window, not at the leave")
+        let count = rig.recorder.events.count
+        keyboard.press(30, time: 600)
+        try rig.session.connection.roundtrip()
+        try rig.session.run(for: .milliseconds(50))
+        #expect(rig.recorder.events.count == count)
+    }
+
     @Test func anEdgeResizesTheWindow() throws {
         var rig = try SeatTests.Rig()
         try rig.enter(at: Point(x: 199, y: 131))

@@ -169,6 +169,16 @@ final class SeatKeyboard {
         send(.modifiersChanged(modifiers), time: lastTime)
     }
 
+    /// A surface was destroyed: if it had the focus, the keyboard has none until the next enter,
+    /// so nothing reaches a new object that libwayland gives the same id. Repeat stops; no
+    /// event is delivered, since the surface's owner is gone.
+    func forget(surface: UInt32) {
+        guard focusedSurface == surface else { return }
+        stopRepeat()
+        heldKeys.removeAll()
+        focusedSurface = nil
+    }
+
     private func left() {
         stopRepeat()
         heldKeys.removeAll()

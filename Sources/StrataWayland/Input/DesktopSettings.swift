@@ -1,0 +1,122 @@
+import Dispatch
+import Glibc
+import StrataCore
+
+/// The desktop's double-click interval, which no Wayland protocol carries: toolkits read it from
+/// the desktop's own settings, and so does Strata, in this order:
+/// - `STRATA_DOUBLE_CLICK_MS`, for a user or a test to decide;
+/// - KDE's `kdeglobals` (`[KDE]` `DoubleClickInterval`), under `XDG_CONFIG_HOME` or `~/.config`;
+/// - GNOME's `org.gnome.desktop.peripherals.mouse double-click`, through `gsettings` when it is
+///   installed (what GTK reads).
+///
+/// A value outside `accepted` is ignored, as is anything that cannot be read within a second;
+/// the router's own default (400 ms, GNOME's and GTK's) then stays.
+enum DesktopSettings {
+    /// Milliseconds a double-click interval may sensibly take.
+    static let accepted = 100...2000
+
+    /// Looks the interval up on a worker, since `gsettings` is a process to start, and calls
+    /// `found` on `loop`'s thread if there is one.
+    static func lookUpDoubleClickInterval(on loop: MainLoop, found: @escaping @Sendable @MainActor (Duration) -> Void) {
+        DispatchQueue.global(qos: .utility).async {
+            guard let milliseconds = doubleClickMilliseconds() else { return }
+            loop.post { found(.milliseconds(milliseconds)) }
+        }
+    }
+
+    static func doubleClickMilliseconds() -> Int? {
+        if let value = environment("STRATA_DOUBLE_CLICK_MS") { return validated(Int(value)) }
+        let configHome = environment("XDG_CONFIG_HOME") ?? environment("HOME").map { $0 + "/.config" }
+        if let configHome, let text = readSmallFile(configHome + "/kdeglobals"), let value = kdeInterval(in: text) {
+            return value
+        }
+        return gnomeInterval()
+    }
+
+    /// `DoubleClickInterval` in the `[KDE]` group of a kdeglobals file.
+    static func kdeInterval(in text: String) -> Int? {
+        var inGroup = false
+        for line in text.split(whereSeparator: \.isNewline) {
+            let trimmed = trim(line)
+            if trimmed.hasPrefix("[") {
+                inGroup = trimmed == "[KDE]"
+            } else if inGroup, trimmed.hasPrefix("DoubleClickInterval"),
+                      let value = trimmed.split(separator: "=", maxSplits: 1).last {
+                return validated(Int(trim(value)))
+            }
+        }
+        return nil
+    }
+
+    /// What `gsettings get` prints for an int: `400`, or `int32 400` for a value typed explicitly.
+    static func parseGSettingsInt(_ output: String) -> Int? {
+        validated(output.split(whereSeparator: \.isWhitespace).last.flatMap { Int($0) })
+    }
+
+    private static func trim(_ text: Substring) -> Substring {
+        let blank: (Character) -> Bool = { $0 == " " || $0 == "\t" || $0 == "\r" }
+        guard let first = text.firstIndex(where: { !blank($0) }), let last = text.lastIndex(where: { !blank($0) }) else { return "" }
+        return text[first...last]
+    }
+
+    private static func validated(_ value: Int?) -> Int? {
+        value.flatMap { accepted.contains($0) ? $0 : nil }
+    }
+
+    private static func environment(_ name: String) -> String? {
+        getenv(name).map { String(cString: $0) }.flatMap { $0.isEmpty ? nil : $0 }
+    }
+
+    private static func gnomeInterval() -> Int? {
+        let candidates: [String] = ["/usr/bin/gsettings", "/bin/gsettings"]
+        let gsettings = candidates.first { path in access(path, X_OK) == 0 }
+        guard let gsettings else { return nil }
+        return run(gsettings, ["get", "org.gnome.desktop.peripherals.mouse", "double-click"]).flatMap(parseGSettingsInt)
+    }
+
+    /// Runs a program and returns what it printed, or nil if it fails or takes over a second.
+    private static func run(_ path: String, _ arguments: [String]) -> String? {
+        var pipe: [Int32] = [0, 0]
+        guard Glibc.pipe(&pipe) == 0 else { return nil }
+        for end in pipe { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
+        defer { close(pipe[0]) }
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_adddup2(&actions, pipe[1], STDOUT_FILENO)
+        posix_spawn_file_actions_addopen(&actions, STDERR_FILENO, "/dev/null", O_WRONLY, 0)
+        let argv: [UnsafeMutablePointer<CChar>?] = ([path] + arguments).map { strdup($0) } + [nil]
+        defer { argv.forEach { free($0) } }
+        var pid: pid_t = 0
+        let spawned = posix_spawn(&pid, path, &actions, nil, argv, environ)
+        close(pipe[1])
+        guard spawned == 0 else { return nil }
+        var output: [UInt8] = []
+        let deadline = Monotonic.now.addingSaturating(1_000_000_000)
+        while output.count < 4096, Monotonic.now < deadline {
+            var descriptor = pollfd(fd: pipe[0], events: Int16(POLLIN), revents: 0)
+            guard poll(&descriptor, 1, 100) >= 0 || errno == EINTR else { break }
+            guard descriptor.revents != 0 else { continue }
+            var chunk = [UInt8](repeating: 0, count: 512)
+            let count = read(pipe[0], &chunk, chunk.count)
+            if count <= 0 { break }
+            output += chunk[..<count]
+        }
+        kill(pid, SIGKILL)
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+        return String(decoding: output, as: UTF8.self)
+    }
+
+    /// A settings file, if it is a regular file of reasonable size (never a FIFO that blocks).
+    private static func readSmallFile(_ path: String) -> String? {
+        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
+        guard fd >= 0 else { return nil }
+        defer { close(fd) }
+        var info = stat()
+        guard fstat(fd, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG, info.st_size <= 1 << 20 else { return nil }
+        var bytes = [UInt8](repeating: 0, count: Int(info.st_size))
+        let count = read(fd, &bytes, bytes.count)
+        return count < 0 ? nil : String(decoding: bytes.prefix(count), as: UTF8.self)
+    }
+}
