@@ -130,7 +130,9 @@ func run() throws {
     }
     window.onClose = { report("closed") }
 
-    content.layoutHandler = { content in
+    // Closures stored on the window or its layers hold it weakly: it owns them.
+    content.layoutHandler = { [weak window] content in
+        guard let window else { return }
         let width = content.bounds.width
         let gap = 20.0
         title.frame = Rect(x: gap, y: 14, width: 300, height: 32)
@@ -161,8 +163,8 @@ func run() throws {
     if let limit = getenv("STRATA_DEMO_SECONDS").flatMap({ Double(String(cString: $0)) }) {
         session.loop.addTimer(after: .milliseconds(Int64(limit * 1000))) { session.loop.stop() }
     }
-    window.onCloseRequest = {
-        window.close()
+    window.onCloseRequest = { [weak window] in
+        window?.close()
         session.loop.stop()
     }
     try session.run()

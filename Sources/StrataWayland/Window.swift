@@ -78,6 +78,7 @@ public final class Window: SurfaceClient {
     private let toplevel: XdgToplevel
     private var serverDecoration: ZxdgToplevelDecorationV1?
     private let decorations = ClientDecorations()
+    private var seatArbiter = SeatArbiter()
     private var pendingSize: Size?
     private var pendingStates: States = []
     private var enteredOutputs: [WlOutput] = []
@@ -340,7 +341,7 @@ public final class Window: SurfaceClient {
     // MARK: Input
 
     func deliver(_ event: InputEvent, time: UInt32, seat: Seat) {
-        guard !isClosed else { return }
+        guard !isClosed, seatArbiter.admits(event, from: seat) else { return }
         deliveringSeat = seat
         defer { deliveringSeat = nil }
         host.input.post(event, time: time)

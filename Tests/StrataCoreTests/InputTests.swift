@@ -255,6 +255,36 @@ private final class Probe: Layer {
         input.post(.touchDown(id: 5000, at: Point(x: .nan, y: 1)), time: 0)
     }
 
+    @Test func aTouchIdReusedWhileDownCancelsTheOldFinger() {
+        let scene = HeadlessScene(width: 200, height: 200)
+        let layer = Probe("layer", Rect(x: 0, y: 0, width: 100, height: 100))
+        layer.handlesPress = true
+        scene.root.addSublayer(layer)
+        var observed: [InputEvent] = []
+        scene.host.input.onEvent = { event, _ in observed.append(event) }
+        scene.host.input.post(.touchDown(id: 7, at: Point(x: 5, y: 5)), time: 0)
+        scene.host.input.post(.touchDown(id: 7, at: Point(x: 50, y: 50)), time: 0)
+        #expect(layer.log == ["press 5.0,5.0 x1", "cancel", "press 50.0,50.0 x1"], "cancelled, never released")
+        #expect(observed.count == 2, "observers see only what was posted")
+    }
+
+    @Test func hoverFollowsTheTreeUnderAStillPointer() throws {
+        let scene = HeadlessScene(width: 200, height: 200)
+        let layer = Probe("layer", Rect(x: 0, y: 0, width: 100, height: 100))
+        layer.cursor = .pointer
+        scene.root.addSublayer(layer)
+        scene.host.input.post(.pointerEntered(Point(x: 50, y: 50)), time: 0)
+        #expect(layer.isHovered && scene.host.input.cursor == .pointer)
+        layer.frame = Rect(x: 120, y: 0, width: 80, height: 80)
+        try scene.settle()
+        #expect(!layer.isHovered && layer.log.last == "exit", "the layer moved away from the pointer")
+        #expect(scene.host.input.cursor == .default)
+        let cover = Probe("cover", Rect(x: 0, y: 0, width: 200, height: 200))
+        scene.root.addSublayer(cover)
+        try scene.settle()
+        #expect(cover.isHovered, "a layer appearing under the pointer is entered")
+    }
+
     @Test func removingAGrabbingLayerCancelsItsGrab() {
         let scene = HeadlessScene(width: 200, height: 200)
         let layer = Probe("layer", Rect(x: 0, y: 0, width: 100, height: 100))
@@ -355,6 +385,24 @@ private final class Probe: Layer {
         // Ctrl+Tab is not focus navigation.
         input.post(.key(KeyInput(keysym: .tab, state: .pressed, modifiers: .control)), time: 0)
         #expect(other.isFocused)
+    }
+
+    @Test func aHiddenFocusedLayerLosesTheFocusBeforeTheNextKey() {
+        let scene = HeadlessScene(width: 200, height: 200)
+        let group = Probe("group", Rect(x: 0, y: 0, width: 200, height: 200))
+        let field = Probe("field", Rect(x: 0, y: 0, width: 100, height: 20))
+        field.focusable = true
+        group.addSublayer(field)
+        scene.root.addSublayer(group)
+        #expect(field.becomeFocused())
+        group.isHidden = true
+        scene.host.input.post(.key(KeyInput(keysym: .space, state: .pressed, text: " ")), time: 0)
+        #expect(!field.log.contains("key  "), "no key reaches a layer the user cannot see")
+        #expect(scene.host.input.focusedLayer == nil && field.log.last == "blur")
+        group.isHidden = false
+        field.frame.size = .zero
+        scene.host.input.moveFocus(forward: true)
+        #expect(scene.host.input.focusedLayer == nil, "an empty layer is not a Tab stop")
     }
 
     @Test func deepTreesDoNotOverflowTheStack() {

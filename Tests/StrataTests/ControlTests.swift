@@ -198,6 +198,28 @@ struct ControlTests {
         #expect(log.take() == [], "shortcuts and other keys are left alone")
     }
 
+    @Test func activationKeysWaitWhileAPressIsTracked() throws {
+        let button = Button(title: "OK"), log = EventLog()
+        let scene = try scene(with: button, log: log)
+        scene.host.input.post(.pointerEntered(inside))
+        press(scene)
+        key(scene, .space)
+        release(scene)
+        #expect(log.take() == ["down", "upInside", "primary"], "one action for one press")
+    }
+
+    @Test func aCancelledSliderDragGoesBackToWhereItStarted() throws {
+        let slider = Slider(value: 0.5)
+        var values: [Double] = []
+        slider.addAction(for: .valueChanged) { values.append($0.value) }
+        let scene = try scene(with: slider)
+        let y = slider.frame.midY
+        scene.host.input.post(.touchDown(id: 1, at: Point(x: slider.frame.minX + slider.frame.width * 0.9, y: y)))
+        scene.host.input.post(.touchCancelled)
+        #expect(slider.value == 0.5)
+        #expect(values.count == 2 && values.last == 0.5, "the drag's value, then the restored one: \(values)")
+    }
+
     @Test func aClickFocusesWithoutARing() throws {
         let button = Button(title: "OK")
         let scene = try scene(with: button)

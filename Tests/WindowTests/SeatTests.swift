@@ -178,6 +178,26 @@ struct SeatTests {
         #expect(reading.seats.count == 1, "the same compositor's seat, for a session that reads")
     }
 
+    /// Two seats over one window: the router has one pointer state, so the seat that entered
+    /// first keeps it; the other's crossing cannot cancel its press.
+    @Test func aSecondSeatCannotCancelTheFirstSeatsPress() throws {
+        var rig = try Rig()
+        let second = rig.server.addPointerSeat(name: "second", capabilities: [.pointer])
+        try rig.session.run(until: { rig.session.seats.count == 2 && rig.session.seats[1].pointer != nil })
+        try rig.enter(at: Point(x: 40, y: 70))
+        try rig.pointer([.button(serial: 40, time: 10, button: Self.left, state: 1), .frame])
+        second.pointer([.enter(serial: 50, surface: rig.surface, x: 100, y: 60), .frame,
+                        .button(serial: 51, time: 11, button: Self.left, state: 1), .frame, .leave(serial: 52, surface: rig.surface), .frame])
+        try rig.pointer([.button(serial: 41, time: 12, button: Self.left, state: 0), .frame])
+        #expect(rig.target.presses.count == 1)
+        #expect(rig.target.releases.count == 1, "the first seat's release still ends its press")
+        // Once the first seat leaves, the second may take the window.
+        try rig.pointer([.leave(serial: 42, surface: rig.surface), .frame])
+        second.pointer([.enter(serial: 53, surface: rig.surface, x: 100, y: 60), .frame,
+                        .button(serial: 54, time: 13, button: Self.left, state: 1), .frame])
+        try rig.session.run(until: { rig.target.presses.count == 2 })
+    }
+
     // MARK: Pointer frames
 
     @Test func theEventsOfAFrameArriveTogetherAndInOrder() throws {

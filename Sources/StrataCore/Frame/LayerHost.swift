@@ -160,6 +160,7 @@ public final class LayerHost {
         transactions.flush()
         recordTransactionCounts()
         layoutTree()
+        input.treeChanged()
         displayTree()
         compose()
 

@@ -143,7 +143,7 @@ public final class InputRouter {
         var stack = [root]
         while let layer = stack.popLast() {
             guard !layer.isHidden, layer.isUserInteractionEnabled, layer.opacity > 0 else { continue }
-            if layer.acceptsFocus { result.append(layer) }
+            if layer.acceptsFocus, !layer.bounds.isEmpty { result.append(layer) }
             stack.append(contentsOf: layer.sublayers.reversed())
         }
         return result
@@ -226,7 +226,11 @@ public final class InputRouter {
     // MARK: Touch
 
     private func touchDown(id: Int32, at point: Point, time: UInt32) {
-        if touches[id] != nil { post(.touchUp(id: id), time: time) }
+        // A live id going down again: the old finger is cancelled, not released, so it acts on
+        // nothing.
+        if let old = touches.removeValue(forKey: id), let handler = old.handler.flatMap(attached) {
+            handler.pointerCancelled(pointerEvent(for: handler, at: old.location, source: .touch(id: id), time: time))
+        }
         guard touches.count < maximumTouches else { return }
         let hit = hitTest(point)
         focusOnPress(hit)
@@ -239,6 +243,7 @@ public final class InputRouter {
     // MARK: Keys
 
     private func keyEvent(_ key: KeyInput, time: UInt32) {
+        dropFocusIfUnreachable()
         let event = KeyEvent(key: key, time: time)
         let start = focusedLayer ?? host?.rootLayer
         if key.state == .released {
@@ -250,6 +255,32 @@ public final class InputRouter {
         if !handled, tab, key.modifiers.isDisjoint(with: [.control, .alt, .logo]) {
             moveFocus(forward: key.keysym == .tab && !key.modifiers.contains(.shift))
         }
+    }
+
+    /// A focused layer that was hidden, made transparent or non-interactive (itself or an
+    /// ancestor) since it took the focus gives it up, as GTK moves focus off hidden widgets: keys
+    /// must not reach what the user cannot see.
+    private func dropFocusIfUnreachable() {
+        guard let focused = focusedLayer else { return }
+        var node: Layer? = focused
+        while let layer = node {
+            if layer.isHidden || !layer.isUserInteractionEnabled || layer.opacity <= 0 || !focused.acceptsFocus {
+                focus(nil, visible: false)
+                return
+            }
+            node = layer.superlayer
+        }
+    }
+
+    /// After the tree changed under a pointer that did not move (layout, a layer added, hidden or
+    /// scrolled), hover and cursor follow what is now under it. The host calls this after each
+    /// tick's layout; a grabbed pointer keeps its hover until release.
+    func treeChanged() {
+        guard let point = pointerLocation, mouseGrab?.layer.flatMap(attached) == nil else { return }
+        let hit = hitTest(point)
+        guard hit !== hovered.first?.layer else { return }
+        updateHover(hit, at: point, time: UInt32(truncatingIfNeeded: Monotonic.now / 1_000_000))
+        refreshCursor()
     }
 
     // MARK: Hover and cursor

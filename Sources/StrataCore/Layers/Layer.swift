@@ -234,10 +234,11 @@ open class Layer {
     open func pointerDragged(_ event: PointerEvent) {}
     /// The press this layer handled ended.
     open func pointerReleased(_ event: PointerEvent) {}
-    /// The press this layer handled was taken away (a touch cancel, the pointer lost): undo any
-    /// highlight, act on nothing.
+    /// The press this layer handled was taken away (a touch cancel, the pointer lost, the layer
+    /// removed): undo any highlight and do not perform the press's action.
     open func pointerCancelled(_ event: PointerEvent) {}
-    /// The pointer moved over the layer with no press held. Return true to stop it bubbling.
+    /// The pointer moved over the layer while no layer holds a grab. Return true to stop it
+    /// bubbling.
     open func pointerMoved(_ event: PointerEvent) -> Bool { false }
     /// The pointer came over this layer (or a sublayer). Sent to every layer under the pointer,
     /// outermost first; it does not bubble.

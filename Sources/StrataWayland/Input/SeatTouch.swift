@@ -59,8 +59,11 @@ struct TouchFrames {
     mutating func handle(_ event: WlTouch.Event) -> [SurfaceInput] {
         switch event {
         case let .down(serial, time, surface, id, x, y):
-            if let old = points.removeValue(forKey: id) {
-                pending.append(SurfaceInput(surface: old, event: .touchUp(id: id), time: time))
+            // A live id touching down again is a compositor's mistake: the old finger is
+            // cancelled, never released, so it cannot click what it was on. On the same surface
+            // the router cancels it when the new down arrives.
+            if let old = points.removeValue(forKey: id), old != surface?.id {
+                pending.append(SurfaceInput(surface: old, event: .touchCancelled, time: time))
             }
             guard let surface = surface?.id, points.count < Self.maximumPoints else { break }
             points[id] = surface

@@ -322,7 +322,8 @@ open class Control: AsyncLayer, AsyncLayerDelegate {
         guard isEnabled, event.modifiers.isDisjoint(with: [.control, .alt, .logo]) else { return false }
         switch event.keysym {
         case .space, .return, .keypadEnter:
-            if !event.isRepeat { activate() }
+            // Not while a press is being tracked: the release will decide, once.
+            if !event.isRepeat, !isTracking { activate() }
             return true
         default:
             return false

@@ -127,8 +127,12 @@ open class Slider: Control {
         if !isContinuous, storedValue != valueAtPress { sendActions(for: .valueChanged) }
     }
 
+    /// A cancelled drag is undone: the value goes back to where the press found it (announced
+    /// only if the drag had announced values along the way).
     open override func cancelTracking() {
-        if !isContinuous, storedValue != valueAtPress { sendActions(for: .valueChanged) }
+        guard storedValue != valueAtPress else { return }
+        value = valueAtPress
+        if isContinuous { sendActions(for: .valueChanged) }
     }
 
     private func move(toX x: Double) {
