@@ -9,6 +9,9 @@ STRATA_PACKAGES=(
     wayland-protocols weston fonts-dejavu-core fonts-wqy-microhei
     # the second test compositor, with a seat for the input end-to-end tests, and its screenshots
     sway grim
+    # cursor images: Adwaita has the CSS cursor names (Debian's default cursor theme); the X11
+    # themes exercise the fallback names
+    adwaita-icon-theme xcursor-themes
     pkg-config
 )
 
