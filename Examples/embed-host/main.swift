@@ -1,7 +1,7 @@
 // embed-host: a client written against Strata's raw Wayland layer that owns its window, paints
 // it itself, and embeds a Strata layer tree in a subsurface. It runs its own poll loop and
-// drives Strata through the pump API, and forwards its own seat's pointer and touch input over
-// the subsurface to Strata, where a button counts clicks (reported on standard output). Runs
+// drives Strata through the pump API, and forwards its own seat's pointer, touch and keyboard
+// input to Strata, where a button counts clicks (reported on standard output). Runs
 // until closed, or for STRATA_DEMO_SECONDS seconds.
 import Glibc
 import SystemPackage
@@ -132,13 +132,14 @@ func report(_ line: String) {
 }
 
 /// The host's own seat: pointer and touch events over the subsurface go to Strata, in the
-/// subsurface's coordinates (the ones `wl_pointer` gives for it). A host with its own keymap
-/// handling would forward keys the same way, as `.key(KeyInput)`.
+/// subsurface's coordinates (the ones `wl_pointer` gives for it), and the window's keyboard
+/// events go to Strata whole, for it to translate with the compositor's keymap.
 @MainActor
 final class InputForwarding {
     private let seat: WlSeat
     private var pointer: WlPointer?
     private var touch: WlTouch?
+    private var keyboard: WlKeyboard?
     private var pointerInside = false
     private var touchesInside: Set<Int32> = []
 
@@ -149,6 +150,11 @@ final class InputForwarding {
             if capabilities.contains(.pointer), pointer == nil, let pointer = try? seat.getPointer() {
                 self.pointer = pointer
                 pointer.addListener { [weak self] event in self?.pointerEvent(event, over: embeddedSurface, embedded) }
+            }
+            // The window's keys all go to the embedded part: it is the only thing that takes them.
+            if capabilities.contains(.keyboard), keyboard == nil, let keyboard = try? seat.getKeyboard() {
+                self.keyboard = keyboard
+                keyboard.addListener { event in embedded.forward(event) }
             }
             if capabilities.contains(.touch), touch == nil, let touch = try? seat.getTouch() {
                 self.touch = touch

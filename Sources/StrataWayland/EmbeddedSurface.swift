@@ -43,6 +43,20 @@ public final class EmbeddedSurface {
         host.input.post(event, time: time)
     }
 
+    /// Translates and delivers the host's own `wl_keyboard` events (keymap, enter, leave, key,
+    /// modifiers, repeat info), for a host written on Strata's Wayland layer: the keymap is
+    /// compiled with xkbcommon, keys get their keysyms, text, dead keys and compose, and held
+    /// keys repeat, as for a window. Forward every event of the keyboard while the embedded part
+    /// should have the keys; a `leave` takes them away. A host with its own keymap handling posts
+    /// `.key(KeyInput)` through `post(_:time:)` instead.
+    public func forward(_ event: WlKeyboard.Event) {
+        keyboard.handle(event)
+    }
+
+    private lazy var keyboard = SeatKeyboard(proxy: nil, loop: session.loop) { [weak self] _, event, time in
+        self?.post(event, time: time)
+    }
+
     /// Follows the host's new size (in points) and, when given, scale.
     public func resize(to size: Size, scale: Double? = nil) {
         host.resize(to: size, scale: scale.map(Self.bufferScale))

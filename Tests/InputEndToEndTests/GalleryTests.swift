@@ -137,10 +137,11 @@ extension InputEndToEnd {
 }
 
 extension InputEndToEnd {
-    /// The embed-host example forwards its own seat's pointer over its subsurface to Strata: a
-    /// virtual click there reaches the Strata button inside, through Strata's hit-testing.
-    @Test func anEmbeddingHostForwardsAClickToAStrataButton() throws {
-        let input = try VirtualInput(display: display, devices: .pointer)
+    /// The embed-host example forwards its own seat's pointer over its subsurface, and its
+    /// keyboard, to Strata: a virtual click there reaches the Strata button inside, through
+    /// Strata's hit-testing, and a key typed then presses it.
+    @Test func anEmbeddingHostForwardsAClickAndKeysToAStrataButton() throws {
+        let input = try VirtualInput(display: display)
         let process = try ExampleProcess("embed-host", display: display)
         let layout = try process.waitForLine { $0.contains("layout button=") }
         let button = try Part.parse("button", in: layout)
@@ -156,6 +157,10 @@ extension InputEndToEnd {
         try process.waitForLine { $0 == "embed-host: clicked count=1" }
         try input.click()
         try process.waitForLine { $0 == "embed-host: clicked count=2" }
+        // The click focused the button; Space, through the host's forwarded keyboard and
+        // Strata's keymap translation, presses it.
+        try input.tap(57)  // KEY_SPACE
+        try process.waitForLine { $0 == "embed-host: clicked count=3" }
     }
 }
 

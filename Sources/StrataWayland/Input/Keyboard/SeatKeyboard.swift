@@ -33,8 +33,8 @@ final class SeatKeyboard {
         case fallback
     }
 
-    /// The bound `wl_keyboard`.
-    let proxy: WlKeyboard
+    /// The bound `wl_keyboard`; nil when a host forwards its own keyboard's events (`handle`).
+    let proxy: WlKeyboard?
     /// Called for each problem (a bad keymap) after it is logged.
     var onProblem: ((KeymapError) -> Void)?
     /// The `wl_surface` id with keyboard focus.
@@ -75,11 +75,12 @@ final class SeatKeyboard {
         let timer: MainLoop.Token
     }
 
-    /// Listens to `proxy` from now on; events go to `deliver`.
+    /// Listens to `proxy` from now on (or, with nil, takes events through `handle`); events go
+    /// to `deliver`.
     /// - Parameters:
     ///   - composeLocale: whose Compose table to use; nil reads `LC_ALL`, `LC_CTYPE`, `LANG`.
     ///   - fallbackLayout: the layout of the fallback keymap; nil takes the RMLVO environment.
-    init(proxy: WlKeyboard, loop: MainLoop, composeLocale: String? = nil, fallbackLayout: String? = nil,
+    init(proxy: WlKeyboard?, loop: MainLoop, composeLocale: String? = nil, fallbackLayout: String? = nil,
          deliver: @escaping Deliver) {
         self.proxy = proxy
         self.loop = loop
@@ -90,7 +91,7 @@ final class SeatKeyboard {
         compose = context.flatMap { ComposeSequence(locale: locale, context: $0) }
         if context == nil { keyboardLog.error("xkbcommon cannot create a context: keys will have no symbols") }
         if compose == nil { keyboardLog.debug("no Compose table for locale \(locale): dead keys and compose are off") }
-        listener = proxy.addListener { [weak self] event in self?.handle(event) }
+        listener = proxy?.addListener { [weak self] event in self?.handle(event) }
     }
 
     isolated deinit {
@@ -102,7 +103,7 @@ final class SeatKeyboard {
     func release() {
         guard !isReleased else { return }
         isReleased = true
-        if let listener { proxy.removeListener(listener) }
+        if let listener { proxy?.removeListener(listener) }
         stopRepeat()
         heldKeys.removeAll()
         compose?.reset()
@@ -111,12 +112,14 @@ final class SeatKeyboard {
             deliver(surface, .keyboardExited, lastTime)
         }
         // Before v3 there is no request: the object lives until the proxy goes.
-        if proxy.version >= 3, proxy.isAlive { try? proxy.release() }
+        if let proxy, proxy.version >= 3, proxy.isAlive { try? proxy.release() }
     }
 
     // MARK: Events
 
-    private func handle(_ event: WlKeyboard.Event) {
+    /// One `wl_keyboard` event, from the proxy or forwarded by an embedding host.
+    func handle(_ event: WlKeyboard.Event) {
+        guard !isReleased else { return }
         switch event {
         case let .keymap(format, fd, size):
             keymapReceived(format: format, fd: fd, size: size)
