@@ -405,6 +405,22 @@ private final class Probe: Layer {
         #expect(scene.host.input.focusedLayer == nil, "an empty layer is not a Tab stop")
     }
 
+    @Test func theFocusRingHidesWhileTheSurfaceHasNoKeyboard() {
+        let scene = HeadlessScene(width: 200, height: 200)
+        let field = Probe("field", Rect(x: 0, y: 0, width: 100, height: 20))
+        field.focusable = true
+        scene.root.addSublayer(field)
+        let input = scene.host.input
+        input.post(.keyboardEntered, time: 0)
+        tab(input)
+        #expect(input.isFocusVisible)
+        input.post(.keyboardExited, time: 0)
+        #expect(field.isFocused && !input.isFocusVisible, "focused still, without a ring")
+        input.post(.keyboardEntered, time: 0)
+        #expect(input.isFocusVisible)
+        #expect(field.log == ["focus", "focus", "focus"], "told each time the ring changed")
+    }
+
     @Test func deepTreesDoNotOverflowTheStack() {
         let scene = HeadlessScene(width: 200, height: 200)
         var parent = scene.root

@@ -22,7 +22,8 @@ public final class InputRouter {
 
     /// The layer with the keyboard focus.
     public var focusedLayer: Layer? { focus.flatMap { attached($0) } }
-    /// Whether the focus was reached by the keyboard, so focus rings show (CSS `:focus-visible`).
+    /// Whether the focus was reached by the keyboard, so focus rings show (CSS `:focus-visible`);
+    /// off while the surface has lost the keyboard, back when it returns.
     public private(set) var isFocusVisible = false
     /// Whether the surface has the seat's keyboard focus.
     public private(set) var hasKeyboardFocus = false
@@ -38,6 +39,7 @@ public final class InputRouter {
     public var onEvent: ((InputEvent, UInt32) -> Void)?
 
     private weak var host: LayerHost?
+    private var focusRingHiddenWhileInactive = false
     private weak var focus: Layer?
     /// Layers under the pointer, deepest first.
     private var hovered: [WeakLayer] = []
@@ -94,9 +96,21 @@ public final class InputRouter {
             }
         case .keyboardEntered:
             hasKeyboardFocus = true
+            // A focus ring hidden while the window was inactive shows again.
+            if focusRingHiddenWhileInactive, let focused = focusedLayer {
+                isFocusVisible = true
+                focused.focusChanged()
+            }
+            focusRingHiddenWhileInactive = false
         case .keyboardExited:
             hasKeyboardFocus = false
             modifiers = []
+            // An inactive window shows no focus ring, as GTK's do; the focus itself stays.
+            if isFocusVisible, let focused = focusedLayer {
+                isFocusVisible = false
+                focusRingHiddenWhileInactive = true
+                focused.focusChanged()
+            }
         case let .key(key):
             modifiers = key.modifiers
             keyEvent(key, time: time)
@@ -116,6 +130,7 @@ public final class InputRouter {
         guard old !== layer || isFocusVisible != isVisible else { return true }
         focus = layer
         isFocusVisible = isVisible
+        focusRingHiddenWhileInactive = false
         if old !== layer { old?.focusChanged() }
         layer?.focusChanged()
         return true
