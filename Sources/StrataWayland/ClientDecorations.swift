@@ -31,6 +31,11 @@ final class ClientDecorations {
         get { bar.onMove }
         set { bar.onMove = newValue }
     }
+    /// A double click on the bar: maximize, or restore a maximized window.
+    var onToggleMaximize: (() -> Void)? {
+        get { bar.onToggleMaximize }
+        set { bar.onToggleMaximize = newValue }
+    }
     /// A secondary press on the bar: show the compositor's window menu at that point.
     var onShowMenu: ((PointerEvent) -> Void)? {
         get { bar.onShowMenu }
@@ -125,15 +130,17 @@ final class ClientDecorations {
     }
 }
 
-/// The title bar: a primary press (or a touch) moves the window, a secondary one opens the
-/// window menu.
+/// The title bar: a primary press (or a touch) moves the window, a double click maximizes or
+/// restores it, a secondary press opens the window menu.
 @MainActor
 final class TitleBarLayer: Layer {
     var onMove: ((PointerEvent) -> Void)?
+    var onToggleMaximize: (() -> Void)?
     var onShowMenu: ((PointerEvent) -> Void)?
 
     override func pointerPressed(_ event: PointerEvent) -> Bool {
         switch event.button {
+        case .left where event.clickCount == 2 && event.source == .mouse: onToggleMaximize?()
         case .left: onMove?(event)
         case .right: onShowMenu?(event)
         default: return false

@@ -305,6 +305,10 @@ public final class Window: SurfaceClient {
     private func setUpDecorationInput() {
         decorations.onClose = { [weak self] in self?.requestClose() }
         decorations.onMove = { [weak self] event in self?.beginInteraction(after: event, resizing: nil) }
+        decorations.onToggleMaximize = { [weak self] in
+            guard let self else { return }
+            states.contains(.maximized) ? unmaximize() : maximize()
+        }
         decorations.onResize = { [weak self] edge, event in self?.beginInteraction(after: event, resizing: edge) }
         decorations.onShowMenu = { [weak self] event in
             guard let self, let seat = deliveringSeat, let serial = seat.lastPressSerial else { return }

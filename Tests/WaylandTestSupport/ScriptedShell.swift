@@ -32,6 +32,8 @@ public struct ShellObservations: Sendable {
     public var moves: [UInt32] = []
     public var resizes: [(serial: UInt32, edges: UInt32)] = []
     public var windowMenus: [UInt32] = []
+    /// `set_maximized` (true) and `unset_maximized` (false) requests, in order.
+    public var maximizeRequests: [Bool] = []
 }
 
 extension TestCompositor {
@@ -248,6 +250,8 @@ final class ScriptedShell {
             observations.withLock { $0.moves.append(args[1].u) }
         case (.toplevel, 6):
             observations.withLock { $0.resizes.append((args[1].u, args[2].u)) }
+        case (.toplevel, 9), (.toplevel, 10):
+            observations.withLock { $0.maximizeRequests.append(opcode == 9) }
         case (.toplevel, 2):
             let title = args[0].s.map { String(cString: $0) }
             observations.withLock { $0.title = title }

@@ -502,6 +502,16 @@ struct SeatWindowTests {
         #expect(rig.session.seat?.touch?.activePoints == [], "the compositor owns that finger now")
     }
 
+    @Test func aDoubleClickOnTheBarMaximizes() throws {
+        var rig = try SeatTests.Rig()
+        try rig.enter(at: Point(x: 80, y: 16))
+        try rig.pointer([.button(serial: 70, time: 1000, button: Self.left, state: 1), .frame,
+                         .button(serial: 71, time: 1080, button: Self.left, state: 0), .frame,
+                         .button(serial: 72, time: 1200, button: Self.left, state: 1), .frame])
+        try rig.session.run(until: { rig.server.observed.maximizeRequests == [true] })
+        #expect(rig.server.observed.moves == [70], "the first press moved; the second maximized")
+    }
+
     /// A layer that takes the focus and records the keys it gets.
     final class KeyTarget: Layer {
         var keys: [KeyEvent] = []
