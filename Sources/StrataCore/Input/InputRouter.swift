@@ -60,7 +60,7 @@ public final class InputRouter {
     /// Delivers `event`. `time` is the platform's timestamp in milliseconds (wrapping); when nil,
     /// the monotonic clock's.
     public func post(_ event: InputEvent, time: UInt32? = nil) {
-        let time = time ?? UInt32(truncatingIfNeeded: Monotonic.now / 1_000_000)
+        let time = time ?? Self.now
         onEvent?(event, time)
         switch event {
         case let .pointerEntered(point), let .pointerMoved(point):
@@ -278,13 +278,12 @@ public final class InputRouter {
     private func dropFocusIfUnreachable() {
         guard let focused = focusedLayer else { return }
         var node: Layer? = focused
-        while let layer = node {
-            if layer.isHidden || !layer.isUserInteractionEnabled || layer.opacity <= 0 || !focused.acceptsFocus {
-                focus(nil, visible: false)
-                return
-            }
+        var reachable = focused.acceptsFocus
+        while reachable, let layer = node {
+            reachable = !layer.isHidden && layer.isUserInteractionEnabled && layer.opacity > 0
             node = layer.superlayer
         }
+        if !reachable { focus(nil, visible: false) }
     }
 
     /// After the tree changed under a pointer that did not move (layout, a layer added, hidden or
@@ -294,7 +293,7 @@ public final class InputRouter {
         guard let point = pointerLocation, mouseGrab?.layer.flatMap(attached) == nil else { return }
         let hit = hitTest(point)
         guard hit !== hovered.first?.layer else { return }
-        updateHover(hit, at: point, time: UInt32(truncatingIfNeeded: Monotonic.now / 1_000_000))
+        updateHover(hit, at: point, time: Self.now)
         refreshCursor()
     }
 
@@ -302,13 +301,15 @@ public final class InputRouter {
 
     private func updateHover(_ hit: Layer?, at point: Point, time: UInt32) {
         let chain = Self.chain(from: hit, at: point)
-        let old = attachedHoverChain()
+        let previous = hovered.compactMap(\.layer)
+        // Only the part of the old chain still in this tree hears that the pointer left.
+        let leaving = Self.chain(from: deepestHoveredInTree(), at: point)
         hovered = chain.map { WeakLayer($0.layer) }
         let now = Set(chain.map { ObjectIdentifier($0.layer) })
-        let before = Set(old.map { ObjectIdentifier($0.layer) })
-        for (layer, isAttached) in old where !now.contains(ObjectIdentifier(layer)) {
-            layer.isHovered = false
-            if isAttached { layer.pointerExited(pointerEvent(for: layer, local: layer.convertFromHost(point), at: point, time: time)) }
+        let before = Set(previous.map(ObjectIdentifier.init))
+        for layer in previous where !now.contains(ObjectIdentifier(layer)) { layer.isHovered = false }
+        for (layer, local) in leaving where !now.contains(ObjectIdentifier(layer)) {
+            layer.pointerExited(pointerEvent(for: layer, local: local, at: point, time: time))
         }
         for (layer, local) in chain.reversed() where !before.contains(ObjectIdentifier(layer)) {
             layer.isHovered = true
@@ -329,26 +330,22 @@ public final class InputRouter {
         var result: [(layer: Layer, local: Point)] = []
         result.reserveCapacity(layers.count)
         for layer in layers.reversed() {
-            local = layer.convert(local, fromSuperlayer: ())
+            local = layer.convertFromSuperlayer(local)
             result.append((layer, local))
         }
         return result.reversed()
     }
 
-    /// The hovered layers still alive, deepest first, and whether each is still in this tree: a
-    /// layer is when its superlayer is the next entry and the outermost one is the root.
-    private func attachedHoverChain() -> [(layer: Layer, isAttached: Bool)] {
-        let layers = hovered.compactMap(\.layer)
-        var result = layers.map { ($0, false) }
-        var above: Layer?
-        for index in layers.indices.reversed() {
-            let layer = layers[index]
-            let linked = above.map { layer.superlayer === $0 } ?? (layer === host?.rootLayer)
-            guard linked else { break }
-            result[index].1 = true
-            above = layer
+    /// The deepest hovered layer still in this tree: the hover chain, read from the root down,
+    /// stays linked (each entry the superlayer of the next) as far as it.
+    private func deepestHoveredInTree() -> Layer? {
+        var deepest: Layer?
+        for entry in hovered.reversed() {
+            guard let layer = entry.layer,
+                  deepest.map({ layer.superlayer === $0 }) ?? (layer === host?.rootLayer) else { break }
+            deepest = layer
         }
-        return result
+        return deepest
     }
 
     /// Recomputes the cursor: the grabbing layer's, or the hovered one's, inherited upwards.
@@ -431,6 +428,10 @@ public final class InputRouter {
         }
         return nil
     }
+
+    /// The monotonic clock in milliseconds, wrapping like compositor timestamps: the time of
+    /// events posted without one.
+    private static var now: UInt32 { UInt32(truncatingIfNeeded: Monotonic.now / 1_000_000) }
 
     private func attached(_ layer: Layer) -> Layer? {
         layer.host === host && host != nil ? layer : nil

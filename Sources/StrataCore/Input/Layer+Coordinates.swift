@@ -1,6 +1,6 @@
 extension Layer {
     /// `point` from the superlayer's coordinates into this layer's.
-    func convert(_ point: Point, fromSuperlayer: Void) -> Point {
+    func convertFromSuperlayer(_ point: Point) -> Point {
         Point(x: point.x - frame.minX + bounds.minX, y: point.y - frame.minY + bounds.minY)
     }
 
@@ -28,7 +28,7 @@ extension Layer {
             chain.append(layer)
             node = layer.superlayer
         }
-        return chain.reversed().reduce(point) { $1.convert($0, fromSuperlayer: ()) }
+        return chain.reversed().reduce(point) { $1.convertFromSuperlayer($0) }
     }
 
     /// `point` from this layer's coordinates into `layer`'s; with nil, into surface points.
@@ -51,6 +51,6 @@ extension Layer {
     /// The deepest layer at `point` in surface points, for a root layer; nil when nothing is
     /// there.
     func hitTest(hostPoint point: Point) -> Layer? {
-        hitTest(convert(point, fromSuperlayer: ()))
+        hitTest(convertFromSuperlayer(point))
     }
 }

@@ -205,7 +205,7 @@ open class Layer {
         let inside = contains(point)
         if clipsToBounds, !inside { return nil }
         for sublayer in sublayers.reversed() {
-            if let hit = sublayer.hitTest(sublayer.convert(point, fromSuperlayer: ())) { return hit }
+            if let hit = sublayer.hitTest(sublayer.convertFromSuperlayer(point)) { return hit }
         }
         return inside ? self : nil
     }
