@@ -110,7 +110,7 @@ public final class Seat {
             break
         }
         guard let session, let client = session.client(for: input.surface) else { return }
-        let time = input.time ?? lastTime ?? UInt32(truncatingIfNeeded: Monotonic.now / 1_000_000)
-        client.deliver(input.event, time: time, seat: self)
+        // Enter and leave carry no time: the last one seen, or the router's clock before any.
+        client.deliver(input.event, time: input.time ?? lastTime, seat: self)
     }
 }

@@ -227,8 +227,9 @@ protocol SurfaceClient: AnyObject {
     func outputsChanged()
     func outputRemoved(_ output: Output)
     /// An input event for this surface from `seat`, in surface points, with the compositor's
-    /// timestamp in milliseconds. Pointer, touch and keyboard events all come this way.
-    func deliver(_ event: InputEvent, time: UInt32, seat: Seat)
+    /// timestamp in milliseconds (nil before the seat saw any). Pointer, touch and keyboard
+    /// events all come this way.
+    func deliver(_ event: InputEvent, time: UInt32?, seat: Seat)
 }
 
 /// A `wl_output` and the properties Strata uses. Main actor only.

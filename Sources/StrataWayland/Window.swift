@@ -344,13 +344,15 @@ public final class Window: SurfaceClient {
 
     // MARK: Input
 
-    func deliver(_ event: InputEvent, time: UInt32, seat: Seat) {
+    func deliver(_ event: InputEvent, time: UInt32?, seat: Seat) {
         guard !isClosed, seatArbiter.admits(event, from: seat) else { return }
         deliveringSeat = seat
         defer { deliveringSeat = nil }
         host.input.post(event, time: time)
         while !afterDelivery.isEmpty, !isClosed {
-            host.input.post(afterDelivery.removeFirst(), time: time)
+            // Through the arbiter too: a finger ended here frees the seat's claim on touch.
+            let next = afterDelivery.removeFirst()
+            if seatArbiter.admits(next, from: seat) { host.input.post(next, time: time) }
         }
         afterDelivery = []
     }

@@ -311,6 +311,17 @@ struct KeyboardTests {
         #expect(rig.keys.count == 4, "no focus, nothing delivered")
         #expect(rig.connection.error == nil)
     }
+
+    @Test func keysHeldAtOnceAreBounded() throws {
+        let rig = try KeyboardRig()
+        try rig.focus()
+        let limit = SeatKeyboard.maximumHeldKeys
+        for code in 0..<UInt32(limit + 40) { rig.script.press(1000 + code) }
+        _ = try rig.next(key: .pressed) { $0.keycode == 1000 + UInt32(limit - 1) }
+        try rig.run(for: .milliseconds(50))
+        #expect(rig.keyboard.heldKeys.count == limit)
+        #expect(rig.keys.count == limit, "presses beyond the limit are dropped")
+    }
 }
 
 /// The parts that need no compositor.

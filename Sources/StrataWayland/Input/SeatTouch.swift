@@ -44,7 +44,7 @@ public final class SeatTouch {
 /// by `frame`; a state machine with no I/O.
 ///
 /// A hostile compositor is contained: at most `maximumPoints` points are tracked, a second
-/// `down` for a live id ends the first, ids never seen down are ignored, and a frame that never
+/// `down` for a live id cancels the first (never releases it), ids never seen down are ignored, and a frame that never
 /// ends goes out after `PointerFrames.maximumPending` events.
 @MainActor
 struct TouchFrames {

@@ -33,6 +33,9 @@ final class SeatKeyboard {
         case fallback
     }
 
+    /// How many keys may be held at once; presses of further keys are dropped.
+    static let maximumHeldKeys = 256
+
     /// The bound `wl_keyboard`; nil when a host forwards its own keyboard's events (`handle`).
     let proxy: WlKeyboard?
     /// Called for each problem (a bad keymap) after it is logged.
@@ -202,6 +205,11 @@ final class SeatKeyboard {
         ensureKeymap()
         switch keyState {
         case .pressed:
+            // A keyboard has about a hundred keys; a compositor pressing thousands is hostile,
+            // and what it held must not grow without bound.
+            guard heldKeys.contains(key) || heldKeys.count < Self.maximumHeldKeys else {
+                return keyboardLog.debug("key \(key) dropped: \(heldKeys.count) keys already held")
+            }
             heldKeys.insert(key)
             send(.key(translate(key, code, as: .pressed)), time: time)
             if focusedSurface != nil, repeatSettings.isEnabled, state?.keymap.repeats(code) == true {
@@ -306,10 +314,13 @@ final class SeatKeyboard {
 
     private func startRepeat(_ key: UInt32, _ code: XKBKeycode, time: UInt32) {
         stopRepeat()
+        // Taken before the timer is armed, so a repeat's time is never less than the delay after
+        // the press.
+        let pressedAt = Monotonic.now
         let timer = loop.addTimer(after: repeatSettings.delayDuration, repeating: repeatSettings.interval) { [weak self] in
             self?.repeatFired()
         }
-        repeating = Repeat(key: key, code: code, pressTime: time, pressedAt: Monotonic.now, timer: timer)
+        repeating = Repeat(key: key, code: code, pressTime: time, pressedAt: pressedAt, timer: timer)
     }
 
     private func stopRepeat() {
