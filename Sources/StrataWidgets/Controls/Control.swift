@@ -287,13 +287,6 @@ open class Control: AsyncLayer, AsyncLayerDelegate {
         cancelTracking()
     }
 
-    /// A press from an earlier tree never ends (the router forgets a removed layer's fingers), so
-    /// joining a tree drops it.
-    open override func didJoin(_ host: LayerHost) {
-        super.didJoin(host)
-        if tracking != nil { abandonTracking() }
-    }
-
     // MARK: Activation
 
     /// Acts as a click would, without the touch events: `didActivate()`, then
