@@ -16,13 +16,16 @@ enum DesktopSettings {
     static let accepted = 100...2000
 
     /// Looks the interval up on a worker, since `gsettings` is a process to start, and calls
-    /// `found` on `loop`'s thread if there is one.
+    /// `found` on `loop`'s thread if there is one. Read once per process: every session shares it.
     static func lookUpDoubleClickInterval(on loop: MainLoop, found: @escaping @Sendable @MainActor (Duration) -> Void) {
         DispatchQueue.global(qos: .utility).async {
-            guard let milliseconds = doubleClickMilliseconds() else { return }
+            guard let milliseconds = processDoubleClickMilliseconds else { return }
             loop.post { found(.milliseconds(milliseconds)) }
         }
     }
+
+    /// The first lookup's answer (a static `let` is initialised once, thread-safely).
+    private static let processDoubleClickMilliseconds = doubleClickMilliseconds()
 
     static func doubleClickMilliseconds() -> Int? {
         if let value = environment("STRATA_DOUBLE_CLICK_MS") { return validated(Int(value)) }
