@@ -15,12 +15,6 @@ final class ClientDecorations {
     /// How far around the close button a press still hits it: 14 points is a small target.
     static let closeButtonSlop = 4.0
 
-    /// What a press somewhere does.
-    enum Region: Equatable {
-        case content, titleBar, closeButton
-        case edge(XdgToplevel.ResizeEdge)
-    }
-
     var title = "" { didSet { titleLabel.text = title } }
     var isActive = true { didSet { updateColours() } }
     /// Whether the edges resize; false while maximized or fullscreen.
@@ -101,18 +95,6 @@ final class ClientDecorations {
             }
         }
         updateEdges()
-    }
-
-    /// What the layer tree under `root` does with a press at `point` (surface points).
-    func region(at point: Point, in root: Layer) -> Region {
-        var node = root.hitTest(point)
-        while let layer = node {
-            if let handle = layer as? ResizeHandleLayer { return .edge(handle.edge) }
-            if layer === closeButton { return .closeButton }
-            if layer === bar { return .titleBar }
-            node = layer.superlayer
-        }
-        return .content
     }
 
     private func updateEdges() {

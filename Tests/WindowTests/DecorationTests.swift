@@ -156,3 +156,23 @@ struct DecorationTests {
         #expect(rig.moves.isEmpty)
     }
 }
+
+/// Where a press lands in the decorations' layers: what the tests ask of the hit-testing.
+extension ClientDecorations {
+    enum Region: Equatable {
+        case content, titleBar, closeButton
+        case edge(XdgToplevel.ResizeEdge)
+    }
+
+    /// What the layer tree under `root` does with a press at `point` (surface points).
+    func region(at point: Point, in root: Layer) -> Region {
+        var node = root.hitTest(point)
+        while let layer = node {
+            if let handle = layer as? ResizeHandleLayer { return .edge(handle.edge) }
+            if layer === closeButton { return .closeButton }
+            if layer === bar { return .titleBar }
+            node = layer.superlayer
+        }
+        return .content
+    }
+}
