@@ -53,7 +53,7 @@ public final class WaylandSession {
     private var clients: [UInt32: WeakSurfaceClient] = [:]
     private var attachment: LoopAttachment?
     /// Whether seats are bound: not in an adopted session, whose host forwards input through
-    /// `EmbeddedSurface.post(_:time:)` instead.
+    /// `EmbeddedSurface.post(_:time:)` and `forward(_:)` instead.
     private let followsSeats: Bool
 
     /// Cursor images, loaded on first use.
