@@ -37,8 +37,16 @@ private final class Probe: Layer {
         log.append("move")
         return handlesMove
     }
-    override func pointerEntered(_ event: PointerEvent) { log.append("enter") }
-    override func pointerExited(_ event: PointerEvent) { log.append("exit") }
+    /// Hover crossings of every probe that shares it, in the order they happened.
+    var crossings: Crossings?
+    override func pointerEntered(_ event: PointerEvent) {
+        log.append("enter")
+        crossings?.names.append("\(name) enter")
+    }
+    override func pointerExited(_ event: PointerEvent) {
+        log.append("exit")
+        crossings?.names.append("\(name) exit")
+    }
     override func scrolled(_ event: ScrollEvent) -> Bool {
         log.append("scroll \(event.scroll.deltaY)")
         return handlesScroll
@@ -48,6 +56,12 @@ private final class Probe: Layer {
         return handlesKeys
     }
     override func focusChanged() { log.append(isFocused ? "focus" : "blur") }
+}
+
+/// The order of hover crossings across several probes.
+@MainActor
+private final class Crossings {
+    var names: [String] = []
 }
 
 @MainActor
@@ -183,16 +197,18 @@ private final class Probe: Layer {
         outer.addSublayer(inner)
         scene.root.addSublayer(outer)
         scene.root.addSublayer(other)
-        var order: [String] = []
+        let crossings = Crossings()
+        for probe in [outer, inner, other] { probe.crossings = crossings }
         let input = scene.host.input
         input.post(.pointerEntered(Point(x: 15, y: 15)), time: 0)
-        order += [outer.log.first, inner.log.first].compactMap { $0 }
         #expect(outer.isHovered && inner.isHovered && scene.root.isHovered)
-        #expect(order == ["enter", "enter"])
+        #expect(crossings.names == ["outer enter", "inner enter"])
         input.post(.pointerMoved(Point(x: 50, y: 50)), time: 0)
         #expect(inner.log.contains("exit") && !outer.log.contains("exit"))
+        input.post(.pointerMoved(Point(x: 15, y: 15)), time: 0)
+        crossings.names = []
         input.post(.pointerMoved(Point(x: 130, y: 10)), time: 0)
-        #expect(outer.log.contains("exit") && other.log.contains("enter"))
+        #expect(crossings.names == ["inner exit", "outer exit", "other enter"], "deepest exits first")
         input.post(.pointerExited, time: 0)
         #expect(other.log.last == "exit" && !scene.root.isHovered)
     }
