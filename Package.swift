@@ -56,7 +56,7 @@ let package = Package(
         // Rendering: geometry, colour, bitmaps, the pixman canvas, text, PNG.
         .target(
             name: "StrataRender",
-            dependencies: ["CPixman", "CPNG", "CFreeType", "CHarfBuzz", "CFontconfig", "Locking", log]
+            dependencies: ["CPixman", "CPNG", "CFreeType", "CHarfBuzz", "CFontconfig", "StrataPlatform", "Locking", log]
         ),
         // The async display core; knows no Wayland: layers, transactions, the frame clock, the host,
         // composition, buffers, the headless backend, the display link.
