@@ -44,7 +44,12 @@ do {
 
 extension String {
     func write(toFile path: String) throws {
-        guard let file = fopen(path, "w") else { throw BenchError(message: "cannot open \(path)") }
+        // O_NOFOLLOW: a symlink planted at the path in a shared directory is refused, not written through.
+        let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0o644)
+        guard fd >= 0, let file = fdopen(fd, "w") else {
+            if fd >= 0 { close(fd) }
+            throw BenchError(message: "cannot open \(path): \(String(cString: strerror(errno)))")
+        }
         defer { fclose(file) }
         fputs(self, file)
     }
