@@ -32,6 +32,8 @@ final class FrameComposer {
     private var recentDamage: [DamageRegion] = []
     /// Bumped when the surface geometry changes; a frame painted under an older one is stale.
     private(set) var generation: UInt64 = 0
+    /// Runs on `queue` before each paint; tests stall painting with it.
+    var beforePainting: (@Sendable () -> Void)?
 
     /// The surface changed size or scale: frames in flight are stale, old damage means nothing,
     /// and the whole new surface must be painted.
@@ -82,7 +84,8 @@ final class FrameComposer {
             for older in recentDamage.prefix(buffer.age - 1) { paint.formUnion(older) }
         }
         let frame = PaintedFrame(buffer: buffer, damage: damage, generation: generation)
-        queue.async { [paint, scale = geometry.scale] in
+        queue.async { [paint, scale = geometry.scale, beforePainting] in
+            beforePainting?()
             buffer.beginPainting()
             LayerPainter.paint(items, damage: paint, scale: scale, background: background, into: buffer.bitmap)
             buffer.endPainting()
