@@ -44,6 +44,10 @@ struct DeepTreeTests {
         // A cycle is refused.
         receiver.addSublayer(chain[0])
         #expect(chain[0].superlayer === scene.root)
+        // A host's root cannot be moved under a layer (its host would lose track of it).
+        let other = HeadlessScene()
+        receiver.addSublayer(other.root)
+        #expect(other.root.superlayer == nil && other.root.host === other.host)
 
         try scene.settle()
         #expect(scene.pixel(5, 5) == Color.red.premultipliedARGB)

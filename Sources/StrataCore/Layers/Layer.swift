@@ -101,12 +101,14 @@ open class Layer {
 
     /// Inserts `layer` at `index` (clamped to the valid range), moving it from any other parent.
     /// Adding a layer inside itself (or inside its own subtree) does nothing: a tree has no cycles.
+    /// Adding a host's `rootLayer` does nothing either.
     ///
     /// Costs the smaller of this layer's depth and the size of `layer`'s subtree (the cycle
     /// check), plus that subtree's size when it joins a host: building a tree of any depth, top
     /// down or bottom up, is linear.
     public func insertSublayer(_ layer: Layer, at index: Int) {
-        guard !isDescendant(of: layer) else { return }
+        // A host's root stays the root: its host sizes it and ticks its tree.
+        guard layer.rootHost == nil, !isDescendant(of: layer) else { return }
         if layer.superlayer === self, let current = sublayers.firstIndex(where: { $0 === layer }) {
             sublayers.remove(at: current)
         } else {
