@@ -22,7 +22,7 @@ private final class Receiver: Layer {
 struct DeepTreeTests {
     static let depth = 100_000
 
-    @Test(.timeLimit(.minutes(1))) func aTreeBuiltTopDownUnderAHost() throws {
+    @Test func aTreeBuiltTopDownUnderAHost() throws {
         let scene = HeadlessScene(width: 40, height: 40)
         var tip: Layer = scene.root
         var chain: [Layer] = []
@@ -73,7 +73,7 @@ struct DeepTreeTests {
         tip = scene.root
     }
 
-    @Test(.timeLimit(.minutes(1))) func aTreeBuiltBottomUpThenAttachedAndDropped() throws {
+    @Test func aTreeBuiltBottomUpThenAttachedAndDropped() throws {
         let scene = HeadlessScene(width: 40, height: 40)
         var top = solidLayer(.blue, Rect(x: 0, y: 0, width: 10, height: 10))
         let bottom = top
