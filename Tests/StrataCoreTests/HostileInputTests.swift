@@ -185,3 +185,60 @@ struct BufferPoolBoundTests {
         #expect(made == pool.capacity)
     }
 }
+
+/// Damage regions take any rectangle: only finite, non-empty pixels are ever kept, within the
+/// limit the caller gave (itself clamped).
+struct HostileDamageTests {
+    @Test(arguments: hostileDoubles)
+    func anyRectangle(value: Double) {
+        let bounds = Rect(x: 0, y: 0, width: 100, height: 100)
+        for limit in [Int.min, -1, 0, 1, 8, Int.max] {
+            var clipped = DamageRegion(limit: limit)
+            var unclipped = DamageRegion(limit: limit)
+            for rect in [Rect(x: value, y: 0, width: 10, height: 10), Rect(x: 0, y: 0, width: value, height: value),
+                         Rect(x: -value, y: value, width: value, height: -value), Rect(x: 5, y: 5, width: 5, height: 5)] {
+                clipped.add(rect, within: bounds)
+                unclipped.add(rect)
+            }
+            for rect in clipped.rects + unclipped.rects {
+                #expect(rect.minX.isFinite && rect.minY.isFinite && rect.width.isFinite && rect.height.isFinite, "\(rect)")
+                #expect(rect.width > 0 && rect.height > 0)
+            }
+            for rect in clipped.rects { #expect(rect.intersection(bounds) == rect) }
+            #expect(clipped.rects.count <= DamageRegion.maximumLimit)
+        }
+        var many = DamageRegion(limit: .max)
+        for index in 0..<10_000 { many.add(Rect(x: Double(index * 3), y: 0, width: 1, height: 1)) }
+        #expect(many.rects.count <= DamageRegion.maximumLimit)
+    }
+}
+
+/// The input router takes any event values: not-finite points are dropped, touches are capped,
+/// and absurd click settings neither trap nor count forever.
+@MainActor
+struct HostileInputRouterTests {
+    @Test func anyEventValues() throws {
+        let scene = HeadlessScene(width: 100, height: 100)
+        scene.root.addSublayer(solidLayer(.red, Rect(x: 0, y: 0, width: 50, height: 50)))
+        let input = scene.host.input
+        for interval in [Duration.seconds(Int64.max), .seconds(-Int64.max), .zero] {
+            input.doubleClickInterval = interval
+            for distance in hostileDoubles {
+                input.doubleClickDistance = distance
+                for point in hostileDoubles.map({ Point(x: $0, y: 10) }) {
+                    input.post(.pointerMoved(point), time: .max)
+                    input.post(.pointerButton(.left, isPressed: true), time: 0)
+                    input.post(.pointerButton(.left, isPressed: false), time: .max)
+                    input.post(.scroll(ScrollInput(deltaX: point.x, deltaY: point.x)))
+                }
+            }
+        }
+        for id in [Int32.min, -1, 0, Int32.max] + (1...100).map(Int32.init) {
+            input.post(.touchDown(id: id, at: Point(x: 10, y: 10)))
+            input.post(.touchMoved(id: id, to: Point(x: .nan, y: .infinity)))
+        }
+        input.post(.touchCancelled)
+        input.post(.pointerExited)
+        try scene.settle()
+    }
+}
