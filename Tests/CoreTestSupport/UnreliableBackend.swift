@@ -14,6 +14,8 @@ public final class UnreliableBackend: SurfaceBackend {
     /// While true, a replaced front buffer stays held (the compositor keeps it) and no release
     /// is sent.
     public var keepsBuffers = false
+    /// When set, every buffer handed out claims this age, true or not.
+    public var claimedAge: Int?
     public private(set) var isFrameRequested = false
     public private(set) var presentCount = 0
     private let pool: SurfaceBufferPool<Void>
@@ -35,7 +37,8 @@ public final class UnreliableBackend: SurfaceBackend {
 
     public func acquireBuffer(width: Int, height: Int) throws(StrataError) -> SurfaceBuffer? {
         if let allocationError { throw allocationError }
-        return try pool.acquire(width: width, height: height)
+        let buffer = try pool.acquire(width: width, height: height)
+        return claimedAge.flatMap { age in buffer?.reused(age: age) } ?? buffer
     }
 
     public func present(_ buffer: SurfaceBuffer, damage: DamageRegion, geometry: SurfaceGeometry) {

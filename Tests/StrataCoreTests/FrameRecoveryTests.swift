@@ -231,3 +231,19 @@ struct FrameClockRecoveryTests {
         #expect(r13 == [], "a late signal is ignored")
     }
 }
+
+/// A backend is trusted for pixels, not for bookkeeping: a buffer age that cannot be true means
+/// "unknown", and the whole frame is painted.
+@MainActor
+struct BackendClaimTests {
+    @Test(arguments: [Int.min, -1, 0, 2, 5, Int.max])
+    func anyClaimedBufferAgeIsSafe(age: Int) throws {
+        let scene = UnreliableScene()
+        scene.backend.claimedAge = age
+        #expect(try scene.run(until: { scene.shown == Color.red.premultipliedARGB }))
+        scene.layer.backgroundColor = .blue
+        #expect(try scene.run(until: { scene.shown == Color.blue.premultipliedARGB }))
+        scene.layer.frame = Rect(x: 10, y: 10, width: 10, height: 10)
+        #expect(try scene.run(until: { scene.backend.presentedBitmap?.pixel(x: 15, y: 15) == Color.blue.premultipliedARGB }))
+    }
+}

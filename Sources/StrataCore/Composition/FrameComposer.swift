@@ -78,7 +78,8 @@ final class FrameComposer {
             return .bufferFailed(error)
         }
         var paint = damage
-        if buffer.age == 0 || buffer.age - 1 > recentDamage.count {
+        // An age outside 1…(frames remembered + 1) is unknown, whatever a backend claims.
+        if buffer.age < 1 || buffer.age > recentDamage.count + 1 {
             paint.add(geometry.pixelBounds)
         } else {
             for older in recentDamage.prefix(buffer.age - 1) { paint.formUnion(older) }
