@@ -14,6 +14,8 @@ public final class UnreliableBackend: SurfaceBackend {
     /// While true, a replaced front buffer stays held (the compositor keeps it) and no release
     /// is sent.
     public var keepsBuffers = false
+    /// While true, acquisition hands out the front buffer, which the compositor holds.
+    public var handsOutHeldBuffers = false
     /// When set, every buffer handed out claims this age, true or not.
     public var claimedAge: Int?
     public private(set) var isFrameRequested = false
@@ -37,6 +39,7 @@ public final class UnreliableBackend: SurfaceBackend {
 
     public func acquireBuffer(width: Int, height: Int) throws(StrataError) -> SurfaceBuffer? {
         if let allocationError { throw allocationError }
+        if handsOutHeldBuffers, let front { return front }
         let buffer = try pool.acquire(width: width, height: height)
         return claimedAge.flatMap { age in buffer?.reused(age: age) } ?? buffer
     }

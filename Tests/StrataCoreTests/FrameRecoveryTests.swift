@@ -247,3 +247,21 @@ struct BackendClaimTests {
         #expect(try scene.run(until: { scene.backend.presentedBitmap?.pixel(x: 15, y: 15) == Color.blue.premultipliedARGB }))
     }
 }
+
+extension BackendClaimTests {
+    /// A backend that hands out the buffer the compositor holds: refused and reported, never
+    /// painted (the painter traps on that), and rendering resumes once it behaves.
+    @Test func aHeldBufferHandedOutIsRefused() throws {
+        let scene = UnreliableScene()
+        var problems: [LayerHost.Problem] = []
+        scene.host.onProblem = { problems.append($0) }
+        #expect(try scene.run(until: { scene.shown == Color.red.premultipliedARGB }))
+        scene.backend.handsOutHeldBuffers = true
+        scene.layer.backgroundColor = .blue
+        try scene.run(for: .milliseconds(50))
+        #expect(problems.map(\.code) == [.allocationFailed])
+        #expect(scene.shown == Color.red.premultipliedARGB)
+        scene.backend.handsOutHeldBuffers = false
+        #expect(try scene.run(until: { scene.shown == Color.blue.premultipliedARGB }, limit: .seconds(3)))
+    }
+}

@@ -72,6 +72,12 @@ final class FrameComposer {
                 pendingDamage.formUnion(damage)
                 return .waitingForBuffer
             }
+            // A broken backend must not make the painter write into pixels the compositor may
+            // be reading (the painter traps on that): refused, and retried like a failure.
+            guard !acquired.isHeldByCompositor else {
+                pendingDamage.formUnion(damage)
+                return .bufferFailed(StrataError(.invalidArgument, "the backend handed out buffer \(acquired.id), which the compositor still holds"))
+            }
             buffer = acquired
         } catch {
             pendingDamage.formUnion(damage)
