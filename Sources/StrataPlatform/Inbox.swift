@@ -39,11 +39,10 @@ final class Inbox: Sendable {
     @MainActor
     func drain() {
         if let descriptor { _ = try? SystemCall.readCounter(descriptor, name: "read(eventfd)") }
-        // Work may post more work; that runs in this drain too, in order.
-        while true {
-            let batch = queue.withLock { queue in defer { queue.removeAll() }; return queue }
-            if batch.isEmpty { return }
-            for work in batch { work() }
-        }
+        // Only what was posted before the drain began: work that posts more work (even itself,
+        // forever) leaves it for the next iteration, so timers and sources are served between.
+        // Such a post found the queue empty and wrote the eventfd, so the loop wakes for it.
+        let batch = queue.withLock { queue in defer { queue.removeAll() }; return queue }
+        for work in batch { work() }
     }
 }

@@ -42,15 +42,20 @@ struct TimerSet {
 }
 
 extension MainLoop {
+    /// The shortest interval of a repeating timer: a shorter one would keep the loop busy.
+    public static let shortestTimerInterval: Duration = .milliseconds(1)
+
     /// Calls `handler` after `delay`, and then every `interval` if one is given. Negative delays
-    /// count as zero; huge ones saturate.
+    /// count as zero; huge ones saturate (practically never). An interval is at least
+    /// `shortestTimerInterval`.
     @discardableResult
     public func addTimer(after delay: Duration, repeating interval: Duration? = nil,
                          handler: @escaping () -> Void) -> Token {
         let token = makeToken()
         timers.timers[token] = TimerSet.Timer(
             deadline: Monotonic.now.addingSaturating(Monotonic.nanoseconds(delay)),
-            interval: interval.map { max(Monotonic.nanoseconds($0), 1) }, handler: handler)
+            interval: interval.map { max(Monotonic.nanoseconds($0), Monotonic.nanoseconds(Self.shortestTimerInterval)) },
+            handler: handler)
         armTimer()
         return token
     }

@@ -218,8 +218,12 @@ public final class MainLoop {
     }
 
     /// Changes what a source waits for, such as adding `.writable` while output is queued.
+    /// - Throws: `invalidArgument` for a descriptor that is not a source of this loop.
     public func updateSource(_ fd: FileDescriptor, events: Events) throws(StrataError) {
         let epoll = try own().epoll
+        guard fd.rawValue >= 0, sources[fd.rawValue] != nil else {
+            throw StrataError(.invalidArgument, "file descriptor \(fd.rawValue) is not a source of this loop")
+        }
         var event = epoll_event(events: events.rawValue, data: epoll_data_t(u64: UInt64(fd.rawValue)))
         do {
             try SystemCall.run("epoll_ctl(MOD)") { epoll_ctl(epoll.rawValue, EPOLL_CTL_MOD, fd.rawValue, &event) }

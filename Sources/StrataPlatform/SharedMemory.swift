@@ -21,12 +21,14 @@ public final class SharedMemory: Sendable {
 
     private static let log = Logger(label: "strata.memory")
 
-    /// Creates, sizes, seals and maps a memfd of `size` bytes.
+    /// Creates, sizes, seals and maps a memfd of `size` bytes. `name` only labels it (in
+    /// `/proc/self/fd`): NUL characters are dropped and it is cut to the kernel's 249 bytes, on a
+    /// character boundary.
     /// - Throws: `invalidSize` for a size that is not positive, `outOfMemory` when the file
     ///   cannot be sized or mapped, `systemCall` when no memfd can be made; each carries the errno.
     public init(size: Int, name: String = "strata-buffer") throws(StrataError) {
         guard size > 0 else { throw StrataError(.invalidSize, "shared memory of \(size) bytes") }
-        let fd = try Self.create(name)
+        let fd = try Self.create(Self.label(name))
         do {
             try SystemCall.run("ftruncate") { ftruncate(fd.rawValue, off_t(size)) }
         } catch {
@@ -56,6 +58,22 @@ public final class SharedMemory: Sendable {
     deinit {
         munmap(address, size)
         try? fileDescriptor.close()
+    }
+
+    /// The longest memfd name the kernel takes, in bytes.
+    static let longestName = 249
+
+    /// `name` without NULs, cut to `longestName` bytes of whole characters: a longer one makes
+    /// memfd_create fail.
+    static func label(_ name: String) -> String {
+        var label = String.UnicodeScalarView()
+        var bytes = 0
+        for scalar in name.unicodeScalars where scalar != "\0" {
+            bytes += UTF8.width(scalar)
+            guard bytes <= longestName else { break }
+            label.append(scalar)
+        }
+        return String(label)
     }
 
     /// A memfd that allows sealing, or a plain one where the kernel does not support sealing.

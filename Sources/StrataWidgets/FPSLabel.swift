@@ -10,9 +10,9 @@ import StrataCore
 /// holds it weakly; removing the label from its tree ends the subscription. Main actor only.
 @MainActor
 public final class FPSLabel: Label {
-    /// How often the text changes at most.
+    /// How often the text changes at most; a negative interval counts as zero (every frame).
     public var updateInterval: Duration = .milliseconds(500)
-    /// The rate shown as fully healthy (green).
+    /// The rate shown as fully healthy (green); a value that is not finite or below 1 counts as 60.
     public var targetFramesPerSecond = 60.0
 
     /// The last rate shown.
@@ -44,15 +44,19 @@ public final class FPSLabel: Label {
         subscription = host.displayLink.add(self) { label, _ in label.frameArrived() }
     }
 
-    /// Shows the given values now; the display link calls it with what it measured.
+    /// Shows the given values now; the display link calls it with what it measured. A rate that
+    /// is not finite or negative shows as 0, one above a million as a million; a negative time
+    /// as 0, and a time above a million seconds as a million seconds.
     public func show(framesPerSecond: Double, mainThreadTime: Duration) {
-        let fps = framesPerSecond.isFinite ? max(framesPerSecond, 0) : 0
+        let fps = framesPerSecond.isFinite ? min(max(framesPerSecond, 0), 1e6) : 0
         self.framesPerSecond = fps
         self.mainThreadTime = mainThreadTime
-        let milliseconds = Double(mainThreadTime.components.attoseconds) / 1e15 + Double(mainThreadTime.components.seconds) * 1000
+        let milliseconds = min(Double(Monotonic.nanoseconds(mainThreadTime)) / 1e6, 1e9)
         text = "\(Int(fps.rounded())) fps · main \(Self.format(milliseconds)) ms"
-        // YYFPSLabel's scale: red below a fifth of the target, green at it.
-        let health = min(max(fps / max(targetFramesPerSecond, 1), 0), 1)
+        // YYFPSLabel's scale: red below a fifth of the target, green at it. A target that is not
+        // a finite rate of at least 1 counts as 60.
+        let target = targetFramesPerSecond.isFinite && targetFramesPerSecond >= 1 ? targetFramesPerSecond : 60
+        let health = min(max(fps / target, 0), 1)
         textColor = Color(hue: 0.27 * max(health - 0.2, 0) / 0.8, saturation: 0.9, lightness: 0.6)
     }
 

@@ -167,4 +167,74 @@ struct InterruptedLoopTests {
         let closed = #expect(throws: StrataError.self) { try loop.addSource(FileDescriptor(rawValue: 987_654)) { _ in } }
         #expect(closed?.errno == .badFileDescriptor)
     }
+
+    @Test(arguments: [Duration.seconds(Int64.max), .seconds(-Int64.max), .seconds(-1), .zero,
+                      .nanoseconds(Int64.min), .nanoseconds(1), .milliseconds(Int64.max)])
+    func hostileLoopTimeoutsAndTimerValuesDoNotTrap(value: Duration) throws {
+        let loop = MainLoop()
+        loop.wake()
+        // A huge wait must not block: there is work, so the loop returns at once.
+        try loop.runOnce(timeout: value)
+        let repeating = loop.addTimer(after: value, repeating: value) {}
+        let once = loop.addTimer(after: value) {}
+        try loop.runOnce(timeout: .zero)
+        loop.cancelTimer(repeating)
+        loop.cancelTimer(once)
+        loop.cancelTimer(once)
+    }
+
+    @Test func aRepeatingTimerCannotBeShorterThanAMillisecond() throws {
+        let loop = MainLoop()
+        var fired = 0
+        let timer = loop.addTimer(after: .zero, repeating: .zero) { fired += 1 }
+        let end = ContinuousClock.now + .milliseconds(30)
+        while ContinuousClock.now < end { try loop.runOnce(timeout: .milliseconds(5)) }
+        loop.cancelTimer(timer)
+        #expect((1...40).contains(fired), "\(fired) firings in 30 ms")
+    }
+
+    @Test func updatingAnUnknownOrNegativeDescriptorIsATypedError() throws {
+        let loop = MainLoop()
+        for fd in [-1, Int32.min, 987_654, 0] {
+            let error = #expect(throws: StrataError.self) { try loop.updateSource(FileDescriptor(rawValue: fd), events: .readable) }
+            #expect(error?.code == .invalidArgument)
+        }
+    }
+
+    @Test func aDescriptorClosedWhileWatchedDoesNotTrap() throws {
+        let loop = MainLoop()
+        var fds: [Int32] = [0, 0]
+        #expect(pipe(&fds) == 0)
+        let token = try loop.addSource(FileDescriptor(rawValue: fds[0])) { _ in }
+        close(fds[0])
+        close(fds[1])
+        try loop.runOnce(timeout: .milliseconds(5))
+        #expect(throws: StrataError.self) { try loop.updateSource(FileDescriptor(rawValue: fds[0]), events: .readable) }
+        loop.removeSource(token)
+        loop.removeSource(token)
+        try loop.runOnce(timeout: .zero)
+    }
+
+    /// Work that posts itself forever must not starve timers: each iteration runs only what was
+    /// posted before it began.
+    @Test func selfRepostingWorkDoesNotStarveTimers() throws {
+        let loop = MainLoop()
+        final class Spinner: @unchecked Sendable {
+            var runs = 0
+            var stop = false
+        }
+        let spinner = Spinner()
+        @MainActor func spin() {
+            spinner.runs += 1
+            if !spinner.stop { loop.post { spin() } }
+        }
+        loop.post { spin() }
+        var timerFired = false
+        loop.addTimer(after: .milliseconds(5)) { timerFired = true }
+        let end = ContinuousClock.now + .seconds(5)
+        while !timerFired, ContinuousClock.now < end { try loop.runOnce(timeout: .milliseconds(50)) }
+        spinner.stop = true
+        #expect(timerFired)
+        #expect(spinner.runs > 1)
+    }
 }

@@ -14,8 +14,9 @@ public final class HeadlessBackend: SurfaceBackend {
     public private(set) var isFrameRequested = false
     /// Called with every presented frame and its damage, before the next frame can touch it.
     public var onPresent: ((Bitmap, DamageRegion) -> Void)?
-    /// Headless frames never time out: the caller signals them.
-    public let frameTimeout: Duration? = nil
+    /// How long the host waits for `signalFrame()` before going on without it; nil takes the
+    /// host's default (one second). Tests signal frames by hand, well within it.
+    public var frameTimeout: Duration?
 
     /// A backend with at most `maximumBuffers` buffers.
     public init(maximumBuffers: Int = 3) {

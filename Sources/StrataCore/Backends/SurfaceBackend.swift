@@ -13,7 +13,9 @@ public protocol SurfaceBackend: AnyObject {
     func present(_ buffer: SurfaceBuffer, damage: DamageRegion, geometry: SurfaceGeometry)
     /// Takes back a painted buffer that will not be shown.
     func discard(_ buffer: SurfaceBuffer)
-    /// How long to wait for a frame signal before going on without one; nil waits forever.
+    /// How long to wait for a frame signal before going on without one. Nil takes the host's
+    /// `LayerHost.defaultFrameTimeout`; any value is kept within 1 ms…`LayerHost.longestFrameTimeout`,
+    /// so a signal that never comes never freezes the surface.
     var frameTimeout: Duration? { get }
 }
 

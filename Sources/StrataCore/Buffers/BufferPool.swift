@@ -44,10 +44,14 @@ public struct BufferPool: Equatable, Sendable {
     private var nextID = 1
     private var currentSize: (width: Int, height: Int)?
 
-    /// A pool of at most `capacity` buffers (at least one) that frees idle ones after
-    /// `idleFramesBeforeShrink` frames.
+    /// The most buffers any pool may hold: each can be a whole surface (up to 1 GiB at
+    /// `Bitmap.maximumDimension`), so a larger capacity is clamped to this.
+    public static let maximumCapacity = 8
+
+    /// A pool of at most `capacity` buffers (clamped to 1…`maximumCapacity`) that frees idle
+    /// ones after `idleFramesBeforeShrink` frames.
     public init(capacity: Int = 3, idleFramesBeforeShrink: UInt64 = 120) {
-        self.capacity = max(capacity, 1)
+        self.capacity = min(max(capacity, 1), Self.maximumCapacity)
         self.idleFramesBeforeShrink = idleFramesBeforeShrink
     }
 
@@ -69,7 +73,7 @@ public struct BufferPool: Equatable, Sendable {
         let candidates = slots.indices.filter { !slots[$0].isBusy }
         if let index = candidates.max(by: { (slots[$0].presentedFrame ?? 0) < (slots[$1].presentedFrame ?? 0) }) {
             slots[index].isBusy = true
-            let age = slots[index].presentedFrame.map { Int(frameCount + 1 - $0) } ?? 0
+            let age = slots[index].presentedFrame.map { Int(clamping: frameCount - $0 + 1) } ?? 0
             return (.reuse(id: slots[index].id, age: age), freed)
         }
         guard slots.count < capacity else { return (.exhausted, freed) }

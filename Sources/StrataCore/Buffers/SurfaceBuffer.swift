@@ -42,6 +42,9 @@ public final class SurfaceBuffer: @unchecked Sendable {
     public func heldByCompositor() { compositorHold.held.store(true, ordering: .releasing) }
     /// The compositor released it.
     public func releasedByCompositor() { compositorHold.held.store(false, ordering: .releasing) }
+    /// Whether the compositor may be reading it: such a buffer must not be painted, and the host
+    /// refuses one a backend hands out.
+    public var isHeldByCompositor: Bool { compositorHold.held.load(ordering: .acquiring) }
 
     func beginPainting() {
         precondition(!compositorHold.held.load(ordering: .acquiring), "surface buffer \(id) written while the compositor holds it")

@@ -6,9 +6,11 @@ public struct DamageRegion: Equatable, Sendable {
     public private(set) var rects: [Rect] = []
     /// How many rectangles are kept before the region collapses to its bounding box.
     public let limit: Int
+    /// The largest `limit`: each added rectangle is checked against every kept one.
+    public static let maximumLimit = 256
 
-    /// An empty region that keeps at most `limit` rectangles.
-    public init(limit: Int = 8) { self.limit = limit }
+    /// An empty region that keeps at most `limit` rectangles (clamped to 1…`maximumLimit`).
+    public init(limit: Int = 8) { self.limit = min(max(limit, 1), Self.maximumLimit) }
 
     /// Whether nothing is damaged.
     public var isEmpty: Bool { rects.isEmpty }
@@ -16,11 +18,13 @@ public struct DamageRegion: Equatable, Sendable {
     /// The smallest rectangle holding every damaged one.
     public var bounds: Rect { rects.reduce(Rect.zero) { $0.union($1) } }
 
-    /// Adds a rectangle, rounded out to whole pixels and clipped to `bounds` when given.
+    /// Adds a rectangle, rounded out to whole pixels and clipped to `bounds` when given. A
+    /// rectangle that is not finite (after clipping) is dropped: no pixel coordinate can hold it.
     public mutating func add(_ rect: Rect, within limitRect: Rect? = nil) {
         var rect = rect.integral
         if let limitRect { rect = rect.intersection(limitRect) }
-        guard !rect.isEmpty else { return }
+        guard !rect.isEmpty, rect.minX.isFinite, rect.minY.isFinite, rect.width.isFinite, rect.height.isFinite,
+              rect.width > 0, rect.height > 0 else { return }
         // Already damaged: common once a region has grown (a scrolled container damages every
         // child inside an area that is damaged already).
         if rects.contains(where: { Self.contains($0, rect) }) { return }

@@ -32,6 +32,8 @@ final class FrameComposer {
     private var recentDamage: [DamageRegion] = []
     /// Bumped when the surface geometry changes; a frame painted under an older one is stale.
     private(set) var generation: UInt64 = 0
+    /// Runs on `queue` before each paint; tests stall painting with it.
+    var beforePainting: (@Sendable () -> Void)?
 
     /// The surface changed size or scale: frames in flight are stale, old damage means nothing,
     /// and the whole new surface must be painted.
@@ -70,19 +72,27 @@ final class FrameComposer {
                 pendingDamage.formUnion(damage)
                 return .waitingForBuffer
             }
+            // A broken backend must not make the painter write into pixels the compositor may
+            // be reading (the painter traps on that): refused, and retried like a failure.
+            guard !acquired.isHeldByCompositor else {
+                pendingDamage.formUnion(damage)
+                return .bufferFailed(StrataError(.invalidArgument, "the backend handed out buffer \(acquired.id), which the compositor still holds"))
+            }
             buffer = acquired
         } catch {
             pendingDamage.formUnion(damage)
             return .bufferFailed(error)
         }
         var paint = damage
-        if buffer.age == 0 || buffer.age - 1 > recentDamage.count {
+        // An age outside 1…(frames remembered + 1) is unknown, whatever a backend claims.
+        if buffer.age < 1 || buffer.age > recentDamage.count + 1 {
             paint.add(geometry.pixelBounds)
         } else {
             for older in recentDamage.prefix(buffer.age - 1) { paint.formUnion(older) }
         }
         let frame = PaintedFrame(buffer: buffer, damage: damage, generation: generation)
-        queue.async { [paint, scale = geometry.scale] in
+        queue.async { [paint, scale = geometry.scale, beforePainting] in
+            beforePainting?()
             buffer.beginPainting()
             LayerPainter.paint(items, damage: paint, scale: scale, background: background, into: buffer.bitmap)
             buffer.endPainting()

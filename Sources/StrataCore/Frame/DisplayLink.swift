@@ -105,9 +105,15 @@ public final class DisplayLink {
         isDue = false
         guard isActive else { return }
         let interval = measuredInterval ?? idleInterval
-        let base = lastSignal ?? Monotonic.now
-        // Never backwards, even when a shorter measured interval moves the prediction earlier.
-        lastTargetTime = max(base.addingSaturating(Monotonic.nanoseconds(interval)), lastTargetTime)
+        let now = Monotonic.now
+        // A compositor's timestamp counts only when it is near now: the presentation clock need
+        // not be CLOCK_MONOTONIC, and a broken or hostile compositor may send anything (one
+        // near UInt64.max would otherwise pin every later target there).
+        let base = lastSignal.flatMap { Self.isPlausible($0, now: now) ? $0 : nil } ?? now
+        let target = base.addingSaturating(Monotonic.nanoseconds(interval))
+        // Never backwards, even when a shorter measured interval moves the prediction earlier;
+        // but a target left implausibly far ahead is dropped.
+        lastTargetTime = Self.isPlausible(lastTargetTime, now: now) ? max(target, lastTargetTime) : target
         let frame = Frame(targetTime: lastTargetTime, interval: interval)
         for subscriber in subscribers {
             guard let target = subscriber.target else { continue }
@@ -122,6 +128,14 @@ public final class DisplayLink {
             self?.idleTimer = nil
             self?.frameSignalled(at: Monotonic.now)
         }
+    }
+
+    /// How far a timestamp may be from now and still be used: beyond, it is on another clock or
+    /// made up.
+    static let plausibleDistance: UInt64 = 2_000_000_000
+
+    private static func isPlausible(_ time: UInt64, now: UInt64) -> Bool {
+        (time > now ? time - now : now - time) <= plausibleDistance
     }
 
     private func cancelIdleTimer() {

@@ -1,9 +1,16 @@
 /// When a surface's frame clock may tick: the pacing rules, with no I/O, so they can be tested
 /// alone. `LayerHost` feeds it events and performs the actions it returns.
 ///
-/// A tick runs when something is dirty and the surface is free: no composition is being painted
-/// and no committed frame is waiting for its frame callback (at most one in flight). A tick that
-/// commits nothing leaves the clock idle: no frame is requested, nothing wakes the process.
+/// A tick runs when something is dirty and the surface is free: no composition is being painted,
+/// no committed frame is waiting for its frame callback (at most one in flight), and no frame is
+/// waiting for a buffer. A tick that commits nothing leaves the clock idle: no frame is
+/// requested, nothing wakes the process.
+///
+/// Every waiting state has a timer as a way out, because the event it waits for may never come:
+/// a painting that never finishes (`armCompositionTimeout`), a frame callback the compositor never
+/// sends (`armFrameTimeout`), a buffer release that never comes or an allocation that keeps
+/// failing (`armBufferRetry`, with exponential backoff from `firstBufferRetry` to
+/// `longestBufferRetry`). A scheduled tick needs only the loop's next iteration.
 public struct FrameClock: Equatable, Sendable {
     /// What the caller must do after an event.
     public struct Actions: OptionSet, Sendable {
@@ -16,7 +23,21 @@ public struct FrameClock: Equatable, Sendable {
         public static let armFrameTimeout = Actions(rawValue: 1 << 1)
         /// Stop that timer.
         public static let cancelFrameTimeout = Actions(rawValue: 1 << 2)
+        /// Start a timer of `bufferRetryDelay` that calls `bufferRetryDue`: the release or the
+        /// memory a frame waits for may never come.
+        public static let armBufferRetry = Actions(rawValue: 1 << 3)
+        /// Stop that timer.
+        public static let cancelBufferRetry = Actions(rawValue: 1 << 4)
+        /// Start the timer that calls `compositionTimedOut` if painting never finishes.
+        public static let armCompositionTimeout = Actions(rawValue: 1 << 5)
+        /// Stop that timer.
+        public static let cancelCompositionTimeout = Actions(rawValue: 1 << 6)
     }
+
+    /// The wait before the first retry of a frame that found no buffer.
+    public static let firstBufferRetry: Duration = .milliseconds(4)
+    /// The longest wait between retries: each failure in a row doubles the wait up to this.
+    public static let longestBufferRetry: Duration = .seconds(1)
 
     /// Something changed since the last tick.
     public private(set) var isDirty = false
@@ -26,14 +47,29 @@ public struct FrameClock: Equatable, Sendable {
     public private(set) var isComposing = false
     /// A committed frame waits for its frame signal.
     public private(set) var isFrameInFlight = false
-    /// A frame waits for a free buffer.
+    /// A frame is still being painted after the composition timeout: ticks run again (the display
+    /// link, transactions, layout and display go on) but nothing new is composed until it is back.
+    public private(set) var isCompositionOverdue = false
+    /// A frame waits for a free buffer, or for a retry after an allocation failed.
     public private(set) var isWaitingForBuffer = false
+    /// Frames in a row that found no buffer; zero once one is painted.
+    public private(set) var bufferFailures = 0
 
     /// An idle clock.
     public init() {}
 
     /// Whether nothing is pending, running or in flight.
-    public var isIdle: Bool { !isDirty && !isTickScheduled && !isComposing && !isFrameInFlight }
+    public var isIdle: Bool {
+        !isDirty && !isTickScheduled && !isComposing && !isCompositionOverdue && !isFrameInFlight && !isWaitingForBuffer
+    }
+
+    /// How long to wait before retrying a frame that found no buffer: `firstBufferRetry`,
+    /// doubled for each failure in a row, at most `longestBufferRetry`.
+    public var bufferRetryDelay: Duration {
+        // 2^8 × 4 ms already exceeds the cap; a larger shift is never needed.
+        let doublings = min(max(bufferFailures - 1, 0), 8)
+        return min(Self.firstBufferRetry * (1 << doublings), Self.longestBufferRetry)
+    }
 
     /// Something changed that needs a tick: a dirty layer, new contents, pending transactions.
     public mutating func invalidate() -> Actions {
@@ -49,19 +85,32 @@ public struct FrameClock: Equatable, Sendable {
         return true
     }
 
-    /// The tick handed a frame to the compositor thread to paint.
-    public mutating func compositionStarted() {
+    /// The tick handed a frame to the compositor thread to paint: it found a buffer, so the
+    /// retry backoff starts over.
+    public mutating func compositionStarted() -> Actions {
         isComposing = true
+        bufferFailures = 0
+        return .armCompositionTimeout
     }
 
-    /// The tick wanted to paint but every buffer is busy; a release will resume it.
-    public mutating func bufferUnavailable() {
+    /// The tick wanted to paint but found no buffer: every buffer is busy, or one could not be
+    /// made. A release resumes it, and so does the retry timer, whichever comes first.
+    public mutating func bufferUnavailable() -> Actions {
         isWaitingForBuffer = true
         isDirty = true
+        if bufferFailures < Int.max { bufferFailures += 1 }
+        return .armBufferRetry
     }
 
     /// A buffer became free: a frame that waited for one may go on.
     public mutating func bufferReleased() -> Actions {
+        guard isWaitingForBuffer else { return [] }
+        isWaitingForBuffer = false
+        return scheduleIfReady().union(.cancelBufferRetry)
+    }
+
+    /// The retry timer fired: try the frame again, as if a buffer had been released.
+    public mutating func bufferRetryDue() -> Actions {
         guard isWaitingForBuffer else { return [] }
         isWaitingForBuffer = false
         return scheduleIfReady()
@@ -69,11 +118,26 @@ public struct FrameClock: Equatable, Sendable {
 
     /// The painted frame was committed (a frame callback was requested with it), or discarded.
     public mutating func compositionFinished(committed: Bool) -> Actions {
+        guard isComposing || isCompositionOverdue else { return [] }
+        // Ticks that ran while it was overdue composed nothing: what they changed is still due.
+        if isCompositionOverdue { isDirty = true }
         isComposing = false
+        isCompositionOverdue = false
         if committed {
             isFrameInFlight = true
-            return .armFrameTimeout
+            return [.armFrameTimeout, .cancelCompositionTimeout]
         }
+        return scheduleIfReady().union(.cancelCompositionTimeout)
+    }
+
+    /// Painting took too long: ticks may run again, so a stuck paint cannot stop the app's frames
+    /// (the display link, transactions, layout). Nothing is composed until the frame comes back;
+    /// it is then shown as usual. Painting again instead would queue behind the stuck paint, and
+    /// a paint that is only slow would be thrown away each time.
+    public mutating func compositionTimedOut() -> Actions {
+        guard isComposing else { return [] }
+        isComposing = false
+        isCompositionOverdue = true
         return scheduleIfReady()
     }
 

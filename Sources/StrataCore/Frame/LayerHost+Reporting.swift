@@ -4,10 +4,11 @@ import Logging
 // happened. Statistics only observe: nothing here decides what the host does next.
 
 extension LayerHost: DisplayRecorder {
-    /// Logs a problem, counts it and passes it to `onProblem`.
+    /// Logs a problem (escaped and cut: its message and cause may carry outside text, such as a
+    /// path), counts it and passes it to `onProblem`.
     public func report(_ problem: Problem) {
         statistics.problems += 1
-        Self.log.warning("\(problem)")
+        Self.log.warning("\(problem.code): \(LogText.quoted(problem.description, limit: 500))")
         onProblem?(problem)
     }
 

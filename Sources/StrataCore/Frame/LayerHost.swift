@@ -49,6 +49,8 @@ public final class LayerHost {
     private var tickHook: MainLoop.Token?
     private var frameTimer: MainLoop.Token?
     private var bufferRetryTimer: MainLoop.Token?
+    private var compositionTimer: MainLoop.Token?
+    private var allocationFailureReported = false
     private var tickSubscription: DisplayLink.Subscription?
     var lastTransactionCounts = TransactionQueue.Counts()
     var lastStatisticsLog: UInt64 = 0
@@ -83,10 +85,22 @@ public final class LayerHost {
     }
 
     isolated deinit {
-        for timer in [frameTimer, bufferRetryTimer].compactMap({ $0 }) { loop.cancelTimer(timer) }
+        for timer in [frameTimer, bufferRetryTimer, compositionTimer].compactMap({ $0 }) { loop.cancelTimer(timer) }
         if let tickHook { loop.removeHook(tickHook) }
         transactions.stopObserving(ObjectIdentifier(self))
         if Self.logsStatistics { Self.log.info("\(statistics)") }
+    }
+
+    /// How long a frame may take to paint before ticks go on without it (the frame is still
+    /// shown when it is done). At least 1 ms.
+    package var compositionTimeout: Duration = .seconds(1) {
+        didSet { compositionTimeout = max(compositionTimeout, .milliseconds(1)) }
+    }
+
+    /// Runs on the compose queue before each paint; tests stall painting with it.
+    package var beforePainting: (@Sendable () -> Void)? {
+        get { composer.beforePainting }
+        set { composer.beforePainting = newValue }
     }
 
     /// Bytes of layer bitmaps kept for reuse.
@@ -186,29 +200,36 @@ public final class LayerHost {
     }
 
     private func compose() {
+        // A paint that outlived the composition timeout still owns the compose queue: the layers
+        // keep their damage until it is back.
+        guard !clock.isCompositionOverdue else { return }
         let outcome = composer.compose(rootLayer, geometry: geometry, background: backgroundColor, backend: backend,
                                        loop: loop) { [weak self] frame in self?.finishComposition(frame) }
         switch outcome {
         case .unchanged:
             break
         case .painting:
-            clock.compositionStarted()
-        case .waitingForBuffer:
-            statistics.framesDeferred += 1
-            clock.bufferUnavailable()
-        case let .bufferFailed(error):
-            // No release will come for a buffer that was never made: retry on a timer, so a
-            // passing shortage (out of fds or memory) never freezes the surface.
-            statistics.framesDeferred += 1
-            report(.allocationFailed(width: geometry.pixelWidth, height: geometry.pixelHeight, cause: error))
-            clock.bufferUnavailable()
-            if bufferRetryTimer == nil {
-                bufferRetryTimer = loop.addTimer(after: .milliseconds(100)) { [weak self] in
-                    guard let self else { return }
-                    bufferRetryTimer = nil
-                    perform(clock.bufferReleased())
-                }
+            if clock.bufferFailures > 0 {
+                Self.log.info("a surface buffer was found after \(clock.bufferFailures) attempts; rendering resumes")
             }
+            allocationFailureReported = false
+            perform(clock.compositionStarted())
+        case .waitingForBuffer:
+            // Every buffer is busy: a release resumes the frame, or the retry timer if the
+            // compositor never lets one go.
+            statistics.framesDeferred += 1
+            perform(clock.bufferUnavailable())
+        case let .bufferFailed(error):
+            // No release will come for a buffer that was never made: retry on a timer with
+            // backoff, so a passing shortage (out of fds or memory) never freezes the surface.
+            // Reported once per run of failures; the retries are counted.
+            statistics.framesDeferred += 1
+            statistics.bufferAllocationFailures += 1
+            if !allocationFailureReported {
+                allocationFailureReported = true
+                report(.allocationFailed(width: geometry.pixelWidth, height: geometry.pixelHeight, cause: error))
+            }
+            perform(clock.bufferUnavailable())
         }
     }
 
@@ -237,19 +258,56 @@ public final class LayerHost {
         displayLink.frameSignalled(at: Monotonic.now)
     }
 
+    private func compositionTimedOut() {
+        compositionTimer = nil
+        statistics.compositionTimeouts += 1
+        Self.log.warning("a frame has been painting for over \(compositionTimeout); ticks go on without it")
+        perform(clock.compositionTimedOut())
+        // The link waited for this frame's signal; it now runs on its idle timer.
+        displayLink.frameSignalled(at: Monotonic.now)
+    }
+
     func perform(_ actions: FrameClock.Actions) {
         if actions.contains(.scheduleTick) {
             // The before-sleep hook runs it; wake the loop in case it is asleep (a host's pump).
             if !loop.isIterating { loop.wake() }
         }
-        if actions.contains(.cancelFrameTimeout), let frameTimer {
-            loop.cancelTimer(frameTimer)
-            self.frameTimer = nil
+        if actions.contains(.cancelFrameTimeout) { cancel(&frameTimer) }
+        if actions.contains(.armFrameTimeout) {
+            cancel(&frameTimer)
+            frameTimer = loop.addTimer(after: effectiveFrameTimeout) { [weak self] in self?.frameTimedOut() }
         }
-        if actions.contains(.armFrameTimeout), let timeout = backend.frameTimeout {
-            if let frameTimer { loop.cancelTimer(frameTimer) }
-            frameTimer = loop.addTimer(after: timeout) { [weak self] in self?.frameTimedOut() }
+        if actions.contains(.cancelBufferRetry) { cancel(&bufferRetryTimer) }
+        if actions.contains(.armBufferRetry) {
+            cancel(&bufferRetryTimer)
+            bufferRetryTimer = loop.addTimer(after: clock.bufferRetryDelay) { [weak self] in
+                guard let self else { return }
+                bufferRetryTimer = nil
+                perform(clock.bufferRetryDue())
+            }
         }
+        if actions.contains(.cancelCompositionTimeout) { cancel(&compositionTimer) }
+        if actions.contains(.armCompositionTimeout) {
+            cancel(&compositionTimer)
+            compositionTimer = loop.addTimer(after: compositionTimeout) { [weak self] in self?.compositionTimedOut() }
+        }
+    }
+
+    private func cancel(_ timer: inout MainLoop.Token?) {
+        if let token = timer { loop.cancelTimer(token) }
+        timer = nil
+    }
+
+    /// The longest a frame signal is awaited whatever the backend asks for: a longer wait would
+    /// look like a frozen surface.
+    public static let longestFrameTimeout: Duration = .seconds(5)
+    /// The frame-signal wait for a backend that names none.
+    public static let defaultFrameTimeout: Duration = .seconds(1)
+
+    /// The backend's frame timeout, or `defaultFrameTimeout` when it names none, within
+    /// 1 ms…`longestFrameTimeout`: a frame callback that never comes never stops the surface.
+    var effectiveFrameTimeout: Duration {
+        min(max(backend.frameTimeout ?? Self.defaultFrameTimeout, .milliseconds(1)), Self.longestFrameTimeout)
     }
 
     /// The geometry for untrusted values, reporting when they had to be clamped.

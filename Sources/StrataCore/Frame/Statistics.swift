@@ -30,11 +30,16 @@ public struct Statistics: Sendable, CustomStringConvertible {
     public var framesCommitted = 0
     /// Painted frames thrown away because the surface changed meanwhile.
     public var framesDiscarded = 0
-    /// Ticks that had damage but found every buffer busy.
+    /// Ticks that had damage but found no buffer: every one busy, or none could be made.
     public var framesDeferred = 0
+    /// Of those, the ones where a buffer could not be made (out of memory or descriptors); each
+    /// is retried on a timer with backoff.
+    public var bufferAllocationFailures = 0
+    /// Frames still painting after the composition timeout, so ticks went on without them.
+    public var compositionTimeouts = 0
     /// Frame signals received (frame callbacks, or the headless backend's `signalFrame`).
     public var frameSignals = 0
-    /// Frame signals that did not come within the backend's timeout (a hidden surface).
+    /// Frame signals that did not come within the frame timeout (a hidden surface).
     public var frameTimeouts = 0
     /// Buffers attached although painted for another size or scale than the surface's current
     /// one, counted by the backend right before attaching. It must stay 0.
@@ -92,8 +97,8 @@ public struct Statistics: Sendable, CustomStringConvertible {
     }
 
     private static func milliseconds(_ duration: Duration) -> String {
-        let (seconds, attoseconds) = duration.components
-        let microseconds = seconds * 1_000_000 + attoseconds / 1_000_000_000_000
+        // Saturates: a sample of any size, even one appended by hand, prints.
+        let microseconds = Int64(clamping: Monotonic.nanoseconds(duration) / 1000)
         return "\(microseconds / 1000).\(String(microseconds % 1000 + 1000).dropFirst()) ms"
     }
 }
@@ -124,11 +129,13 @@ public struct Samples: Sendable {
         values.count < capacity ? values : Array(values[next...] + values[..<next])
     }
 
-    /// The nearest-rank percentile, `fraction` in 0...1; zero when empty.
+    /// The nearest-rank percentile, `fraction` in 0...1 (clamped; NaN counts as 0); zero when
+    /// empty.
     public func percentile(_ fraction: Double) -> Duration {
         guard !values.isEmpty else { return .zero }
         let sorted = values.sorted()
-        let rank = Int((fraction * Double(sorted.count)).rounded(.up)) - 1
+        let clamped = fraction.isNaN ? 0 : min(max(fraction, 0), 1)
+        let rank = Int((clamped * Double(sorted.count)).rounded(.up)) - 1
         return sorted[min(max(rank, 0), sorted.count - 1)]
     }
 }

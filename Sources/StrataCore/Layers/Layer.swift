@@ -10,6 +10,21 @@ open class Layer {
     /// A layer with no frame, no contents and no sublayers.
     public init() {}
 
+    /// Frees a subtree of any depth without recursion: each sublayer about to go is emptied
+    /// first, so releasing it cannot release its own sublayers from inside this deinit, one
+    /// stack frame per level. Nonisolated, so subclasses keep plain deinits; it touches only
+    /// layers nothing else holds.
+    deinit {
+        var doomed = sublayerStorage
+        sublayerStorage = []
+        while var layer = doomed.popLast() {
+            // A sublayer someone else still holds lives on with its subtree.
+            guard isKnownUniquelyReferenced(&layer) else { continue }
+            doomed.append(contentsOf: layer.sublayerStorage)
+            layer.sublayerStorage = []
+        }
+    }
+
     // MARK: Geometry
 
     /// The layer's rectangle in its superlayer's coordinate space.
@@ -72,7 +87,12 @@ open class Layer {
     /// The layer this one is a sublayer of.
     public private(set) weak var superlayer: Layer?
     /// The sublayers, bottom first.
-    public private(set) var sublayers: [Layer] = []
+    public private(set) var sublayers: [Layer] {
+        get { sublayerStorage }
+        set { sublayerStorage = newValue }
+    }
+    /// Main actor only, except in `deinit`, which only runs once nothing else holds the layer.
+    private nonisolated(unsafe) var sublayerStorage: [Layer] = []
 
     /// Adds `layer` above all sublayers, moving it from any other parent.
     public func addSublayer(_ layer: Layer) {
@@ -81,8 +101,14 @@ open class Layer {
 
     /// Inserts `layer` at `index` (clamped to the valid range), moving it from any other parent.
     /// Adding a layer inside itself (or inside its own subtree) does nothing: a tree has no cycles.
+    /// Adding a host's `rootLayer` does nothing either.
+    ///
+    /// Costs the smaller of this layer's depth and the size of `layer`'s subtree (the cycle
+    /// check), plus that subtree's size when it joins a host: building a tree of any depth, top
+    /// down or bottom up, is linear.
     public func insertSublayer(_ layer: Layer, at index: Int) {
-        guard !isDescendant(of: layer) else { return }
+        // A host's root stays the root: its host sizes it and ticks its tree.
+        guard layer.rootHost == nil, !isDescendant(of: layer) else { return }
         if layer.superlayer === self, let current = sublayers.firstIndex(where: { $0 === layer }) {
             sublayers.remove(at: current)
         } else {
@@ -125,17 +151,25 @@ open class Layer {
         let host = self.host
         parent.sublayers.removeAll { $0 === self }
         superlayer = nil
+        if host != nil { forEachLayer(in: self) { $0.currentHost = nil } }
         host?.layerRemoved(self)
     }
 
     /// Whether `layer` is this layer or one of its ancestors.
+    ///
+    /// Walks up from this layer and down `layer`'s subtree in step, so it costs the smaller of
+    /// the two: adding a leaf to a deep tree, or a deep subtree to a new parent, is cheap.
     public func isDescendant(of layer: Layer) -> Bool {
-        var node: Layer? = self
-        while let current = node {
-            if current === layer { return true }
-            node = current.superlayer
+        var up: Layer? = self
+        var down: [Layer] = [layer]
+        while true {
+            guard let ancestor = up else { return false }
+            if ancestor === layer { return true }
+            up = ancestor.superlayer
+            guard let below = down.popLast() else { return false }
+            if below === self { return true }
+            down.append(contentsOf: below.sublayers)
         }
-        return false
     }
 
     // MARK: Invalidation
@@ -199,15 +233,39 @@ open class Layer {
 
     /// The deepest layer at `point`, given in this layer's own coordinates: sublayers first, top
     /// one first, then this layer. Hidden and transparent layers, layers that do not take input,
-    /// and points outside a clipping layer find nothing. Override to widen or narrow a target.
-    open func hitTest(_ point: Point) -> Layer? {
-        guard !isHidden, isUserInteractionEnabled, opacity > 0 else { return nil }
-        let inside = contains(point)
-        if clipsToBounds, !inside { return nil }
-        for sublayer in sublayers.reversed() {
-            if let hit = sublayer.hitTest(sublayer.convertFromSuperlayer(point)) { return hit }
+    /// and points outside a clipping layer find nothing. Override `contains(_:)` to widen or
+    /// narrow a target. Iterative, so a tree of any depth is safe.
+    public func hitTest(_ point: Point) -> Layer? {
+        /// A layer being searched: its sublayers are tried from `next - 1` down to 0.
+        struct Visit {
+            let layer: Layer
+            let point: Point
+            let inside: Bool
+            let sublayers: [Layer]
+            var next: Int
         }
-        return inside ? self : nil
+        func visit(_ layer: Layer, at point: Point) -> Visit? {
+            guard !layer.isHidden, layer.isUserInteractionEnabled, layer.opacity > 0 else { return nil }
+            let inside = layer.contains(point)
+            if layer.clipsToBounds, !inside { return nil }
+            return Visit(layer: layer, point: point, inside: inside, sublayers: layer.sublayers, next: layer.sublayers.count)
+        }
+        guard let first = visit(self, at: point) else { return nil }
+        var stack = [first]
+        while let top = stack.last {
+            if top.next > 0 {
+                let index = top.next - 1
+                stack[stack.count - 1].next = index
+                let sublayer = top.sublayers[index]
+                if let entered = visit(sublayer, at: sublayer.convertFromSuperlayer(top.point)) { stack.append(entered) }
+                continue
+            }
+            // Every sublayer missed: this layer is the hit if the point is inside it; otherwise
+            // its superlayer tries the next sublayer down.
+            stack.removeLast()
+            if top.inside { return top.layer }
+        }
+        return nil
     }
 
     /// Whether `point`, in this layer's own coordinates, is inside it. The default is the bounds.
@@ -255,8 +313,13 @@ open class Layer {
 
     // MARK: Host and composition
 
-    /// Set on the root layer only; every other layer finds it through its ancestors.
-    weak var rootHost: LayerHost?
+    /// Set on the root layer only, by its host.
+    weak var rootHost: LayerHost? {
+        didSet { forEachLayer(in: self) { $0.currentHost = rootHost } }
+    }
+    /// The host of the tree this layer is in, kept on every layer as it joins and leaves a tree,
+    /// so finding it costs nothing however deep the layer is.
+    private weak var currentHost: LayerHost?
 
     /// What the composer remembers of this layer between frames. Only `FrameComposer` reads it.
     struct CompositionRecord {
@@ -269,11 +332,7 @@ open class Layer {
     var composition = CompositionRecord()
 
     /// The host showing this layer's tree, if any.
-    public var host: LayerHost? {
-        var node = self
-        while let parent = node.superlayer { node = parent }
-        return node.rootHost
-    }
+    public var host: LayerHost? { currentHost }
 
     func setNeedsComposite() {
         composition.needsComposite = true
@@ -289,6 +348,7 @@ open class Layer {
     func attached(to host: LayerHost?) {
         guard let host else { return }
         let scale = host.geometry.scale
+        forEachLayer(in: self) { $0.currentHost = host }
         forEachLayer(in: self) { layer in
             layer.composition.needsComposite = true
             layer.didJoin(host)
