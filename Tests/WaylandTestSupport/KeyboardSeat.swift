@@ -18,7 +18,10 @@ extension TestCompositor {
     public func addKeyboardSeat(version: Int32, keymap: TestKeymap?,
                                 repeatInfo: (rate: Int32, delay: Int32)? = nil) -> KeyboardSeatScript {
         let seat = SeatBox(KeyboardSeat(keymap: keymap, repeatInfo: repeatInfo))
-        run { state in seat.use { $0.advertise(on: state.display, version: version) } }
+        run { state in
+            state.keepAlive(seat)
+            seat.use { $0.advertise(on: state.display, version: version) }
+        }
         return KeyboardSeatScript(compositor: self, seat: seat)
     }
 }
@@ -188,8 +191,8 @@ private final class KeyboardSeat {
 
     func advertise(on display: OpaquePointer, version: Int32) {
         thread = pthread_self()
-        // Retained for the process, like the shell's global bindings: globals have no release hook.
-        let data = Unmanaged.passRetained(self).toOpaque()
+        // Kept alive, through its box, by the server state (`keepAlive`) until the display is gone.
+        let data = Unmanaged.passUnretained(self).toOpaque()
         wl_global_create(display, KeyboardSeat.table(WlSeat.self), version, data) { client, data, version, id in
             let seat = Unmanaged<KeyboardSeat>.fromOpaque(data!).takeUnretainedValue()
             let resource = seat.make(WlSeat.self, client!, Int32(version), id: id, kind: .seat)

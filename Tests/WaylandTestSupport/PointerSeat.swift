@@ -61,7 +61,10 @@ extension TestCompositor {
                                capabilities: WlSeat.Capability = [.pointer, .touch]) -> ScriptedSeat {
         let seat = ScriptedSeat(compositor: self, name: name, version: version, capabilities: capabilities)
         let server = seat.server
-        run { server.advertise(on: $0.display) }
+        run { state in
+            state.keepAlive(server)
+            server.advertise(on: state.display)
+        }
         return seat
     }
 }
@@ -126,8 +129,8 @@ private final class PointerSeatServer: @unchecked Sendable {
     }
 
     func advertise(on display: OpaquePointer) {
-        // Retained for the process, like the shell's bindings: globals have no release hook.
-        let data = Unmanaged.passRetained(self).toOpaque()
+        // Kept alive by the server state (`keepAlive`) until the display is gone.
+        let data = Unmanaged.passUnretained(self).toOpaque()
         global = wl_global_create(display, Self.table(WlSeat.self), version, data) { client, data, version, id in
             let server = Unmanaged<PointerSeatServer>.fromOpaque(data!).takeUnretainedValue()
             server.bind(client!, version: Int32(version), id: id)

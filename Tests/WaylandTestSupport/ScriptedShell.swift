@@ -292,7 +292,7 @@ final class ScriptedShell {
         let table = UnsafeRawPointer(type.descriptor.table).assumingMemoryBound(to: wl_interface.self)
         let resource = wl_resource_create(client, table, version, id)!
         wl_resource_set_dispatcher(resource, shellDispatcher, UnsafeRawPointer(bitPattern: kind.rawValue),
-                                   Unmanaged.passUnretained(self).toOpaque(), nil)
+                                   Unmanaged.passUnretained(self).toOpaque(), shellResourceDestroyed)
         if kind == .wmBase { wmBases.append(resource) }
         if kind == .presentation {
             var arguments = [wl_argument(u: UInt32(CLOCK_MONOTONIC))]
@@ -307,14 +307,35 @@ final class ScriptedShell {
         return resource
     }
 
+    /// Drops every reference to a resource that is going away, whether the client destroyed it or
+    /// disconnected: a shell serving one client after another must never touch a dead one.
+    fileprivate func forget(_ resource: OpaquePointer) {
+        held.removeAll { $0 == resource }
+        wmBases.removeAll { $0 == resource }
+        surfaces.removeAll { $0.resource == resource }
+        for surface in surfaces {
+            if surface.xdgSurface == resource { surface.xdgSurface = nil }
+            if surface.toplevel == resource { surface.toplevel = nil }
+            if surface.pendingBuffer == resource { surface.pendingBuffer = nil }
+            if surface.current == resource { surface.current = nil }
+            surface.pendingCallbacks.removeAll { $0 == resource }
+            surface.newCallbacks.removeAll { $0 == resource }
+        }
+    }
+
     private func global(_ type: any WaylandInterface.Type, version: Int32, kind: Kind) {
         let table = UnsafeRawPointer(type.descriptor.table).assumingMemoryBound(to: wl_interface.self)
-        let binding = Unmanaged.passRetained(GlobalBinding(shell: self, type: type, kind: kind)).toOpaque()
-        wl_global_create(display, table, version, binding) { client, data, version, id in
+        let binding = GlobalBinding(shell: self, type: type, kind: kind)
+        // The shell lives until the display is destroyed, so its bindings do too.
+        bindings.append(binding)
+        let data = Unmanaged.passUnretained(binding).toOpaque()
+        wl_global_create(display, table, version, data) { client, data, version, id in
             let binding = Unmanaged<GlobalBinding>.fromOpaque(data!).takeUnretainedValue()
             binding.shell?.make(binding.type, client!, Int32(version), id: id, kind: binding.kind)
         }
     }
+
+    private var bindings: [GlobalBinding] = []
 
     private final class GlobalBinding {
         weak var shell: ScriptedShell?
@@ -330,6 +351,12 @@ final class ScriptedShell {
     fileprivate static func kind(of implementation: UnsafeRawPointer?) -> Kind? {
         Kind(rawValue: Int(bitPattern: implementation))
     }
+}
+
+/// libwayland-server calls this as any shell resource is destroyed.
+private let shellResourceDestroyed: wl_resource_destroy_func_t = { resource in
+    guard let resource, let data = wl_resource_get_user_data(resource) else { return }
+    Unmanaged<ScriptedShell>.fromOpaque(data).takeUnretainedValue().forget(resource)
 }
 
 /// libwayland-server calls this for every request to a shell resource.

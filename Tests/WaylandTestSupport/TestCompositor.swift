@@ -106,6 +106,9 @@ final class ServerThreadState: @unchecked Sendable {
     let display: OpaquePointer
     let loop: OpaquePointer
     private var globals: [(name: String, global: OpaquePointer)] = []
+    /// Objects the display's globals point at (unretained), released once the display is gone:
+    /// globals have no release hook of their own.
+    private var keptAlive: [AnyObject] = []
     private let thread = pthread_self()
 
     /// Traps when the invariant above is broken.
@@ -143,6 +146,12 @@ final class ServerThreadState: @unchecked Sendable {
         self.shell = shell
     }
 
+    /// Keeps `object` until the display is destroyed, for a global whose data points at it.
+    func keepAlive(_ object: AnyObject) {
+        checkThread()
+        keptAlive.append(object)
+    }
+
     func disconnectClients() {
         checkThread()
         wl_display_destroy_clients(display)
@@ -152,5 +161,6 @@ final class ServerThreadState: @unchecked Sendable {
         checkThread()
         wl_display_destroy_clients(display)
         wl_display_destroy(display)
+        keptAlive.removeAll()
     }
 }
