@@ -122,6 +122,15 @@ let package = Package(
                 "gallery", "embed-host",
             ]
         ),
+        // Fuzzing: the targets, shared by the libFuzzer build Scripts/fuzz makes of strata-fuzz and by
+        // FuzzCorpusTests, which replays every committed corpus input (crashes found become inputs).
+        .target(
+            name: "FuzzTargets",
+            dependencies: ["StrataRender", "StrataWayland", "StrataPlatform", "WaylandClient", "WaylandScanner", "WaylandTestSupport", "CXKBCommon"],
+            path: "Tests/Fuzz/FuzzTargets"
+        ),
+        .executableTarget(name: "strata-fuzz", dependencies: ["FuzzTargets"], path: "Tests/Fuzz/strata-fuzz"),
+        .testTarget(name: "FuzzCorpusTests", dependencies: ["FuzzTargets"]),
         .testTarget(
             name: "SystemLibraryTests",
             dependencies: ["CXKBCommon", "CPixman", "CFreeType", "CFontconfig", "CHarfBuzz", "CPNG"]
