@@ -1,4 +1,5 @@
 import CPNG
+import StrataPlatform
 
 /// PNG encoding and decoding with libpng 1.6. Stateless; any thread (each call has its own
 /// `png_image`). File variants block on I/O.
@@ -201,11 +202,11 @@ public enum PNG {
         return UInt8(Swift.min(255, (2 * c * 255 + a) / (2 * a)))
     }
 
-    /// libpng's description of the last warning or error.
+    /// libpng's description of the last warning or error, escaped: it may quote bytes of the file.
     private static func message(_ image: png_image) -> String {
-        withUnsafeBytes(of: image.message) { raw in
+        LogText.quoted(withUnsafeBytes(of: image.message) { raw in
             String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
-        }
+        })
     }
 
     /// `png_image.format` values (png.h's PNG_FORMAT_* macros, which Swift does not import).
