@@ -16,6 +16,7 @@ enum FileIO {
     ///   holds more than `maximumBytes` (at open, or because it grew while being read).
     static func read(_ path: String, maximumBytes: Int = defaultMaximumBytes) throws(RenderError) -> [UInt8] {
         let limit = max(maximumBytes, 0)
+        try checkPath(path)
         // O_NONBLOCK: opening a FIFO with no writer would otherwise wait forever. O_NOCTTY: a
         // terminal path must not become our controlling terminal.
         let fd = retryingInterrupts { open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY) }
@@ -67,6 +68,7 @@ enum FileIO {
     static func write(_ bytes: [UInt8], to path: String, exclusive: Bool = false) throws(RenderError) {
         // O_NONBLOCK: a FIFO with no reader fails with ENXIO instead of blocking; it is refused
         // below anyway.
+        try checkPath(path)
         var flags = O_WRONLY | O_CREAT | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY
         if exclusive { flags |= O_EXCL }
         let fd = retryingInterrupts { open(path, flags, 0o644) }
@@ -102,6 +104,14 @@ enum FileIO {
             written += count
         }
         guard close(fd) == 0 else { throw failure("cannot write", path) }
+    }
+
+    /// Refuses a path the C calls would see differently: one with a NUL byte ("a.png\0x" would
+    /// open "a.png") or an empty one.
+    private static func checkPath(_ path: String) throws(RenderError) {
+        guard !path.isEmpty, !path.utf8.contains(0) else {
+            throw RenderError(.io, "cannot open \(LogText.quoted(path)): the path is empty or contains a NUL byte")
+        }
     }
 
     private static func retryingInterrupts<T: BinaryInteger>(_ call: () -> T) -> T {

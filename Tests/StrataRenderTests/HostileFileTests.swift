@@ -87,6 +87,19 @@ struct HostileFileTests {
         }
     }
 
+    /// The C call would stop at the NUL and open another file.
+    @Test func aPathWithANULByteIsRefused() throws {
+        try withTemporaryDirectory { (directory: String) throws in
+            let real = directory + "/real.png"
+            try PNG.write(try Bitmap(width: 1, height: 1), to: real)
+            expectCode(.io) { () throws(RenderError) in try PNG.read(from: real + "\0.ignored") }
+            expectCode(.io) { () throws(RenderError) in try PNG.write(try Bitmap(width: 1, height: 1), to: real + "\0x") }
+            expectCode(.io) { () throws(RenderError) in try PNG.read(from: "") }
+            expectCode(.io) { () throws(RenderError) in try FontLibrary().face(contentsOf: "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf\0") }
+            #expect(try PNG.read(from: real).width == 1)
+        }
+    }
+
     @Test func anEmptyFileReadsAsNoBytes() throws {
         try withTemporaryDirectory { (directory: String) throws in
             let path = directory + "/empty"
