@@ -144,6 +144,40 @@ struct CacheBudgetTests {
         #expect(!small.isBlank)
     }
 
+    /// Every distinct pixel size makes a HarfBuzz font; a face keeps a bounded number.
+    @Test func distinctFontSizesDoNotGrowAFace() throws {
+        let library = try FontLibrary(files: [dejaVu])
+        let face = try #require(library.chain(for: Font()).first)
+        for step in 0..<500 {
+            _ = TextLayout(AttributedText("Ab", style: TextStyle(font: Font(size: 8 + Double(step) / 64))), library: library)
+            #expect(face.sizedFonts.cachedBytes <= face.sizedFonts.budget)
+        }
+        #expect(face.sizedFonts.statistics.count <= 64 && face.sizedFonts.statistics.evictions > 0)
+    }
+
+    /// A glyph too large to cache is drawn from its outline where it crosses the bitmap: a full
+    /// block (U+2588) 2048 px tall covers every pixel of a small bitmap inside it.
+    @Test func oversizedGlyphsAreDrawnFromTheirOutlines() throws {
+        let library = try FontLibrary(files: [dejaVu], glyphCacheBytes: 64 << 10)
+        let layout = TextLayout(AttributedText("\u{2588}", style: TextStyle(font: Font(size: 2048))), library: library)
+        let bitmap = try makeBitmap(64, 64)
+        // The block spans the line box: 300 px into it, both ways, is well inside.
+        Canvas(bitmap: bitmap).draw(layout, at: Point(x: -300, y: -300))
+        #expect(allPixels(bitmap).allSatisfy { $0 == Color.black.premultipliedARGB })
+        #expect(library.glyphCache.counts.oversized >= 1)
+        #expect(library.glyphCache.counts.bytes == 0)
+        // Its edge: the left of the block is at the pen, so a bitmap straddling it is half inked.
+        let edge = try makeBitmap(64, 8)
+        Canvas(bitmap: edge).draw(layout, at: Point(x: 32, y: -300))
+        #expect(edge.pixel(x: 10, y: 4) == Color.white.premultipliedARGB)
+        #expect(edge.pixel(x: 50, y: 4) == Color.black.premultipliedARGB)
+        // The same glyph small enough to cache draws through the cache, not the outline.
+        let small = TextLayout(AttributedText("\u{2588}", style: TextStyle(font: Font(size: 100))), library: library)
+        let smallBitmap = try makeBitmap(64, 64)
+        Canvas(bitmap: smallBitmap).draw(small, at: Point(x: -10, y: -40))
+        #expect(smallBitmap.pixel(x: 20, y: 20) == Color.black.premultipliedARGB)
+    }
+
     @Test func cornerMasksStayWithinTheirBudget() throws {
         let masks = CornerMasks.shared
         let bitmap = try Bitmap(width: 200, height: 200)

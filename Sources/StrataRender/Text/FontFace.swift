@@ -1,4 +1,5 @@
 import CFreeType
+import Glibc
 import CHarfBuzz
 import Locking
 import StrataPlatform
@@ -28,7 +29,7 @@ public final class FontFace: @unchecked Sendable {
     /// HarfBuzz fonts by pixel size. Bounded, since every distinct size (any Double a caller
     /// passes) makes one; a font evicted while a shaper still uses it lives on in that shaper's
     /// reference.
-    private let sizedFonts = ByteBudgetCache<Int32, SizedFont>(budget: 64 * SizedFont.estimatedBytes)
+    let sizedFonts = ByteBudgetCache<Int32, SizedFont>(budget: 64 * SizedFont.estimatedBytes)
     /// Design units per em, for metrics.
     let unitsPerEm: Double
     /// Ascender, descender (positive, below the baseline) and line gap in design units.
@@ -167,6 +168,53 @@ public final class FontFace: @unchecked Sendable {
                 return .failed
             }
             return .glyph(rendered)
+        }
+    }
+
+    /// Rasterizes the part of a glyph's outline inside the device rectangle `clip`, with the
+    /// pen at whole device pixel (`penX`, `penY`), in bands of at most about 1 MiB of coverage,
+    /// handing each band to `composite` (A8 bytes, their stride, and the band's device origin
+    /// and size). For glyphs too large to rasterize whole and cache: memory stays bounded by
+    /// the band, however large the glyph. Nothing happens for a glyph without an outline.
+    func drawOutline(glyph: UInt32, pixelSize: Int32, penX: Int, penY: Int, clip: (x0: Int, y0: Int, x1: Int, y1: Int),
+                     composite: (UnsafeMutableRawPointer, Int, Int, Int, Int, Int) -> Void) {
+        guard pixelSize > 0 else { return }
+        rasterizer.withLock { state in
+            if state.pixelSize != pixelSize {
+                guard FT_Set_Char_Size(state.face, 0, FT_F26Dot6(pixelSize), 72, 72) == 0 else { return }
+                state.pixelSize = pixelSize
+            }
+            guard FT_Load_Glyph(state.face, glyph, GlyphRendering.loadFlags) == 0,
+                  let slot = state.face.pointee.glyph, slot.pointee.format == FT_GLYPH_FORMAT_OUTLINE else { return }
+            var box = FT_BBox()
+            FT_Outline_Get_CBox(&slot.pointee.outline, &box)
+            // The glyph's device box (y down), cut to the clip.
+            let x0 = max(clip.x0, penX + Int(box.xMin >> 6)), x1 = min(clip.x1, penX + Int((box.xMax + 63) >> 6))
+            let y0 = max(clip.y0, penY - Int((box.yMax + 63) >> 6)), y1 = min(clip.y1, penY - Int(box.yMin >> 6))
+            guard x1 > x0, y1 > y0 else { return }
+            let width = x1 - x0, stride = (width + 3) & ~3
+            let band = max(1, min(y1 - y0, (1 << 20) / stride))
+            guard let buffer = calloc(band, stride) else { return }
+            defer { free(buffer) }
+            var top = y0
+            while top < y1 {
+                let bottom = min(top + band, y1)
+                memset(buffer, 0, stride * (bottom - top))
+                var target = FT_Bitmap()
+                target.rows = UInt32(bottom - top)
+                target.width = UInt32(width)
+                target.pitch = Int32(stride)
+                target.buffer = buffer.assumingMemoryBound(to: UInt8.self)
+                target.num_grays = 256
+                target.pixel_mode = UInt8(FT_PIXEL_MODE_GRAY.rawValue)
+                // Outline units are 26.6 with y up; the band's bottom-left corner becomes (0, 0).
+                let dx = FT_Pos(penX - x0) * 64, dy = FT_Pos(bottom - penY) * 64
+                FT_Outline_Translate(&slot.pointee.outline, dx, dy)
+                let status = FT_Outline_Get_Bitmap(freetype.handle, &slot.pointee.outline, &target)
+                FT_Outline_Translate(&slot.pointee.outline, -dx, -dy)
+                if status == 0 { composite(buffer, stride, x0, top, width, bottom - top) }
+                top = bottom
+            }
         }
     }
 

@@ -100,7 +100,8 @@ public final class GlyphCache: Sendable {
         /// Memory the kept glyphs take now, in bytes: each glyph's coverage rows plus 256 bytes of
         /// overhead. Never more than `capacityBytes`.
         public var bytes = 0
-        /// Glyphs not drawn because they exceed `GlyphCache.maximumGlyphSide`.
+        /// Lookups of glyphs over `GlyphCache.maximumGlyphSide`, which are drawn from their
+        /// outlines instead of being rasterized whole and cached.
         public var oversized = 0
         /// Counts as given; every value defaults to 0.
         public init(hits: Int = 0, misses: Int = 0, evictions: Int = 0, bytes: Int = 0, oversized: Int = 0) {
@@ -124,9 +125,10 @@ public final class GlyphCache: Sendable {
     private let missCount = Atomic<Int>(0)
     private let oversizedCount = Atomic<Int>(0)
 
-    /// The widest or tallest glyph rasterized, in device pixels: 1024, about a 1024 px em (a
-    /// 64 pt font at scale 16). Larger glyphs (a 2048 pt font makes 32 768 px ones, 1 GiB of
-    /// coverage) are not drawn; `Counts.oversized` counts them and the first is logged.
+    /// The widest or tallest glyph rasterized whole and cached, in device pixels: 1024, about a
+    /// 1024 px em (a 64 pt font at scale 16). Larger glyphs (a 2048 pt font makes 32 768 px
+    /// ones, 1 GiB of coverage) are drawn from their outlines, only where they cross the clip,
+    /// each time; `Counts.oversized` counts them and the first is logged.
     public static let maximumGlyphSide = 1024
 
     private struct Key: Hashable {
@@ -158,7 +160,8 @@ public final class GlyphCache: Sendable {
     /// FreeType cannot render it.
     func glyph(_ glyph: UInt32, of face: FontFace, pixelSize: Int32) -> GlyphBitmap? {
         let key = Key(face: face.id, glyph: glyph, pixelSize: pixelSize)
-        let shard = shards[abs(key.hashValue) % shards.count]
+        // Unsigned: abs(Int.min) would trap.
+        let shard = shards[Int(UInt(bitPattern: key.hashValue) % UInt(shards.count))]
         if let hit = shard.withLock({ shard -> GlyphBitmap? in
             guard let entry = shard.entries[key] else { return nil }
             if !entry.referenced { shard.entries[key]?.referenced = true }
@@ -174,7 +177,7 @@ public final class GlyphCache: Sendable {
         case .failed: return nil
         case .oversized:
             if oversizedCount.wrappingAdd(1, ordering: .relaxed).oldValue == 0 {
-                FontLibrary.log.notice("glyph \(glyph) of \(LogText.quoted(face.familyName, limit: 64)) at \(pixelSize / 64) px is over \(Self.maximumGlyphSide) px; not drawn")
+                FontLibrary.log.notice("glyph \(glyph) of \(LogText.quoted(face.familyName, limit: 64)) at \(pixelSize / 64) px is over \(Self.maximumGlyphSide) px; drawing it from its outline, uncached")
             }
             return nil
         }
