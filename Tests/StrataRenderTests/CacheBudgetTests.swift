@@ -98,6 +98,18 @@ struct CacheBudgetTests {
             === cache.layout(small, options: TextLayoutOptions(), scale: 1, library: fonts))
     }
 
+    /// The key counts too: tiny layouts under huge, distinct family names.
+    @Test func layoutKeysCountAgainstTheBudget() {
+        let cache = LayoutCache(budget: 1 << 20)
+        for index in 0..<40 {
+            let family = String(repeating: "f", count: 100_000) + "\(index)"
+            _ = cache.layout(AttributedText("a", style: TextStyle(font: Font(family: family))), options: TextLayoutOptions(),
+                             scale: 1, library: fonts)
+            #expect(cache.layouts.cachedBytes <= 1 << 20)
+        }
+        #expect(cache.layouts.statistics.count <= 10)
+    }
+
     @Test func theShapingCacheStaysWithinItsBudget() throws {
         let cache = ShapeCache(budget: 4 << 20, extentsBudget: 16 << 10)
         let face = try #require(fonts.chain(for: Font()).first)
@@ -313,6 +325,45 @@ struct HostileTextTests {
             let canvas = Canvas(bitmap: bitmap)
             canvas.scale(x: layout.scale, y: layout.scale)
             canvas.draw(layout, at: Point(x: 0, y: 0))
+        }
+    }
+}
+
+/// Random drawing with hostile values: nothing traps, and nothing lands outside the clip.
+struct HostileCanvasTests {
+    @Test func randomOperationsStayInsideTheClip() throws {
+        var rng = SeededGenerator(state: 77)
+        let values: [Double] = [.nan, .infinity, -.infinity, -1e300, -1e9, -3, 0, 0.5, 2, 7.25, 20, 1e9, 1e300]
+        func value() -> Double { Bool.random(using: &rng) ? values.randomElement(using: &rng)! : Double.random(in: -10...40, using: &rng) }
+        let bitmap = try makeBitmap(32, 32)
+        let image = try sampleImage()
+        let canvas = Canvas(bitmap: bitmap)
+        canvas.clip(to: Rect(x: 0, y: 0, width: 16, height: 32))
+        for _ in 0..<600 {
+            let rect = Rect(x: value(), y: value(), width: value(), height: value())
+            switch Int.random(in: 0..<12, using: &rng) {
+            case 0: canvas.fill(rect, color: .red, cornerRadius: value())
+            case 1: canvas.strokeBorder(rect, width: value(), paint: .color(.blue), cornerRadius: value())
+            case 2: canvas.draw(image, in: rect, cornerRadius: value())
+            case 3: canvas.draw(image, in: rect, contentMode: ContentMode.allCases.randomElement(using: &rng)!, cornerRadius: value())
+            case 4:
+                let gradient = LinearGradient(start: Point(x: value(), y: value()), end: Point(x: value(), y: value()), colors: [.green, .clear])
+                canvas.fill(rect, with: .linearGradient(gradient), cornerRadius: value())
+            case 5: canvas.scale(x: value(), y: value())
+            case 6: canvas.translate(x: value(), y: value())
+            case 7: canvas.opacity = value()
+            case 8: canvas.save()
+            case 9: canvas.restore()
+            case 10: canvas.clip(to: rect)
+            default:
+                let text = AttributedText("Hostile ✓", style: TextStyle(font: Font(size: value())))
+                canvas.draw(TextLayout(text, options: TextLayoutOptions(width: value()), scale: value(), library: pinnedFonts),
+                            at: Point(x: value(), y: value()))
+            }
+            _ = ContentMode.allCases.randomElement(using: &rng)!.rect(forImageOfSize: Size(width: value(), height: value()), in: rect)
+        }
+        for y in 0..<32 {
+            for x in 16..<32 { #expect(bitmap.pixel(x: x, y: y) == Color.white.premultipliedARGB, "(\(x), \(y))") }
         }
     }
 }

@@ -173,8 +173,10 @@ final class LayoutCache: Sendable {
         let layout = TextLayout(text, options: options, scale: scale, library: library)
         // The key holds the text: count it with the layout.
         let keyBytes = text.pieces.reduce(key.pieces.count * MemoryLayout<PieceKey>.stride) { total, piece in
-            if case let .text(string, _) = piece { return total + string.utf8.count }
-            return total
+            switch piece {
+            case let .text(string, style): total + string.utf8.count + style.font.family.utf8.count
+            case let .attachment(_, style): total + style.font.family.utf8.count
+            }
         }
         return layouts.insert(layout, cost: layout.estimatedBytes + keyBytes, for: key)
     }
