@@ -95,9 +95,9 @@ public final class Bitmap: @unchecked Sendable {
     /// `stride * height`: the bytes the pixels span.
     public var byteCount: Int { stride * height }
 
-    /// The premultiplied ARGB value at (`x`, `y`); both must be inside the bitmap.
+    /// The premultiplied ARGB value at (`x`, `y`); 0 (transparent) outside the bitmap.
     public func pixel(x: Int, y: Int) -> UInt32 {
-        precondition(x >= 0 && x < width && y >= 0 && y < height, "pixel (\(x), \(y)) outside \(width)×\(height) bitmap")
+        guard x >= 0, x < width, y >= 0, y < height else { return 0 }
         beginReading()
         defer { endReading() }
         return pixels.load(fromByteOffset: y * stride + x * 4, as: UInt32.self)

@@ -2,11 +2,11 @@ import Glibc
 
 /// Coverage of small mask cells (rounded corners), by shape relative to the cell, so that the
 /// same rounded rectangle drawn again (every label's background, every card's corners) copies
-/// bytes instead of integrating arcs. Bounded by count. Any thread.
+/// bytes instead of integrating arcs. Bounded by bytes (`RenderCaches.cornerMaskBudget`). Any thread.
 final class CornerMasks: Sendable {
     static let shared = CornerMasks()
 
-    struct Key: Hashable {
+    struct Key: Hashable, Sendable {
         let shape: CoverageShape
         let width: Int
         let height: Int
@@ -17,7 +17,9 @@ final class CornerMasks: Sendable {
     /// the cache.
     static let largestCachedArea = 64 * 64
 
-    private let masks = RingCache<Key, [UInt8]>(limit: 1024)
+    /// 1 MiB: hundreds of distinct corners.
+    static let defaultBudget = 1 << 20
+    let masks = ByteBudgetCache<Key, [UInt8]>(budget: CornerMasks.defaultBudget)
 
     /// Copies the cached coverage for `key` into `mask`; false when it is not cached.
     func copy(_ key: Key, into mask: UnsafeMutablePointer<UInt8>, stride: Int) -> Bool {
@@ -41,6 +43,6 @@ final class CornerMasks: Sendable {
                 (target.baseAddress! + row * key.width).update(from: mask + row * stride, count: key.width)
             }
         }
-        masks.insert(bytes, for: key)
+        masks.insert(bytes, cost: bytes.count, for: key)
     }
 }

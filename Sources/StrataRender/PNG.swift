@@ -1,4 +1,5 @@
 import CPNG
+import StrataPlatform
 
 /// PNG encoding and decoding with libpng 1.6. Stateless; any thread (each call has its own
 /// `png_image`). File variants block on I/O.
@@ -61,22 +62,36 @@ public enum PNG {
         throw RenderError(.corruptImage, "libpng cannot encode \(bitmap.width)×\(bitmap.height): output kept growing")
     }
 
-    /// Encodes `bitmap` and writes it to `path`, replacing any file there.
+    /// Encodes `bitmap` and writes it to `path`, replacing any regular file there. A symbolic link
+    /// or anything else that is not a regular file at `path` is refused with `io`, never written
+    /// through.
     public static func write(_ bitmap: Bitmap, to path: String) throws(RenderError) {
         try FileIO.write(encode(bitmap), to: path)
     }
+
+    /// The most pixels a decoded image may have unless the caller says otherwise: 32 Mi pixels
+    /// (128 MiB of ARGB32), e.g. 8192 × 4096. A PNG compresses flat areas about a thousandfold,
+    /// so without this a 32 KB file within the side limit could ask for 1 GiB.
+    public static let defaultMaximumPixels = 32 << 20
+
+    /// The largest PNG file `read(from:)` reads by default: 64 MiB.
+    public static let defaultMaximumFileBytes = FileIO.defaultMaximumBytes
 
     /// A bitmap from PNG data of any colour type and bit depth (grey, palette, 16-bit, with or
     /// without transparency), converted to premultiplied ARGB32.
     ///
     /// Throws `corruptImage` for anything libpng rejects (not a PNG, bad CRC, truncated data) and
-    /// `imageTooLarge` when the header claims a side beyond `Bitmap.maximumDimension`; the header
-    /// is checked before any pixel memory is allocated, so a hostile file cannot exhaust memory.
-    public static func decode(_ bytes: [UInt8]) throws(RenderError) -> Bitmap {
-        try checkHeader(bytes)
+    /// `imageTooLarge` when the header claims a side beyond `Bitmap.maximumDimension` or more than
+    /// `maximumPixels` pixels (`defaultMaximumPixels`, clamped to at least 1); the header is checked
+    /// before any pixel memory is allocated, so a hostile file cannot exhaust memory. Ancillary
+    /// chunks are bounded by libpng's built-in limits (at most 1000 kept, 8 MB each once
+    /// decompressed), which its simplified API applies.
+    public static func decode(_ bytes: [UInt8], maximumPixels: Int = defaultMaximumPixels) throws(RenderError) -> Bitmap {
+        let maximumPixels = max(maximumPixels, 1)
+        try checkHeader(bytes, maximumPixels: maximumPixels)
         let result = bytes.withUnsafeBytes { buffer -> Result<Bitmap, RenderError> in
             do throws(RenderError) {
-                return .success(try decode(buffer))
+                return .success(try decode(buffer, maximumPixels: maximumPixels))
             } catch {
                 return .failure(error)
             }
@@ -84,9 +99,12 @@ public enum PNG {
         return try result.get()
     }
 
-    /// Reads and decodes the PNG file at `path`. A missing or unreadable file throws `io`.
-    public static func read(from path: String) throws(RenderError) -> Bitmap {
-        try decode(FileIO.read(path))
+    /// Reads and decodes the PNG file at `path`. A missing or unreadable path, or one that is not
+    /// a regular file (a directory, a FIFO, a device), throws `io`; a file over `maximumFileBytes`
+    /// throws `fileTooLarge` without being read; bad contents throw as `decode` does.
+    public static func read(from path: String, maximumPixels: Int = defaultMaximumPixels,
+                            maximumFileBytes: Int = defaultMaximumFileBytes) throws(RenderError) -> Bitmap {
+        try decode(FileIO.read(path, maximumBytes: maximumFileBytes), maximumPixels: maximumPixels)
     }
 
     // MARK: Decoding
@@ -97,7 +115,7 @@ public enum PNG {
     /// Rejects what is plainly not a PNG, and reads the IHDR dimensions ourselves so that an
     /// oversized image is `imageTooLarge` even beyond libpng's own limit (10⁶ pixels a side),
     /// which it would report as a generic error.
-    private static func checkHeader(_ bytes: [UInt8]) throws(RenderError) {
+    private static func checkHeader(_ bytes: [UInt8], maximumPixels: Int) throws(RenderError) {
         guard bytes.count >= 8, bytes[0..<8].elementsEqual(signature) else {
             throw RenderError(.corruptImage, bytes.isEmpty ? "no data" : "not a PNG (bad signature)")
         }
@@ -108,13 +126,23 @@ public enum PNG {
         func bigEndian(_ at: Int) -> UInt32 {
             bytes[at..<(at + 4)].reduce(0) { $0 << 8 | UInt32($1) }
         }
-        let width = bigEndian(16), height = bigEndian(20)
+        try checkSize(width: bigEndian(16), height: bigEndian(20), maximumPixels: maximumPixels)
+    }
+
+    /// Refuses a side beyond `Bitmap.maximumDimension` or an area beyond `maximumPixels`, with
+    /// the arithmetic checked so no header can overflow it.
+    private static func checkSize(width: UInt32, height: UInt32, maximumPixels: Int) throws(RenderError) {
         if width > UInt32(Bitmap.maximumDimension) || height > UInt32(Bitmap.maximumDimension) {
             throw RenderError(.imageTooLarge, "PNG is \(width)×\(height); the limit is \(Bitmap.maximumDimension) a side")
         }
+        let (pixels, overflow) = Int(width).multipliedReportingOverflow(by: Int(height))
+        let (bytes, byteOverflow) = pixels.multipliedReportingOverflow(by: 4)
+        if overflow || byteOverflow || pixels > maximumPixels {
+            throw RenderError(.imageTooLarge, "PNG is \(width)×\(height) (\(bytes) bytes decoded); the limit is \(maximumPixels) pixels")
+        }
     }
 
-    private static func decode(_ buffer: UnsafeRawBufferPointer) throws(RenderError) -> Bitmap {
+    private static func decode(_ buffer: UnsafeRawBufferPointer, maximumPixels: Int) throws(RenderError) -> Bitmap {
         var image = png_image()
         image.version = png_uint_32(PNG_IMAGE_VERSION)
         // libpng keeps reading from `buffer` until png_image_finish_read, which happens inside
@@ -125,9 +153,8 @@ public enum PNG {
         // Frees libpng's state if we leave before png_image_finish_read (which frees it itself);
         // a no-op once `opaque` is NULL.
         defer { png_image_free(&image) }
-        guard image.width <= UInt32(Bitmap.maximumDimension), image.height <= UInt32(Bitmap.maximumDimension) else {
-            throw RenderError(.imageTooLarge, "PNG is \(image.width)×\(image.height); the limit is \(Bitmap.maximumDimension) a side")
-        }
+        // Again from libpng's own reading of the header, in case it differs from ours.
+        try checkSize(width: image.width, height: image.height, maximumPixels: maximumPixels)
         // 16-bit files without colour-space chunks are nearly always sRGB in practice; without
         // this flag libpng would treat them as linear and brighten them.
         image.flags |= png_uint_32(PNG_IMAGE_FLAG_16BIT_sRGB)
@@ -175,11 +202,11 @@ public enum PNG {
         return UInt8(Swift.min(255, (2 * c * 255 + a) / (2 * a)))
     }
 
-    /// libpng's description of the last warning or error.
+    /// libpng's description of the last warning or error, escaped: it may quote bytes of the file.
     private static func message(_ image: png_image) -> String {
-        withUnsafeBytes(of: image.message) { raw in
+        LogText.quoted(withUnsafeBytes(of: image.message) { raw in
             String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
-        }
+        })
     }
 
     /// `png_image.format` values (png.h's PNG_FORMAT_* macros, which Swift does not import).

@@ -3,7 +3,7 @@ public struct RenderError: Error, CustomStringConvertible, Sendable {
     /// What kind of failure. New codes may be added; match with `==` or a `default`.
     public struct Code: Hashable, Sendable, CustomStringConvertible {
         private enum Value: String, Sendable {
-            case invalidSize, corruptImage, imageTooLarge, io, outOfMemory, corruptFont
+            case invalidSize, corruptImage, imageTooLarge, io, outOfMemory, corruptFont, fileTooLarge, invalidArgument
         }
         private let value: Value
         private init(_ value: Value) { self.value = value }
@@ -13,8 +13,9 @@ public struct RenderError: Error, CustomStringConvertible, Sendable {
         public static let invalidSize = Code(.invalidSize)
         /// Image data that is not a PNG, is truncated, or fails libpng's checks.
         public static let corruptImage = Code(.corruptImage)
-        /// An image whose header claims dimensions beyond `Bitmap.maximumDimension`; refused
-        /// before any pixel memory is allocated.
+        /// An image whose header claims a side beyond `Bitmap.maximumDimension` or more pixels than
+        /// the decoder's limit (`PNG.defaultMaximumPixels`); refused before any pixel memory is
+        /// allocated.
         public static let imageTooLarge = Code(.imageTooLarge)
         /// A file could not be opened, read or written; the message carries the system's reason.
         public static let io = Code(.io)
@@ -22,6 +23,11 @@ public struct RenderError: Error, CustomStringConvertible, Sendable {
         public static let outOfMemory = Code(.outOfMemory)
         /// A font file FreeType or HarfBuzz cannot read as a font.
         public static let corruptFont = Code(.corruptFont)
+        /// A file larger than the limit for its kind (64 MiB by default for images and fonts);
+        /// refused from its size before it is read.
+        public static let fileTooLarge = Code(.fileTooLarge)
+        /// A value passed in that cannot be used, such as a face index a font file does not have.
+        public static let invalidArgument = Code(.invalidArgument)
 
         public var description: String { value.rawValue }
     }

@@ -1,4 +1,5 @@
 import Foundation
+import Glibc
 import StrataRender
 import Testing
 
@@ -9,10 +10,11 @@ import Testing
 ///   `tolerance` (default 2 of 255): pixman's SIMD and generic C paths, and its versions, may round
 ///   blends and bilinear filtering differently by a step or two; any real rendering change is far
 ///   larger.
-/// - A mismatch (or a missing reference) records an Issue naming three files in
-///   `$TMPDIR/strata-golden/`: `<name>.actual.png`, `<name>.expected.png` and `<name>.diff.png`
-///   (differing pixels in red, scaled by how much they differ, over a faded copy of the expected
-///   image).
+/// - A mismatch (or a missing reference) records an Issue naming the artefact directory and three
+///   files in it: `<name>.actual.png`, `<name>.expected.png` and `<name>.diff.png` (differing
+///   pixels in red, scaled by how much they differ, over a faded copy of the expected image). The
+///   directory is `$STRATA_GOLDEN_ARTIFACTS` when set, else a private one made with `mkdtemp` for
+///   this process (never a shared, predictable `/tmp` path another user could plant links in).
 /// - With `STRATA_RECORD=1` in the environment every reference is rewritten from the actual
 ///   rendering and the check passes. Look at the new PNGs before committing them.
 ///
@@ -23,6 +25,7 @@ public struct GoldenImage {
     /// Folder holding `<name>.png` references.
     public let directory: URL
 
+    /// Compares against references in `directory`.
     public init(directory: URL) {
         self.directory = directory
     }
@@ -32,12 +35,23 @@ public struct GoldenImage {
         directory = URL(fileURLWithPath: filePath).deletingLastPathComponent().appendingPathComponent("Golden")
     }
 
+    /// Whether `STRATA_RECORD=1` asks for references to be rewritten.
     public static var isRecording: Bool { ProcessInfo.processInfo.environment["STRATA_RECORD"] == "1" }
 
-    /// Where mismatch artefacts are written.
-    public static var artifactDirectory: URL {
-        FileManager.default.temporaryDirectory.appendingPathComponent("strata-golden")
-    }
+    /// Where mismatch artefacts are written: `$STRATA_GOLDEN_ARTIFACTS`, or a directory `mkdtemp`
+    /// made for this process (mode 0700) on first use. If that fails, a path that does not exist,
+    /// so writing an artefact throws.
+    public static var artifactDirectory: URL { privateArtifactDirectory }
+
+    private static let privateArtifactDirectory: URL = {
+        if let chosen = ProcessInfo.processInfo.environment["STRATA_GOLDEN_ARTIFACTS"], !chosen.isEmpty {
+            return URL(fileURLWithPath: chosen)
+        }
+        var template = Array("\(FileManager.default.temporaryDirectory.path)/strata-golden-XXXXXX".utf8CString)
+        let made = template.withUnsafeMutableBufferPointer { mkdtemp($0.baseAddress!) }
+        guard made != nil else { return URL(fileURLWithPath: "/nonexistent/strata-golden-mkdtemp-failed") }
+        return URL(fileURLWithPath: String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))
+    }()
 
     /// Compares `bitmap` with `Golden/<name>.png` and records an Issue on a mismatch (or records
     /// the reference, under STRATA_RECORD=1).
@@ -76,7 +90,7 @@ public struct GoldenImage {
         if let diff = comparison.diff {
             summary += " diff: \(try writeArtifact(diff, name, "diff").path)"
         }
-        return "\(summary) actual: \(actualURL.path) expected: \(expectedURL.path). Re-record with STRATA_RECORD=1 if the change is intended."
+        return "\(summary) actual: \(actualURL.path) expected: \(expectedURL.path) (artefacts in \(Self.artifactDirectory.path)). Re-record with STRATA_RECORD=1 if the change is intended."
     }
 
     public struct Comparison {
@@ -134,10 +148,24 @@ public struct GoldenImage {
         return 0xFF00_0000 | grey << 16 | grey << 8 | grey
     }
 
+    /// Writes a fresh file: whatever was at the path (an older artefact, or a planted symbolic
+    /// link) is removed first, and the file is created with O_EXCL | O_NOFOLLOW, so nothing is
+    /// ever written through a link.
     private func writeArtifact(_ bitmap: Bitmap, _ name: String, _ kind: String) throws -> URL {
         try FileManager.default.createDirectory(at: Self.artifactDirectory, withIntermediateDirectories: true)
         let url = Self.artifactDirectory.appendingPathComponent("\(name).\(kind).png")
-        try PNG.write(bitmap, to: url.path)
+        let bytes = try PNG.encode(bitmap)
+        unlink(url.path)
+        let fd = open(url.path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
+        guard fd >= 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
+        defer { close(fd) }
+        var written = 0
+        while written < bytes.count {
+            let count = bytes.withUnsafeBytes { write(fd, $0.baseAddress! + written, $0.count - written) }
+            if count < 0, errno == EINTR { continue }
+            guard count > 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
+            written += count
+        }
         return url
     }
 }

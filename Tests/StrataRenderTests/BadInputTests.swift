@@ -124,3 +124,14 @@ import Testing
         #expect(alpha(bitmap.pixel(x: 4, y: 4)) == 255)
     }
 }
+
+/// Reading pixels outside a bitmap answers transparent instead of stopping the program.
+struct PixelReadTests {
+    @Test func pixelsOutsideTheBitmapAreTransparent() throws {
+        let bitmap = try makeBitmap(3, 2, background: .red)
+        for (x, y) in [(-1, 0), (0, -1), (3, 0), (0, 2), (Int.min, Int.min), (Int.max, Int.max)] {
+            #expect(bitmap.pixel(x: x, y: y) == 0, "(\(x), \(y))")
+        }
+        #expect(bitmap.pixel(x: 2, y: 1) == Color.red.premultipliedARGB)
+    }
+}

@@ -37,6 +37,30 @@ struct GoldenImageTests {
         try? FileManager.default.removeItem(at: GoldenImage.artifactDirectory.appendingPathComponent("\(name).actual.png"))
     }
 
+    /// Artefacts go to a private directory, and a link planted where one will be written is
+    /// replaced, not followed.
+    @Test func artefactsAreWrittenPrivatelyAndNeverThroughALink() throws {
+        let directory = GoldenImage.artifactDirectory.path
+        if ProcessInfo.processInfo.environment["STRATA_GOLDEN_ARTIFACTS"] == nil {
+            #expect(directory != FileManager.default.temporaryDirectory.appendingPathComponent("strata-golden").path)
+            let attributes = try FileManager.default.attributesOfItem(atPath: directory)
+            #expect((attributes[.posixPermissions] as? Int) == 0o700)
+        }
+        let name = "planted-\(UUID().uuidString.prefix(8))"
+        let victim = directory + "/\(name).victim"
+        try Data("keep".utf8).write(to: URL(fileURLWithPath: victim))
+        defer { try? FileManager.default.removeItem(atPath: victim) }
+        let actual = directory + "/\(name).actual.png"
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(atPath: actual, withDestinationPath: victim)
+        defer { try? FileManager.default.removeItem(atPath: actual) }
+        let golden = GoldenImage(directory: FileManager.default.temporaryDirectory.appendingPathComponent("strata-golden-none"))
+        let failure = try #require(try golden.verify(try makeBitmap(2, 2), named: name))
+        #expect(failure.contains(actual))
+        #expect(try String(contentsOfFile: victim, encoding: .utf8) == "keep")
+        #expect(try PNG.read(from: actual).width == 2)
+    }
+
     @Test func toleranceAllowsSmallDifferences() throws {
         let a = try makeBitmap(4, 4, background: Color(rgb: 0x808080))
         let b = try makeBitmap(4, 4, background: Color(rgb: 0x828282))

@@ -43,7 +43,8 @@ struct ImageCacheTests {
         #expect(other.pixel(x: 5, y: 5) == Color(rgb: 0x0000FF).premultipliedARGB)
         #expect(first.pixel(x: 5, y: 5) == Color(rgb: 0xFF0000).premultipliedARGB)
         #expect(cache.misses == 2 && cache.hits == 1)
-        #expect(cache.cachedBytes == first.byteCount + other.byteCount)
+        // Pixels, key bytes ("red", "blue") and the fixed overhead of each.
+        #expect(cache.cachedBytes == first.byteCount + other.byteCount + 3 + 4 + 2 * ImageCache.entryOverhead)
         #expect(cache.count == 2)
 
         // A hit does not look at the data.
@@ -75,16 +76,18 @@ struct ImageCacheTests {
         }
     }
 
-    /// 10×10 images are 400 bytes; a 1000-byte cache holds two.
+    /// 10×10 images are 400 bytes of pixels; with a one-letter key and the overhead, a cache of
+    /// two such entries and a bit holds two.
     @Test func leastRecentlyUsedImagesAreEvictedByBytes() throws {
-        let cache = ImageCache(capacityBytes: 1000)
+        let entry = 400 + 1 + ImageCache.entryOverhead
+        let cache = ImageCache(capacityBytes: 2 * entry + 100)
         let a = try cache.image(forKey: "a", data: try png(0xFF0000))
         _ = try cache.image(forKey: "b", data: try png(0x00FF00))
-        #expect(cache.cachedBytes == 800)
+        #expect(cache.cachedBytes == 2 * entry)
         // Touch a: b is now the least recent, and goes when c arrives.
         #expect(try cache.image(forKey: "a", data: []) === a)
         _ = try cache.image(forKey: "c", data: try png(0x0000FF))
-        #expect(cache.cachedBytes == 800 && cache.count == 2)
+        #expect(cache.cachedBytes == 2 * entry && cache.count == 2)
         let missesBefore = cache.misses
         #expect(try cache.image(forKey: "a", data: []) === a)
         #expect(try cache.image(forKey: "c", data: []).pixel(x: 0, y: 0) == Color(rgb: 0x0000FF).premultipliedARGB)
@@ -96,10 +99,29 @@ struct ImageCacheTests {
         // A bigger image evicts as many as needed: 20×20 is 1600 bytes, over the capacity, so it
         // is returned but not kept, and evicts nothing.
         let big = try cache.image(forKey: "big", data: try png(0xFFFFFF, side: 20))
-        #expect(big.width == 20 && cache.count == 2 && cache.cachedBytes == 800)
+        #expect(big.width == 20 && cache.count == 2 && cache.cachedBytes == 2 * entry)
         // 15×15 is 900 bytes: both others go.
         _ = try cache.image(forKey: "mid", data: try png(0x808080, side: 15))
-        #expect(cache.count == 1 && cache.cachedBytes == 900)
+        #expect(cache.count == 1 && cache.cachedBytes == 900 + 3 + ImageCache.entryOverhead)
+    }
+
+    /// Keys count: a stream of tiny images under huge, distinct keys stays within the budget.
+    @Test func hostileKeysAreCountedAgainstTheBudget() throws {
+        let cache = ImageCache(capacityBytes: 1 << 20)
+        let data = try png(0x123456, side: 1)
+        for index in 0..<64 {
+            let key = String(repeating: "k", count: 100_000) + "\(index)"
+            _ = try cache.image(forKey: key, data: data)
+            #expect(cache.cachedBytes <= cache.capacityBytes)
+        }
+        #expect(cache.count <= 10 && cache.count > 0)
+        // A key larger than the whole budget is returned but never kept.
+        let huge = String(repeating: "h", count: 2 << 20)
+        #expect(try cache.image(forKey: huge, data: data).width == 1)
+        #expect(cache.cachedBytes <= cache.capacityBytes)
+        let misses = cache.misses
+        _ = try cache.image(forKey: huge, data: data)
+        #expect(cache.misses == misses + 1)
     }
 
     @Test func corruptAndTruncatedPNGsThrowAndAreNotCached() throws {
@@ -162,7 +184,7 @@ struct ImageCacheTests {
         #expect(cache.hits + cache.misses == iterations)
         #expect(cache.misses >= colours.count)
         #expect(cache.count == colours.count)
-        #expect(cache.cachedBytes == colours.count * 24 * 24 * 4)
+        #expect(cache.cachedBytes == colours.count * (24 * 24 * 4 + "colour-0".utf8.count + ImageCache.entryOverhead))
         for which in colours.indices {
             let seen = Set(stride(from: which, to: iterations, by: colours.count).map { identities[$0] })
             #expect(seen.count == 1 && seen.first! != nil, "key \(which) gave \(seen.count) bitmaps")

@@ -1,3 +1,5 @@
+import Foundation
+import Glibc
 import StrataRender
 
 /// A bitmap filled with `background` (opaque white unless given).
@@ -115,4 +117,15 @@ enum PNGBuilder {
         }
         return b << 16 | a
     }
+}
+
+/// A private directory from `mkdtemp` (mode 0700, a name nobody can predict), removed with
+/// everything in it when `body` returns.
+func withTemporaryDirectory<T>(_ body: (String) throws -> T) throws -> T {
+    var template = Array("\(FileManager.default.temporaryDirectory.path)/strata-test-XXXXXX".utf8CString)
+    let made = template.withUnsafeMutableBufferPointer { mkdtemp($0.baseAddress!) }
+    guard made != nil else { throw POSIXError(.init(rawValue: errno) ?? .EIO) }
+    let path = String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    defer { try? FileManager.default.removeItem(atPath: path) }
+    return try body(path)
 }

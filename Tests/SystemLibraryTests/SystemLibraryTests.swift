@@ -52,11 +52,20 @@ struct SystemLibraryTests {
     }
 
     @Test func freeTypeRefusesACorruptFont() throws {
-        let path = "/tmp/strata-corrupt-\(getpid()).ttf"
-        let file = fopen(path, "w")
-        fputs("definitely not a font", file)
-        fclose(file)
-        defer { unlink(path) }
+        // A private directory and a fresh file in it: a predictable /tmp name could be a link
+        // another user planted.
+        var template = Array("/tmp/strata-corrupt-XXXXXX".utf8CString)
+        let directory = try #require(template.withUnsafeMutableBufferPointer { mkdtemp($0.baseAddress!) }.map { String(cString: $0) })
+        let path = directory + "/corrupt.ttf"
+        let fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
+        #expect(fd >= 0)
+        let text = Array("definitely not a font".utf8)
+        #expect(write(fd, text, text.count) == text.count)
+        close(fd)
+        defer {
+            unlink(path)
+            rmdir(directory)
+        }
         var library: FT_Library?
         FT_Init_FreeType(&library)
         defer { FT_Done_FreeType(library) }

@@ -23,8 +23,19 @@ public struct Font: Hashable, Sendable, CustomStringConvertible {
     /// The family name asked of fontconfig, such as `DejaVu Sans`, or a generic name (`sans-serif`,
     /// `serif`, `monospace`, `system-ui`). An unknown family falls back to fontconfig's best match.
     public var family: String
-    /// Points; the layout's scale turns it into device pixels.
-    public var size: Double
+    /// Points, 0...`maximumSize`; the layout's scale turns it into device pixels. Set values are
+    /// clamped like `init`'s, so no size reaching the layout is NaN, negative or absurd.
+    public var size: Double {
+        didSet { size = Self.clampedSize(size) }
+    }
+
+    /// The largest size in points: 2048.
+    public static let maximumSize = 2048.0
+
+    /// `size` within 0...`maximumSize`, with NaN and infinities as 0.
+    static func clampedSize(_ size: Double) -> Double {
+        size.isFinite ? min(max(size, 0), maximumSize) : 0
+    }
     /// How heavy the strokes are; fontconfig picks the nearest weight the family has.
     public var weight: Weight
     /// Whether an italic face is asked for; fontconfig's closest match may be upright when the family
@@ -34,7 +45,7 @@ public struct Font: Hashable, Sendable, CustomStringConvertible {
     /// A font as described; `size` (points) is clamped to 0...2048, with NaN and infinities becoming 0.
     public init(family: String = Font.defaultFamily, size: Double = 14, weight: Weight = .regular, isItalic: Bool = false) {
         self.family = family
-        self.size = size.isFinite ? min(max(size, 0), 2048) : 0
+        self.size = Self.clampedSize(size)
         self.weight = weight
         self.isItalic = isItalic
     }

@@ -1,6 +1,8 @@
 import CFreeType
+import Glibc
 import CHarfBuzz
 import Locking
+import StrataPlatform
 import Synchronization
 
 /// One face of a font file, shared by every size and thread.
@@ -11,7 +13,7 @@ import Synchronization
 public final class FontFace: @unchecked Sendable {
     // @unchecked: `hbFace` and the sized `hb_font`s are immutable after creation (HarfBuzz makes
     // them safe to share); `ftFace` is touched only inside `rasterizer.withLock`.
-    /// The font file the face was loaded from.
+    /// The font file the face was loaded from; empty for a face made from bytes in memory.
     public let path: String
     /// Which face in that file, 0 for the first (collections such as `.ttc` hold several).
     public let index: Int
@@ -24,7 +26,10 @@ public final class FontFace: @unchecked Sendable {
     private static let nextID = Atomic<Int>(1)
     private let hbFace: OpaquePointer
     private let rasterizer: Locked<Rasterizer>
-    private let sizedFonts = Locked<[Int32: SizedFont]>([:])
+    /// HarfBuzz fonts by pixel size. Bounded, since every distinct size (any Double a caller
+    /// passes) makes one; a font evicted while a shaper still uses it lives on in that shaper's
+    /// reference.
+    let sizedFonts = ByteBudgetCache<Int32, SizedFont>(budget: 64 * SizedFont.estimatedBytes)
     /// Design units per em, for metrics.
     let unitsPerEm: Double
     /// Ascender, descender (positive, below the baseline) and line gap in design units.
@@ -32,25 +37,52 @@ public final class FontFace: @unchecked Sendable {
 
     /// Keeps the FreeType library alive while this face exists: it is freed after its faces.
     private let freetype: FreeTypeLibrary
+    // Stored properties are released after deinit's body, so `data` outlives the FreeType and
+    // HarfBuzz objects freed there.
 
     private struct Rasterizer {
         let face: FT_Face
         var pixelSize: Int32 = 0
     }
 
-    /// Call with the library's lock held: FreeType does not make faces concurrently.
-    init(path: String, index: Int, freetype: FreeTypeLibrary, glyphCache: GlyphCache) throws(RenderError) {
-        var face: FT_Face?
-        let status = FT_New_Face(freetype.handle, path, FT_Long(index), &face)
-        guard status == 0, let face else {
-            throw RenderError(.corruptFont, "FreeType cannot read '\(path)' (face \(index)): error \(status)")
+    /// The bytes FreeType and HarfBuzz read from for as long as the face exists.
+    private let data: FontData
+
+    /// Face `index` of the font in `data`, from `path` ("" for bytes given in memory). Call with
+    /// the library's lock held: FreeType does not make faces concurrently.
+    /// - Throws: `invalidArgument` for an index the data does not have (negative, past its face
+    ///   count, or beyond FreeType's 16-bit face numbers); `corruptFont` when FreeType cannot read
+    ///   the data as a font.
+    init(data: FontData, path: String, index: Int, freetype: FreeTypeLibrary, glyphCache: GlyphCache) throws(RenderError) {
+        let name = path.isEmpty ? "font data" : LogText.quoted(path)
+        // FreeType keeps named instances of variable fonts in the index's upper 16 bits.
+        guard index >= 0, index <= 0xFFFF else {
+            throw RenderError(.invalidArgument, "face index \(index) of \(name) is outside 0...65535")
         }
-        guard let blob = hb_blob_create_from_file_or_fail(path) else {
+        // A negative index asks FreeType only how many faces there are.
+        var probe: FT_Face?
+        let probed = FT_New_Memory_Face(freetype.handle, data.bytes, FT_Long(data.count), -1, &probe)
+        guard probed == 0, let probe else {
+            throw RenderError(.corruptFont, "FreeType cannot read \(name): error \(probed)")
+        }
+        let faceCount = Int(probe.pointee.num_faces)
+        FT_Done_Face(probe)
+        guard index < faceCount else {
+            throw RenderError(.invalidArgument, "\(name) has \(faceCount) face(s); there is no face \(index)")
+        }
+        var face: FT_Face?
+        let status = FT_New_Memory_Face(freetype.handle, data.bytes, FT_Long(data.count), FT_Long(index), &face)
+        guard status == 0, let face else {
+            throw RenderError(.corruptFont, "FreeType cannot read \(name) (face \(index)): error \(status)")
+        }
+        // Read-only and not copied: `data` outlives the HarfBuzz face (see deinit).
+        guard let blob = hb_blob_create(data.chars, UInt32(data.count), HB_MEMORY_MODE_READONLY, nil, nil) else {
             FT_Done_Face(face)
-            throw RenderError(.corruptFont, "HarfBuzz cannot read '\(path)'")
+            throw RenderError(.corruptFont, "HarfBuzz cannot read \(name)")
         }
         hbFace = hb_face_create(blob, UInt32(index))
         hb_blob_destroy(blob)
+        self.data = data
         self.path = path
         self.index = index
         self.freetype = freetype
@@ -69,52 +101,131 @@ public final class FontFace: @unchecked Sendable {
 
     deinit {
         rasterizer.withLock { _ = FT_Done_Face($0.face) }
-        for font in sizedFonts.withLock({ Array($0.values) }) { hb_font_destroy(font.font) }
+        sizedFonts.removeAll()
         hb_face_destroy(hbFace)
     }
 
     /// An immutable HarfBuzz font at a pixel size in 26.6 fixed point; positions it produces
-    /// are in 1/64 pixel.
-    func shapingFont(pixelSize: Int32) -> OpaquePointer {
-        if let existing = sizedFonts.withLock({ $0[pixelSize] }) { return existing.font }
+    /// are in 1/64 pixel. Keep the returned object while using its `font`.
+    func shapingFont(pixelSize: Int32) -> SizedFont {
+        if let existing = sizedFonts.value(for: pixelSize) { return existing }
         let font = hb_font_create(hbFace)!
         hb_ot_font_set_funcs(font)
         hb_font_set_scale(font, pixelSize, pixelSize)
         hb_font_make_immutable(font)
-        return sizedFonts.withLock { fonts in
-            if let raced = fonts[pixelSize] {
-                hb_font_destroy(font)
-                return raced.font
-            }
-            fonts[pixelSize] = SizedFont(font: font)
-            return font
-        }
+        return sizedFonts.insert(SizedFont(font: font), cost: SizedFont.estimatedBytes, for: pixelSize)
     }
 
     /// Whether the face has a glyph for `scalar`.
     func covers(_ scalar: Unicode.Scalar) -> Bool {
         var glyph: hb_codepoint_t = 0
-        return hb_font_get_nominal_glyph(shapingFont(pixelSize: 64 * 16), scalar.value, &glyph) != 0
+        let sized = shapingFont(pixelSize: 64 * 16)
+        return withExtendedLifetime(sized) { hb_font_get_nominal_glyph(sized.font, scalar.value, &glyph) != 0 }
     }
 
-    /// Renders one glyph to 8-bit coverage with FreeType, under the face's lock.
+    /// What `rasterize` made.
+    enum Rasterized {
+        /// The coverage (blank for a glyph without ink).
+        case glyph(GlyphBitmap)
+        /// FreeType could not load or render the glyph, or memory ran out.
+        case failed
+        /// The glyph's outline is wider or taller than the limit; nothing was rendered.
+        case oversized
+    }
+
+    /// Renders one glyph to 8-bit coverage with FreeType, under the face's lock; nil when it
+    /// cannot.
     func rasterize(glyph: UInt32, pixelSize: Int32) -> GlyphBitmap? {
-        rasterizer.withLock { state -> GlyphBitmap? in
+        if case .glyph(let bitmap) = rasterize(glyph: glyph, pixelSize: pixelSize, maximumSide: GlyphCache.maximumGlyphSide) {
+            return bitmap
+        }
+        return nil
+    }
+
+    /// Renders one glyph to 8-bit coverage with FreeType, under the face's lock, unless its
+    /// outline's box exceeds `maximumSide` pixels either way: that is checked from the loaded
+    /// outline, before any coverage memory is allocated.
+    func rasterize(glyph: UInt32, pixelSize: Int32, maximumSide: Int) -> Rasterized {
+        guard pixelSize > 0 else { return .failed }
+        return rasterizer.withLock { state -> Rasterized in
             if state.pixelSize != pixelSize {
-                guard FT_Set_Char_Size(state.face, 0, FT_F26Dot6(pixelSize), 72, 72) == 0 else { return nil }
+                guard FT_Set_Char_Size(state.face, 0, FT_F26Dot6(pixelSize), 72, 72) == 0 else { return .failed }
                 state.pixelSize = pixelSize
             }
             guard FT_Load_Glyph(state.face, glyph, GlyphRendering.loadFlags) == 0,
-                  let slot = state.face.pointee.glyph,
-                  FT_Render_Glyph(slot, FT_RENDER_MODE_NORMAL) == 0 else { return nil }
+                  let slot = state.face.pointee.glyph else { return .failed }
+            // 26.6 fixed point; a bitmap glyph (already rendered) is bounded by its strike.
+            let limit = FT_Pos(maximumSide) * 64
+            if slot.pointee.format == FT_GLYPH_FORMAT_OUTLINE {
+                var box = FT_BBox()
+                FT_Outline_Get_CBox(&slot.pointee.outline, &box)
+                if box.xMax - box.xMin > limit || box.yMax - box.yMin > limit { return .oversized }
+            }
+            guard FT_Render_Glyph(slot, FT_RENDER_MODE_NORMAL) == 0 else { return .failed }
             let bitmap = slot.pointee.bitmap
-            return GlyphBitmap(copying: bitmap, left: Int(slot.pointee.bitmap_left), top: Int(slot.pointee.bitmap_top))
+            guard Int(bitmap.width) <= maximumSide, Int(bitmap.rows) <= maximumSide else { return .oversized }
+            guard let rendered = GlyphBitmap(copying: bitmap, left: Int(slot.pointee.bitmap_left), top: Int(slot.pointee.bitmap_top)) else {
+                return .failed
+            }
+            return .glyph(rendered)
         }
     }
 
-    private final class SizedFont {
+    /// Rasterizes the part of a glyph's outline inside the device rectangle `clip`, with the
+    /// pen at whole device pixel (`penX`, `penY`), in bands of at most about 1 MiB of coverage,
+    /// handing each band to `composite` (A8 bytes, their stride, and the band's device origin
+    /// and size). For glyphs too large to rasterize whole and cache: memory stays bounded by
+    /// the band, however large the glyph. Nothing happens for a glyph without an outline.
+    func drawOutline(glyph: UInt32, pixelSize: Int32, penX: Int, penY: Int, clip: (x0: Int, y0: Int, x1: Int, y1: Int),
+                     composite: (UnsafeMutableRawPointer, Int, Int, Int, Int, Int) -> Void) {
+        guard pixelSize > 0 else { return }
+        rasterizer.withLock { state in
+            if state.pixelSize != pixelSize {
+                guard FT_Set_Char_Size(state.face, 0, FT_F26Dot6(pixelSize), 72, 72) == 0 else { return }
+                state.pixelSize = pixelSize
+            }
+            guard FT_Load_Glyph(state.face, glyph, GlyphRendering.loadFlags) == 0,
+                  let slot = state.face.pointee.glyph, slot.pointee.format == FT_GLYPH_FORMAT_OUTLINE else { return }
+            var box = FT_BBox()
+            FT_Outline_Get_CBox(&slot.pointee.outline, &box)
+            // The glyph's device box (y down), cut to the clip.
+            let x0 = max(clip.x0, penX + Int(box.xMin >> 6)), x1 = min(clip.x1, penX + Int((box.xMax + 63) >> 6))
+            let y0 = max(clip.y0, penY - Int((box.yMax + 63) >> 6)), y1 = min(clip.y1, penY - Int(box.yMin >> 6))
+            guard x1 > x0, y1 > y0 else { return }
+            let width = x1 - x0, stride = (width + 3) & ~3
+            let band = max(1, min(y1 - y0, (1 << 20) / stride))
+            guard let buffer = calloc(band, stride) else { return }
+            defer { free(buffer) }
+            var top = y0
+            while top < y1 {
+                let bottom = min(top + band, y1)
+                memset(buffer, 0, stride * (bottom - top))
+                var target = FT_Bitmap()
+                target.rows = UInt32(bottom - top)
+                target.width = UInt32(width)
+                target.pitch = Int32(stride)
+                target.buffer = buffer.assumingMemoryBound(to: UInt8.self)
+                target.num_grays = 256
+                target.pixel_mode = UInt8(FT_PIXEL_MODE_GRAY.rawValue)
+                // Outline units are 26.6 with y up; the band's bottom-left corner becomes (0, 0).
+                let dx = FT_Pos(penX - x0) * 64, dy = FT_Pos(bottom - penY) * 64
+                FT_Outline_Translate(&slot.pointee.outline, dx, dy)
+                let status = FT_Outline_Get_Bitmap(freetype.handle, &slot.pointee.outline, &target)
+                FT_Outline_Translate(&slot.pointee.outline, -dx, -dy)
+                if status == 0 { composite(buffer, stride, x0, top, width, bottom - top) }
+                top = bottom
+            }
+        }
+    }
+
+    /// An `hb_font`, destroyed with this object.
+    final class SizedFont: @unchecked Sendable {
+        // @unchecked: the font is immutable (hb_font_make_immutable) before it is shared.
+        /// HarfBuzz's own allocation per font (its structure and per-size tables), estimated.
+        static let estimatedBytes = 2048
         let font: OpaquePointer
         init(font: OpaquePointer) { self.font = font }
+        deinit { hb_font_destroy(font) }
     }
 }
 
@@ -125,6 +236,39 @@ public final class FontFace: @unchecked Sendable {
 enum GlyphRendering {
     /// `FT_LOAD_TARGET_LIGHT` (a function-like macro Swift cannot import).
     static let loadFlags = Int32(FT_RENDER_MODE_LIGHT.rawValue & 15) << 16
+}
+
+/// A font file's bytes in memory of their own, which FreeType and HarfBuzz read from for the
+/// whole life of a face: the file is read once, bounded and checked (`FileIO`), instead of
+/// letting FreeType open the path itself.
+final class FontData: @unchecked Sendable {
+    // @unchecked: the memory is written once, in init, and only read afterwards.
+    /// The largest font accepted, file or bytes: 64 MiB, above any real font (big CJK
+    /// collections are about 30 MiB).
+    static let maximumBytes = FileIO.defaultMaximumBytes
+    let base: UnsafeMutableRawPointer
+    let count: Int
+    var bytes: UnsafePointer<UInt8> { UnsafePointer(base.assumingMemoryBound(to: UInt8.self)) }
+    var chars: UnsafePointer<CChar> { UnsafePointer(base.assumingMemoryBound(to: CChar.self)) }
+
+    /// A copy of `bytes`.
+    /// - Throws: `fileTooLarge` past `maximumBytes`.
+    init(_ bytes: [UInt8]) throws(RenderError) {
+        guard bytes.count <= Self.maximumBytes else {
+            throw RenderError(.fileTooLarge, "font data is \(bytes.count) bytes; the limit is \(Self.maximumBytes)")
+        }
+        count = bytes.count
+        base = .allocate(byteCount: max(bytes.count, 1), alignment: 16)
+        bytes.withUnsafeBytes { base.copyMemory(from: $0.baseAddress ?? UnsafeRawPointer(base), byteCount: $0.count) }
+    }
+
+    /// The bytes of the font file at `path`.
+    /// - Throws: `io` for a missing, unreadable or non-regular file; `fileTooLarge` past `maximumBytes`.
+    convenience init(contentsOf path: String) throws(RenderError) {
+        try self.init(FileIO.read(path, maximumBytes: Self.maximumBytes))
+    }
+
+    deinit { base.deallocate() }
 }
 
 /// An `FT_Library`, freed in exactly one place: when the last face made from it is gone (faces

@@ -3,6 +3,7 @@ import CFreeType
 import Glibc
 import Locking
 import Logging
+import StrataPlatform
 
 /// Finds faces for fonts and for the characters they lack, and keeps them for the process.
 ///
@@ -14,8 +15,8 @@ import Logging
 /// Any thread: fontconfig and FreeType's library object are used under one lock.
 public final class FontLibrary: @unchecked Sendable {
     // @unchecked: `freetype` and fontconfig are used only inside `state.withLock`.
-    /// The process-wide library, using fontconfig, with an 8 MiB glyph cache; what `TextLayout`
-    /// uses when given no library.
+    /// The process-wide library, using fontconfig, with an 8 MiB glyph cache and the default
+    /// cache budgets; what `TextLayout` uses when given no library.
     public static let shared = FontLibrary()
 
     private struct ChainKey: Hashable {
@@ -24,24 +25,44 @@ public final class FontLibrary: @unchecked Sendable {
         let italic: Bool
     }
 
-    private struct State {
-        var faces: [String: FontFace] = [:]
-        var chains: [ChainKey: [FontFace]] = [:]
-        var scalarFallbacks: [UInt32: FontFace?] = [:]
-        var notes: [String] = []
+    private struct FaceKey: Hashable {
+        let path: String
+        let index: Int
     }
 
+    /// The most notes kept; older ones are dropped, so unknown family names cannot grow it.
+    static let maximumNotes = 64
+
     private let freetype = FreeTypeLibrary()
-    private let state = Locked(State())
+    /// Guards FreeType face creation and fontconfig, neither of which is thread-safe here.
+    private let state = Locked(())
+    private let notesStore = Locked<[String]>([])
+    /// Faces by file and index, costed at their file's size: each holds its file's bytes.
+    private let faces: ByteBudgetCache<FaceKey, FontFace>
+    /// Fallback chains by family, weight and slant; every unknown family name asked for adds one.
+    private let chains: ByteBudgetCache<ChainKey, [FontFace]>
+    /// The face fontconfig found for a character no chain covered (nil: none has it).
+    private let scalarFallbacks: ByteBudgetCache<UInt32, FontFace?>
     /// Rasterized glyphs of this library's faces, shared by every render worker.
     public let glyphCache: GlyphCache
     /// Pinned files, in fallback order, or nil to ask fontconfig.
     private let pinned: [String]?
     private let pinnedFaces: [FontFace]
 
-    /// Faces from fontconfig.
-    public init(glyphCacheBytes: Int = 8 << 20) {
+    /// The default budget of the face cache: 128 MiB of font files (a face keeps its whole file
+    /// in memory; large CJK collections are about 20–30 MiB).
+    public static let defaultFaceCacheBytes = 128 << 20
+    /// The budget for fallback chains and per-character fallbacks: 1 MiB each, a few thousand
+    /// family names or characters.
+    public static let lookupCacheBytes = 1 << 20
+
+    /// Faces from fontconfig, with a glyph cache of `glyphCacheBytes` and at most
+    /// `faceCacheBytes` of font files kept (faces still in use elsewhere stay alive there).
+    public init(glyphCacheBytes: Int = 8 << 20, faceCacheBytes: Int = FontLibrary.defaultFaceCacheBytes) {
         glyphCache = GlyphCache(capacityBytes: glyphCacheBytes)
+        faces = ByteBudgetCache(budget: faceCacheBytes)
+        chains = ByteBudgetCache(budget: Self.lookupCacheBytes)
+        scalarFallbacks = ByteBudgetCache(budget: Self.lookupCacheBytes)
         pinned = nil
         pinnedFaces = []
         _ = FcInit()
@@ -49,54 +70,93 @@ public final class FontLibrary: @unchecked Sendable {
 
     /// Faces only from `files`: the first is every font's primary face, the rest its fallbacks,
     /// whatever family or weight is asked for.
+    /// - Throws: as `face(contentsOf:index:)` does for the first file that fails.
     public init(files: [String], glyphCacheBytes: Int = 8 << 20) throws(RenderError) {
         glyphCache = GlyphCache(capacityBytes: glyphCacheBytes)
+        faces = ByteBudgetCache(budget: Self.defaultFaceCacheBytes)
+        chains = ByteBudgetCache(budget: Self.lookupCacheBytes)
+        scalarFallbacks = ByteBudgetCache(budget: Self.lookupCacheBytes)
         pinned = files
         var faces: [FontFace] = []
+        let (lock, library, cache) = (state, freetype, glyphCache)
         for file in files {
-            faces.append(try FontFace(path: file, index: 0, freetype: freetype, glyphCache: glyphCache))
+            let data = try FontData(contentsOf: file)
+            faces.append(try lock.withLock { _ throws(RenderError) in
+                try FontFace(data: data, path: file, index: 0, freetype: library, glyphCache: cache)
+            })
         }
         pinnedFaces = faces
     }
 
+    /// Fallbacks and other decisions worth knowing, such as a family that was not found; the
+    /// latest `maximumNotes`, each logged once when made.
+    public var notes: [String] { notesStore.withLock { $0 } }
 
-    /// Fallbacks and other decisions worth knowing, such as a family that was not found.
-    public var notes: [String] { state.withLock { $0.notes } }
+    /// Bytes and use of the face, fallback-chain and per-character caches (the glyph cache has
+    /// its own `counts`).
+    public var cacheStatistics: (faces: CacheStatistics, chains: CacheStatistics, characters: CacheStatistics) {
+        (faces.statistics, chains.statistics, scalarFallbacks.statistics)
+    }
 
-    /// The face in a font file.
-    /// - Throws: `RenderError.corruptFont` when FreeType or HarfBuzz cannot read it.
+    /// The face in a font file, kept for later calls with the same path and index. The file is
+    /// read whole (at most 64 MiB) into memory the face keeps.
+    /// - Throws: `io` when the file is missing, unreadable or not a regular file;
+    ///   `fileTooLarge` past 64 MiB; `corruptFont` when FreeType cannot read it as a font;
+    ///   `invalidArgument` when `index` is negative or not below the file's face count.
     public func face(contentsOf path: String, index: Int = 0) throws(RenderError) -> FontFace {
-        let key = "\(path)#\(index)"
-        return try state.withLock { state throws(RenderError) -> FontFace in
-            if let face = state.faces[key] { return face }
-            let face = try FontFace(path: path, index: index, freetype: freetype, glyphCache: glyphCache)
-            state.faces[key] = face
-            return face
+        let key = FaceKey(path: path, index: index)
+        if let face = faces.value(for: key) { return face }
+        guard index >= 0 else {
+            throw RenderError(.invalidArgument, "face index \(index) of \(LogText.quoted(path)) is negative")
+        }
+        let data = try FontData(contentsOf: path)
+        let face = try state.withLock { _ throws(RenderError) in
+            try FontFace(data: data, path: path, index: index, freetype: freetype, glyphCache: glyphCache)
+        }
+        return faces.insert(face, cost: data.count + Self.faceOverhead, for: key)
+    }
+
+    /// A face made from font `bytes` (a whole font file in memory), not cached: each call makes
+    /// a new face, which keeps its own copy of the bytes.
+    /// - Throws: `fileTooLarge` past 64 MiB; `corruptFont` when FreeType cannot read the bytes as
+    ///   a font; `invalidArgument` when `index` is negative or not below their face count.
+    public func face(bytes: [UInt8], index: Int = 0) throws(RenderError) -> FontFace {
+        let data = try FontData(bytes)
+        return try state.withLock { _ throws(RenderError) in
+            try FontFace(data: data, path: "", index: index, freetype: freetype, glyphCache: glyphCache)
         }
     }
+
+    /// FreeType's and HarfBuzz's own structures per face, estimated.
+    private static let faceOverhead = 64 << 10
 
     /// The faces for `font`, primary first. Empty only when no font at all is installed.
     public func chain(for font: Font) -> [FontFace] {
         if pinned != nil { return pinnedFaces }
         let key = ChainKey(family: font.family, weight: font.weight.value, italic: font.isItalic)
-        if let chain = state.withLock({ $0.chains[key] }) { return chain }
+        if let chain = chains.value(for: key) { return chain }
         let matches = state.withLock { _ in Self.fontconfigSort(font) }
         var chain: [FontFace] = []
         for match in matches.prefix(6) {
             if let face = try? face(contentsOf: match.path, index: match.index) { chain.append(face) }
         }
-        state.withLock { state in
-            if let primary = chain.first, !Self.isGeneric(font.family),
-               primary.familyName.lowercased() != font.family.lowercased() {
-                let note = "font family '\(Self.printable(font.family))' not found; using '\(primary.familyName)'"
-                if !state.notes.contains(note) {
-                    state.notes.append(note)
-                    Self.log.notice("\(note)")
-                }
-            }
-            state.chains[key] = chain
+        if let primary = chain.first, !Self.isGeneric(font.family),
+           primary.familyName.lowercased() != font.family.lowercased() {
+            note("font family \(LogText.quoted(font.family, limit: 64)) not found; using \(LogText.quoted(primary.familyName, limit: 64))")
         }
-        return chain
+        let cost = font.family.utf8.count + chain.count * MemoryLayout<FontFace>.stride
+        return chains.insert(chain, cost: cost, for: key)
+    }
+
+    /// Records `note` and logs it, unless it is already among the kept notes.
+    private func note(_ note: String) {
+        let isNew = notesStore.withLock { notes in
+            guard !notes.contains(note) else { return false }
+            if notes.count >= Self.maximumNotes { notes.removeFirst(notes.count - Self.maximumNotes + 1) }
+            notes.append(note)
+            return true
+        }
+        if isNew { Self.log.notice("\(note)") }
     }
 
     /// The face in `chain` for `scalar`, or one fontconfig finds for it; the primary face when
@@ -104,24 +164,15 @@ public final class FontLibrary: @unchecked Sendable {
     func face(for scalar: Unicode.Scalar, in chain: [FontFace]) -> FontFace? {
         if let face = chain.first(where: { $0.covers(scalar) }) { return face }
         guard pinned == nil else { return chain.first }
-        if let known = state.withLock({ $0.scalarFallbacks[scalar.value] }) { return known ?? chain.first }
+        if let known = scalarFallbacks.value(for: scalar.value) { return known ?? chain.first }
         let match = state.withLock { _ in Self.fontconfigMatch(covering: scalar) }
         let face = match.flatMap { try? self.face(contentsOf: $0.path, index: $0.index) }
         let covering = face.flatMap { $0.covers(scalar) ? $0 : nil }
-        state.withLock { $0.scalarFallbacks[scalar.value] = .some(covering) }
+        scalarFallbacks.insert(covering, cost: 0, for: scalar.value)
         return covering ?? chain.first
     }
 
     static let log = Logger(label: "strata.text")
-
-    /// A family name as it may be logged: control characters escaped, at most 64 characters, so
-    /// a hostile name cannot write escape sequences or megabytes to the log.
-    static func printable(_ name: String) -> String {
-        let escaped = name.unicodeScalars.prefix(64).map { scalar in
-            scalar.properties.generalCategory == .control ? scalar.escaped(asASCII: true) : String(scalar)
-        }
-        return escaped.joined() + (name.unicodeScalars.count > 64 ? "…" : "")
-    }
 
     private static func isGeneric(_ family: String) -> Bool {
         ["sans-serif", "sans", "serif", "monospace", "system-ui"].contains(family.lowercased())

@@ -2,6 +2,7 @@ import CFreeType
 import CPixman
 import Glibc
 import Locking
+import StrataPlatform
 import Synchronization
 
 /// A rasterized glyph: 8-bit coverage, with its offset from the pen position. Immutable, so any
@@ -97,14 +98,18 @@ public final class GlyphCache: Sendable {
         /// Glyphs dropped to stay within the budget.
         public var evictions = 0
         /// Memory the kept glyphs take now, in bytes: each glyph's coverage rows plus 256 bytes of
-        /// overhead.
+        /// overhead. Never more than `capacityBytes`.
         public var bytes = 0
+        /// Lookups of glyphs over `GlyphCache.maximumGlyphSide`, which are drawn from their
+        /// outlines instead of being rasterized whole and cached.
+        public var oversized = 0
         /// Counts as given; every value defaults to 0.
-        public init(hits: Int = 0, misses: Int = 0, evictions: Int = 0, bytes: Int = 0) {
+        public init(hits: Int = 0, misses: Int = 0, evictions: Int = 0, bytes: Int = 0, oversized: Int = 0) {
             self.hits = hits
             self.misses = misses
             self.evictions = evictions
             self.bytes = bytes
+            self.oversized = oversized
         }
 
         /// Hits over lookups; 1 when there were none.
@@ -112,11 +117,19 @@ public final class GlyphCache: Sendable {
     }
 
     /// The budget in bytes, at least 64 KiB, split evenly between the shards; each shard evicts
-    /// once it holds more than its share.
+    /// once it holds more than its share, and a glyph larger than a shard's share is drawn but
+    /// not kept.
     public let capacityBytes: Int
     private let shards: [Locked<Shard>]
     private let hitCount = Atomic<Int>(0)
     private let missCount = Atomic<Int>(0)
+    private let oversizedCount = Atomic<Int>(0)
+
+    /// The widest or tallest glyph rasterized whole and cached, in device pixels: 1024, about a
+    /// 1024 px em (a 64 pt font at scale 16). Larger glyphs (a 2048 pt font makes 32 768 px
+    /// ones, 1 GiB of coverage) are drawn from their outlines, only where they cross the clip,
+    /// each time; `Counts.oversized` counts them and the first is logged.
+    public static let maximumGlyphSide = 1024
 
     private struct Key: Hashable {
         let face: Int
@@ -147,7 +160,8 @@ public final class GlyphCache: Sendable {
     /// FreeType cannot render it.
     func glyph(_ glyph: UInt32, of face: FontFace, pixelSize: Int32) -> GlyphBitmap? {
         let key = Key(face: face.id, glyph: glyph, pixelSize: pixelSize)
-        let shard = shards[abs(key.hashValue) % shards.count]
+        // Unsigned: abs(Int.min) would trap.
+        let shard = shards[Int(UInt(bitPattern: key.hashValue) % UInt(shards.count))]
         if let hit = shard.withLock({ shard -> GlyphBitmap? in
             guard let entry = shard.entries[key] else { return nil }
             if !entry.referenced { shard.entries[key]?.referenced = true }
@@ -157,8 +171,19 @@ public final class GlyphCache: Sendable {
             return hit
         }
         missCount.wrappingAdd(1, ordering: .relaxed)
-        guard let rendered = face.rasterize(glyph: glyph, pixelSize: pixelSize) else { return nil }
+        let rendered: GlyphBitmap
+        switch face.rasterize(glyph: glyph, pixelSize: pixelSize, maximumSide: Self.maximumGlyphSide) {
+        case .glyph(let bitmap): rendered = bitmap
+        case .failed: return nil
+        case .oversized:
+            if oversizedCount.wrappingAdd(1, ordering: .relaxed).oldValue == 0 {
+                FontLibrary.log.notice("glyph \(glyph) of \(LogText.quoted(face.familyName, limit: 64)) at \(pixelSize / 64) px is over \(Self.maximumGlyphSide) px; drawing it from its outline, uncached")
+            }
+            return nil
+        }
         let budget = capacityBytes / shards.count
+        // One glyph larger than the shard's share would push out everything else and still not fit.
+        guard rendered.byteCount <= budget else { return rendered }
         return shard.withLock { shard in
             if let raced = shard.entries[key] { return raced.glyph }
             shard.entries[key] = Entry(glyph: rendered, referenced: false)
@@ -189,7 +214,8 @@ public final class GlyphCache: Sendable {
     /// Hits and misses since the cache was made, evictions so far and bytes held now: a snapshot,
     /// taken shard by shard while other threads go on using the cache.
     public var counts: Counts {
-        var counts = Counts(hits: hitCount.load(ordering: .relaxed), misses: missCount.load(ordering: .relaxed))
+        var counts = Counts(hits: hitCount.load(ordering: .relaxed), misses: missCount.load(ordering: .relaxed),
+                            oversized: oversizedCount.load(ordering: .relaxed))
         for shard in shards {
             shard.withLock {
                 counts.bytes += $0.bytes

@@ -3,26 +3,49 @@ import Locking
 
 /// How text is laid out in a box.
 public struct TextLayoutOptions: Hashable, Sendable {
-    /// The widest a line may be, in points; `.infinity` never wraps.
-    public var width: Double
-    /// Lines kept at most; 0 keeps all.
-    public var maximumLines: Int
-    /// Multiplies each line's natural height.
-    public var lineSpacing: Double
+    /// The widest a line may be, in points; `.infinity` never wraps. Kept within
+    /// 0...`maximumWidth` (or infinite): NaN and negative widths become 0.
+    public var width: Double {
+        didSet { width = Self.clampedWidth(width) }
+    }
+    /// Lines kept at most; 0 keeps all. Negative values become 0.
+    public var maximumLines: Int {
+        didSet { maximumLines = max(maximumLines, 0) }
+    }
+    /// Multiplies each line's natural height, within 0 < spacing ≤ `maximumLineSpacing`; a
+    /// non-positive or non-finite value becomes 1.
+    public var lineSpacing: Double {
+        didSet { lineSpacing = Self.clampedLineSpacing(lineSpacing) }
+    }
     /// Where lines sit across `width`; only a finite width aligns.
     public var alignment: TextAlignment
     /// End the last kept line with "…" when text is cut.
     public var truncatesTail: Bool
 
-    /// Options as given, made safe: a negative or NaN `width` becomes 0, a negative `maximumLines`
-    /// 0 (all lines), and a non-positive or non-finite `lineSpacing` 1.
+    /// The widest finite `width`, in points: 10⁹, so positions and sizes stay finite.
+    public static let maximumWidth = 1e9
+    /// The largest `lineSpacing`: 100.
+    public static let maximumLineSpacing = 100.0
+
+    /// Options as given, made safe: a negative or NaN `width` becomes 0 and a finite one is at
+    /// most `maximumWidth`, a negative `maximumLines` 0 (all lines), and a non-positive or
+    /// non-finite `lineSpacing` 1 (at most `maximumLineSpacing`).
     public init(width: Double = .infinity, maximumLines: Int = 0, lineSpacing: Double = 1,
                 alignment: TextAlignment = .left, truncatesTail: Bool = true) {
-        self.width = width.isNaN || width < 0 ? 0 : width
+        self.width = Self.clampedWidth(width)
         self.maximumLines = max(maximumLines, 0)
-        self.lineSpacing = lineSpacing.isFinite && lineSpacing > 0 ? lineSpacing : 1
+        self.lineSpacing = Self.clampedLineSpacing(lineSpacing)
         self.alignment = alignment
         self.truncatesTail = truncatesTail
+    }
+
+    private static func clampedWidth(_ width: Double) -> Double {
+        if width.isNaN || width < 0 { return 0 }
+        return width == .infinity ? width : min(width, maximumWidth)
+    }
+
+    private static func clampedLineSpacing(_ spacing: Double) -> Double {
+        spacing.isFinite && spacing > 0 ? min(spacing, maximumLineSpacing) : 1
     }
 }
 
@@ -87,7 +110,17 @@ public final class TextLayout: Sendable {
         isTruncated = builder.truncated
         size = Size(width: builder.lines.map(\.frame.maxX).max() ?? 0, height: builder.lines.last?.frame.maxY ?? 0)
         inkBounds = builder.ink
+        let glyphs = builder.lines.reduce(0) { $0 + $1.glyphs.count }
+        let attachments = builder.lines.reduce(0) { $0 + $1.attachments.count }
+        // Lines with their two arrays' headers, placed glyphs, attachments, and the glyph
+        // bitmaps `resolvedGlyphs` will point to once drawn.
+        estimatedBytes = 256 + builder.lines.count * (MemoryLayout<Line>.stride + 64)
+            + glyphs * (MemoryLayout<PlacedGlyph>.stride + MemoryLayout<GlyphBitmap?>.stride)
+            + attachments * MemoryLayout<(attachment: TextAttachment, frame: Rect)>.stride
     }
+
+    /// The memory the layout holds, estimated for the caches that keep layouts.
+    let estimatedBytes: Int
 }
 
 // MARK: - Reuse
@@ -102,23 +135,30 @@ extension TextLayout {
     }
 }
 
-/// Recently made layouts, bounded by count. Any thread.
+/// Recently made layouts, bounded by bytes (`RenderCaches.layoutBudget`). Any thread.
 final class LayoutCache: Sendable {
     static let shared = LayoutCache()
+    /// 16 MiB: a few hundred labels' worth, or one very long document.
+    static let defaultBudget = 16 << 20
 
-    private struct Key: Hashable {
+    struct Key: Hashable, Sendable {
         let pieces: [PieceKey]
         let options: TextLayoutOptions
         let scale: Double
         let library: ObjectIdentifier
     }
 
-    private enum PieceKey: Hashable {
+    enum PieceKey: Hashable, Sendable {
         case text(String, TextStyle)
         case attachment(ObjectIdentifier?, Size, Double, Bool, TextStyle)
     }
 
-    private let layouts = RingCache<Key, TextLayout>(limit: 512)
+    let layouts: ByteBudgetCache<Key, TextLayout>
+
+    /// An empty cache of `budget` bytes.
+    init(budget: Int = LayoutCache.defaultBudget) {
+        layouts = ByteBudgetCache(budget: budget)
+    }
 
     func layout(_ text: AttributedText, options: TextLayoutOptions, scale: Double, library: FontLibrary) -> TextLayout {
         let key = Key(pieces: text.pieces.map { piece in
@@ -130,7 +170,15 @@ final class LayoutCache: Sendable {
             }
         }, options: options, scale: scale, library: ObjectIdentifier(library))
         if let cached = layouts.value(for: key) { return cached }
-        return layouts.insert(TextLayout(text, options: options, scale: scale, library: library), for: key)
+        let layout = TextLayout(text, options: options, scale: scale, library: library)
+        // The key holds the text: count it with the layout.
+        let keyBytes = text.pieces.reduce(key.pieces.count * MemoryLayout<PieceKey>.stride) { total, piece in
+            switch piece {
+            case let .text(string, style): total + string.utf8.count + style.font.family.utf8.count
+            case let .attachment(_, style): total + style.font.family.utf8.count
+            }
+        }
+        return layouts.insert(layout, cost: layout.estimatedBytes + keyBytes, for: key)
     }
 }
 
@@ -203,7 +251,7 @@ private struct LayoutBuilder {
                 flush()
             case let .attachment(attachment, style):
                 runs.append(Run(style: style, face: nil, attachment: attachment, scalars: ["\u{FFFC}"]))
-                let width = attachment.size.width.isFinite ? max(attachment.size.width, 0) : 0
+                let width = Self.size(of: attachment).width
                 paragraphs[paragraphs.count - 1].append(
                     Cluster(glyphs: [], advance: width, run: runs.count - 1, breakAfter: true, isSpace: false))
             }
@@ -211,10 +259,18 @@ private struct LayoutBuilder {
         layParagraphs(paragraphs)
     }
 
+    /// An attachment's box with each side in 0...10⁶ points (NaN as 0), so lines stay finite.
+    static func size(of attachment: TextAttachment) -> Size {
+        func side(_ value: Double) -> Double { value.isFinite ? min(max(value, 0), 1e6) : 0 }
+        return Size(width: side(attachment.size.width), height: side(attachment.size.height))
+    }
+
     // MARK: Shaping
 
     private func pixelSize(_ font: Font) -> Int32 {
-        Int32(clamping: Int((font.size * scale * 64).rounded()))
+        // Font and scale are clamped (2048 pt × 16), so this is finite and small; checked anyway.
+        let size = (font.size * scale * 64).rounded()
+        return size.isFinite ? Int32(clamping: Int(max(0, min(size, Double(Int32.max))))) : 0
     }
 
     private func clusters(ofRun index: Int) -> [Cluster] {
@@ -322,7 +378,7 @@ private struct LayoutBuilder {
         for index in used {
             let run = runs[index]
             if let attachment = run.attachment {
-                let height = attachment.size.height.isFinite ? max(attachment.size.height, 0) : 0
+                let height = Self.size(of: attachment).height
                 ascent = max(ascent, attachment.alignment == .baseline ? height : height / 2 + run.style.font.size * 0.3)
                 descent = max(descent, attachment.alignment == .baseline ? 0 : height / 2 - run.style.font.size * 0.3)
             } else if let face = run.face {
@@ -362,7 +418,7 @@ private struct LayoutBuilder {
         for cluster in clusters.prefix(end) {
             let run = runs[cluster.run]
             if let attachment = run.attachment {
-                let size = attachment.size
+                let size = Self.size(of: attachment)
                 let y = attachment.alignment == .baseline ? baseline - size.height : baseline - run.style.font.size * 0.3 - size.height / 2
                 let frame = Rect(x: x, y: y, width: size.width, height: size.height)
                 attachments.append((attachment, frame))
@@ -408,56 +464,63 @@ final class ShapeCache: Sendable {
         let glyphs: [Glyph]
     }
 
-    private struct Key: Hashable {
+    struct Key: Hashable, Sendable {
         let text: [UInt32]
         let face: Int
         let pixelSize: Int32
     }
 
-    private struct GlyphKey: Hashable {
+    struct GlyphKey: Hashable, Sendable {
         let glyph: UInt32
         let face: Int
         let pixelSize: Int32
     }
 
-    private let runs = Locked<[Key: [ShapedCluster]]>([:])
-    private let extentsCache = Locked<[GlyphKey: Rect?]>([:])
-    private let limit = 4096
+    /// 8 MiB of shaped runs: thousands of label-sized strings.
+    static let defaultBudget = 8 << 20
+    /// 1 MiB of glyph ink boxes: about ten thousand glyphs.
+    static let defaultExtentsBudget = 1 << 20
+
+    let runs: ByteBudgetCache<Key, [ShapedCluster]>
+    let extentsCache: ByteBudgetCache<GlyphKey, Rect?>
+
+    /// An empty cache of `budget` bytes of runs and `extentsBudget` of ink boxes.
+    init(budget: Int = ShapeCache.defaultBudget, extentsBudget: Int = ShapeCache.defaultExtentsBudget) {
+        runs = ByteBudgetCache(budget: budget)
+        extentsCache = ByteBudgetCache(budget: extentsBudget)
+    }
 
     func shape(_ scalars: [Unicode.Scalar], face: FontFace, pixelSize: Int32) -> [ShapedCluster] {
         let key = Key(text: scalars.map(\.value), face: face.id, pixelSize: pixelSize)
-        if let cached = runs.withLock({ $0[key] }) { return cached }
-        let shaped = Self.harfbuzz(key.text, font: face.shapingFont(pixelSize: pixelSize))
-        runs.withLock { runs in
-            if runs.count >= limit { runs.removeAll(keepingCapacity: true) }
-            runs[key] = shaped
-        }
-        return shaped
+        if let cached = runs.value(for: key) { return cached }
+        let sized = face.shapingFont(pixelSize: pixelSize)
+        let shaped = withExtendedLifetime(sized) { Self.harfbuzz(key.text, font: sized.font) }
+        let glyphs = shaped.reduce(0) { $0 + $1.glyphs.count }
+        let cost = key.text.count * MemoryLayout<UInt32>.stride
+            + shaped.count * (MemoryLayout<ShapedCluster>.stride + 32) + glyphs * MemoryLayout<Glyph>.stride
+        return runs.insert(shaped, cost: cost, for: key)
     }
 
     /// A glyph's ink box in pixels, y down from the baseline; nil when it has no ink.
     func extents(of glyph: UInt32, face: FontFace, pixelSize: Int32) -> Rect? {
         let key = GlyphKey(glyph: glyph, face: face.id, pixelSize: pixelSize)
-        if let cached = extentsCache.withLock({ $0[key] }) { return cached }
+        if let cached = extentsCache.value(for: key) { return cached }
         var extents = hb_glyph_extents_t()
         var box: Rect?
-        if hb_font_get_glyph_extents(face.shapingFont(pixelSize: pixelSize), glyph, &extents) != 0,
+        let sized = face.shapingFont(pixelSize: pixelSize)
+        if withExtendedLifetime(sized, { hb_font_get_glyph_extents(sized.font, glyph, &extents) }) != 0,
            extents.width != 0, extents.height != 0 {
             let x = Double(extents.x_bearing) / 64, top = -Double(extents.y_bearing) / 64
             let width = Double(extents.width) / 64, height = -Double(extents.height) / 64
             box = Rect(x: min(x, x + width), y: top, width: abs(width), height: abs(height))
         }
-        extentsCache.withLock { cache in
-            if cache.count >= limit * 4 { cache.removeAll(keepingCapacity: true) }
-            cache[key] = .some(box)
-        }
-        return box
+        return extentsCache.insert(box, cost: 0, for: key)
     }
 
     private static func harfbuzz(_ text: [UInt32], font: OpaquePointer) -> [ShapedCluster] {
         guard let buffer = hb_buffer_create() else { return [] }
         defer { hb_buffer_destroy(buffer) }
-        hb_buffer_add_utf32(buffer, text, Int32(text.count), 0, Int32(text.count))
+        hb_buffer_add_utf32(buffer, text, Int32(clamping: text.count), 0, Int32(clamping: text.count))
         hb_buffer_guess_segment_properties(buffer)
         // Right-to-left scripts are not laid out yet; shaping them left to right keeps them legible
         // character by character instead of reversed.
