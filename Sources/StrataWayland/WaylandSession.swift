@@ -87,8 +87,13 @@ public final class WaylandSession {
     private var liveClients: [any SurfaceClient] { clients.values.compactMap(\.client) }
 
     /// Connects to the compositor named by `name`, or by `WAYLAND_DISPLAY`.
-    public static func connect(to name: String? = nil, loop: MainLoop = .main) throws(WaylandError) -> WaylandSession {
-        try WaylandSession(connection: Connection.connect(to: name), loop: loop)
+    /// - Parameter timeout: how long each of the two initial roundtrips may take
+    ///   (`Connection.defaultTimeout`).
+    /// - Throws: as `Connection.connect(to:timeout:)`; `timedOut` when the compositor stops
+    ///   answering.
+    public static func connect(to name: String? = nil, loop: MainLoop = .main,
+                               timeout: Duration = Connection.defaultTimeout) throws(WaylandError) -> WaylandSession {
+        try WaylandSession(connection: Connection.connect(to: name, timeout: timeout), loop: loop, timeout: timeout)
     }
 
     /// Shares a host client's `wl_display`, for embedding; Strata keeps to its own event queue.
@@ -97,12 +102,18 @@ public final class WaylandSession {
     /// libwayland). Strata's queue is dispatched by `loop` after each wake-up, so a host driving
     /// `loop` through its pump API calls `loop.dispatch()` after it reads the display. Create the
     /// session while the host has no read prepared: it makes one roundtrip.
-    public convenience init(adopting display: OpaquePointer, loop: MainLoop = .main) throws(WaylandError) {
-        try self.init(connection: Connection(adopting: display), loop: loop, reads: false)
+    /// - Parameter timeout: how long each of the two initial roundtrips may take.
+    public convenience init(adopting display: OpaquePointer, loop: MainLoop = .main,
+                            timeout: Duration = Connection.defaultTimeout) throws(WaylandError) {
+        try self.init(connection: Connection(adopting: display, timeout: timeout), loop: loop, reads: false, timeout: timeout)
     }
 
-    /// - Parameter reads: whether `loop` reads the display (false when a host client does).
-    public init(connection: Connection, loop: MainLoop = .main, reads: Bool = true) throws(WaylandError) {
+    /// A session on `connection`, after one more roundtrip for the globals' initial events.
+    /// - Parameters:
+    ///   - reads: whether `loop` reads the display (false when a host client does).
+    ///   - timeout: how long that roundtrip may take; `timedOut` after it.
+    public init(connection: Connection, loop: MainLoop = .main, reads: Bool = true,
+                timeout: Duration = Connection.defaultTimeout) throws(WaylandError) {
         // A host client that reads the display owns its seats and forwards their input.
         followsSeats = reads
         self.connection = connection
@@ -140,7 +151,7 @@ public final class WaylandSession {
                 for client in liveClients { client.host.input.doubleClickInterval = interval }
             }
         }
-        try connection.roundtrip()
+        try connection.roundtrip(timeout: timeout)
     }
 
     isolated deinit {
