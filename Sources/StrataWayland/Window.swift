@@ -57,21 +57,25 @@ public final class Window: SurfaceClient {
     /// Called after the content size changes.
     public var onResize: ((Size) -> Void)?
 
-    /// The title, sent to the compositor and drawn in Strata's title bar.
+    /// The title, sent to the compositor and drawn in Strata's title bar. Both get it without NUL
+    /// bytes and cut to `maximumTextBytes` at a character boundary: a Wayland message cannot
+    /// hold more, and a longer one would end the connection. The property keeps it whole.
     public var title: String {
-        didSet {
-            try? toplevel.setTitle(title: title)
-            decorations.title = title
-        }
+        didSet { sendTitle() }
     }
-    /// The application id (`xdg_toplevel.set_app_id`), which compositors match desktop files by.
+    /// The application id (`xdg_toplevel.set_app_id`), which compositors match desktop files by;
+    /// sent like `title`, without NULs and cut to `maximumTextBytes`.
     public var appID: String? {
-        didSet { if let appID { try? toplevel.setAppId(appId: appID) } }
+        didSet { if let appID { try? toplevel.setAppId(appId: ProtocolText.fitted(appID, maximumBytes: Self.maximumTextBytes)) } }
     }
     /// The smallest content size the user may resize to; nil for no limit.
     public var minimumSize: Size? { didSet { applySizeLimits() } }
     /// The largest content size the user may resize to; nil for no limit.
     public var maximumSize: Size? { didSet { applySizeLimits() } }
+
+    /// The most UTF-8 bytes of `title` and `appID` sent: half of a Wayland message (4096 bytes),
+    /// leaving room for its header with margin.
+    public static let maximumTextBytes = 2048
 
     private let backend: WaylandSurfaceBackend
     private let xdgSurface: XdgSurface
@@ -111,10 +115,9 @@ public final class Window: SurfaceClient {
 
         if let interval = session.doubleClickInterval { host.input.doubleClickInterval = interval }
         host.rootLayer.addSublayer(contentLayer)
-        decorations.title = title
         host.rootLayer.layoutHandler = { [weak self] _ in self?.layoutRoot() }
-        try toplevel.setTitle(title: title)
-        if let appID { try toplevel.setAppId(appId: appID) }
+        sendTitle()
+        if let appID { try toplevel.setAppId(appId: ProtocolText.fitted(appID, maximumBytes: Self.maximumTextBytes)) }
         try setUpDecorations()
         setUpDecorationInput()
         try setUpScaling()
@@ -153,6 +156,12 @@ public final class Window: SurfaceClient {
     public func resize(to size: Size) {
         guard !states.contains(.maximized), !states.contains(.fullscreen), !states.contains(.tiled) else { return }
         resizeSurface(toContent: size)
+    }
+
+    private func sendTitle() {
+        let fitted = ProtocolText.fitted(title, maximumBytes: Self.maximumTextBytes)
+        try? toplevel.setTitle(title: fitted)
+        decorations.title = fitted
     }
 
     /// Destroys the window. Its layers stay alive but are no longer shown.

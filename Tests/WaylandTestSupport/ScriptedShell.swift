@@ -25,6 +25,12 @@ public struct ShellObservations: Sendable {
     /// error that strict compositors refuse.
     public var surfacesDestroyedBeforeRole = 0
     public var title: String?
+    /// The bytes of the last `set_title` and `set_app_id`, as they came, before any UTF-8 repair.
+    public var titleBytes: [UInt8]?
+    public var appIDBytes: [UInt8]?
+    /// The last `set_min_size` and `set_max_size`, as (width, height).
+    public var minimumSize: (Int32, Int32)?
+    public var maximumSize: (Int32, Int32)?
     /// `wp_presentation.feedback` requests, and how many were answered `discarded`.
     public var feedbackRequested = 0
     public var feedbackDiscarded = 0
@@ -254,13 +260,27 @@ final class ScriptedShell {
             observations.withLock { $0.maximizeRequests.append(opcode == 9) }
         case (.toplevel, 2):
             let title = args[0].s.map { String(cString: $0) }
-            observations.withLock { $0.title = title }
+            let bytes = args[0].s.map { Self.bytes(of: $0) }
+            observations.withLock { $0.title = title; $0.titleBytes = bytes }
+        case (.toplevel, 3):
+            let bytes = args[0].s.map { Self.bytes(of: $0) }
+            observations.withLock { $0.appIDBytes = bytes }
+        case (.toplevel, 7):
+            let size = (args[0].i, args[1].i)
+            observations.withLock { $0.maximumSize = size }
+        case (.toplevel, 8):
+            let size = (args[0].i, args[1].i)
+            observations.withLock { $0.minimumSize = size }
         default:
             break
         }
     }
 
     private func surface(_ resource: OpaquePointer) -> Surface? { surfaces.first { $0.resource == resource } }
+
+    private static func bytes(of string: UnsafePointer<CChar>) -> [UInt8] {
+        Array(UnsafeBufferPointer(start: string, count: strlen(string))).map { UInt8(bitPattern: $0) }
+    }
 
     private func commit(_ resource: OpaquePointer) {
         guard let surface = surface(resource) else { return }
