@@ -73,4 +73,97 @@ struct HostileWindowValueTests {
         #expect(server.observed.title == "ab")
         #expect(session.error == nil)
     }
+
+    /// Sizes an app may pass by mistake: each window still opens, with a documented size, and
+    /// shows a frame.
+    @Test(arguments: [
+        (Double.nan, Double.nan, 640.0, 480.0),
+        (-5, 0, 1, 1),
+        (.infinity, -.infinity, 640, 480),
+        (1e12, 20.4, Window.maximumDimension, 20),
+    ])
+    func absurdOpeningSizesStillShowAFrame(width: Double, height: Double, expectedWidth: Double, expectedHeight: Double) throws {
+        let (server, _, window) = try open(size: Size(width: width, height: height))
+        #expect(window.contentSize == Size(width: expectedWidth, height: expectedHeight))
+        #expect(window.host.size == Size(width: expectedWidth, height: expectedHeight + ClientDecorationsHeight.bar))
+        #expect(server.observed.bufferCommits >= 1)
+    }
+
+    @Test func absurdResizesAreIgnoredOrClamped() throws {
+        let (server, session, window) = try open()
+        window.resize(to: Size(width: .nan, height: .infinity))
+        #expect(window.contentSize == Size(width: 64, height: 48))
+        window.resize(to: Size(width: -3, height: 1e300))
+        // The host's pixel limit (16384 at scale 1) caps the whole surface, title bar included.
+        #expect(window.contentSize == Size(width: 1, height: 16384 - ClientDecorationsHeight.bar))
+        #expect(window.host.size == Size(width: 1, height: 16384))
+        let commits = server.observed.bufferCommits
+        try session.run(until: { server.observed.bufferCommits > commits })
+        window.resize(to: Size(width: 30.4, height: 20.6))
+        #expect(window.contentSize == Size(width: 30, height: 21))
+        try session.run(until: { window.host.isIdle })
+        #expect(session.error == nil)
+    }
+
+    @Test func absurdSizeLimitsAreSentAsLegalValues() throws {
+        let (server, session, window) = try open()
+        let bar = Int32(ClientDecorationsHeight.bar)
+        window.minimumSize = Size(width: .nan, height: -5)
+        window.maximumSize = Size(width: .infinity, height: 1e12)
+        try session.connection.roundtrip(timeout: .seconds(5))
+        #expect(server.observed.minimumSize.map { [$0.0, $0.1] } == [0, 0])
+        #expect(server.observed.maximumSize.map { [$0.0, $0.1] } == [0, 16384 + bar])
+        // A maximum below the minimum is a protocol error: the minimum is sent instead.
+        window.minimumSize = Size(width: 500, height: 400)
+        window.maximumSize = Size(width: 100, height: 100)
+        try session.connection.roundtrip(timeout: .seconds(5))
+        #expect(server.observed.minimumSize.map { [$0.0, $0.1] } == [500, 400 + bar])
+        #expect(server.observed.maximumSize.map { [$0.0, $0.1] } == [500, 400 + bar])
+        #expect(session.error == nil)
+    }
+
+    /// What a compositor may send in `xdg_toplevel.configure`: huge sizes are clamped, negative
+    /// ones (forbidden) leave the size to the window.
+    @Test func absurdConfigureSizesAreClampedOrIgnored() throws {
+        let (server, session, window) = try open()
+        server.configureToplevels(width: -5, height: -5)
+        try session.run(until: { server.observed.acks.count == 2 })
+        #expect(window.contentSize == Size(width: 64, height: 48))
+        server.configureToplevels(width: .min, height: 80)
+        try session.run(until: { server.observed.acks.count == 3 })
+        #expect(window.contentSize == Size(width: 64, height: 48))
+        let commits = server.observed.bufferCommits
+        server.configureToplevels(width: .max, height: 80)
+        try session.run(until: { server.observed.acks.count == 4 })
+        #expect(window.contentSize == Size(width: Window.maximumDimension, height: 80 - ClientDecorationsHeight.bar))
+        try session.run(until: { server.observed.bufferCommits > commits })
+        #expect(session.error == nil)
+    }
+
+    /// An embedding host's sizes and scales, at their most absurd.
+    @Test func embeddedSurfaceSizesAndScalesAreClamped() throws {
+        let server = try TestCompositor()
+        server.installShell()
+        server.answerFramesAutomatically(true)
+        let session = try WaylandSession.connect(to: server.socketPath, loop: MainLoop())
+        let hostSurface = try session.compositor.createSurface()
+        let embedded = try EmbeddedSurface(session: session, surface: try #require(hostSurface.raw),
+                                           size: Size(width: .nan, height: -1), scale: 1e9)
+        #expect(embedded.host.scale == SurfaceGeometry.maximumScale)
+        #expect(embedded.host.size == .zero)
+        embedded.resize(to: Size(width: 40, height: 30), scale: .nan)
+        #expect(embedded.host.scale == 1)
+        embedded.rootLayer.backgroundColor = .red
+        try session.run(until: { server.observed.bufferCommits >= 1 })
+        embedded.resize(to: Size(width: 40, height: 30), scale: 2.5)
+        #expect(embedded.host.scale == 3)
+        embedded.resize(to: Size(width: 40, height: 30), scale: -.infinity)
+        #expect(embedded.host.scale == 1)
+        #expect(session.error == nil)
+    }
+}
+
+/// The title bar's height, for sizes that include it.
+enum ClientDecorationsHeight {
+    static let bar = 32.0
 }
