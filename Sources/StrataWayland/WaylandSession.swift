@@ -250,7 +250,8 @@ public final class Output {
     public let proxy: WlOutput
     /// The registry name of its global.
     public let name: UInt32
-    /// The integer scale the compositor applies to it (1 until told otherwise).
+    /// The integer scale the compositor applies to it (1 until told otherwise), clamped to
+    /// 1…`SurfaceGeometry.maximumScale`: a hostile 0 or `Int32.max` must not reach the surfaces.
     public private(set) var scale: Int32 = 1
     /// The current mode's size in pixels ((0, 0) until the compositor tells).
     public private(set) var modeSize: (width: Int32, height: Int32) = (0, 0)
@@ -262,7 +263,7 @@ public final class Output {
         proxy.addListener { [weak self] event in
             guard let self else { return }
             switch event {
-            case let .scale(factor): scale = max(factor, 1)
+            case let .scale(factor): scale = min(max(factor, 1), Int32(SurfaceGeometry.maximumScale))
             case let .mode(flags, width, height, _) where flags.contains(.current): modeSize = (width, height)
             case .done: onChange?()
             default: break

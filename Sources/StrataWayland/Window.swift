@@ -405,7 +405,8 @@ public final class Window: SurfaceClient {
         let fractional = try manager.getFractionalScale(surface: surface)
         fractional.addListener { [weak self] event in
             guard let self, case let .preferredScale(scale) = event, scale > 0 else { return }
-            preferredFractionalScale = Double(scale) / 120
+            // Numerator over 120; beyond the host's largest scale, that one (not its fallback of 1).
+            preferredFractionalScale = min(Double(scale) / 120, SurfaceGeometry.maximumScale)
             host.resize(to: host.size, scale: preferredFractionalScale)
             session.cursorMayHaveChanged(surface: surface.id)
         }

@@ -40,6 +40,8 @@ public struct ShellObservations: Sendable {
     public var windowMenus: [UInt32] = []
     /// `set_maximized` (true) and `unset_maximized` (false) requests, in order.
     public var maximizeRequests: [Bool] = []
+    /// The last `wp_viewport.set_destination`, as (width, height).
+    public var viewportDestination: (Int32, Int32)?
 }
 
 extension TestCompositor {
@@ -84,6 +86,17 @@ extension TestCompositor {
 
     /// Offers `wp_presentation` answering by `policy`; call before clients connect.
     public func offerPresentation(_ policy: FeedbackPolicy) { run { $0.shell?.offerPresentation(policy) } }
+
+    /// Offers a `wl_output` (v2); call before clients connect.
+    public func offerOutput() { run { $0.shell?.offerOutput() } }
+    /// Sends `scale` and `done` to every bound output, whatever the value.
+    public func sendOutputScale(_ factor: Int32) { run { $0.shell?.sendOutputScale(factor) } }
+    /// Sends `wl_surface.enter` for the client's first output to every surface.
+    public func enterOutput() { run { $0.shell?.enterOutput() } }
+    /// Offers `wp_viewporter` and `wp_fractional_scale_manager_v1`; call before clients connect.
+    public func offerFractionalScale() { run { $0.shell?.offerFractionalScale() } }
+    /// Sends `wp_fractional_scale_v1.preferred_scale` (`scale`/120) to every surface that asked.
+    public func sendPreferredScale(_ scale: UInt32) { run { $0.shell?.sendPreferredScale(scale) } }
 }
 
 /// The shell's protocol objects; lives on the server thread (see `ServerThreadState`).
@@ -92,6 +105,7 @@ final class ScriptedShell {
     fileprivate enum Kind: Int {
         case compositor = 1, surface, region, shm, shmPool, buffer, wmBase, positioner, xdgSurface, toplevel, callback
         case presentation, feedback
+        case output, viewporter, viewport, fractionalManager, fractionalScale
     }
 
     private final class Surface {
@@ -132,6 +146,40 @@ final class ScriptedShell {
     func offerPresentation(_ policy: TestCompositor.FeedbackPolicy) {
         feedbackPolicy = policy
         if policy != .noPresentation { global(WpPresentation.self, version: 1, kind: .presentation) }
+    }
+
+    private var outputs: [OpaquePointer] = []
+    private var fractionalScales: [OpaquePointer] = []
+
+    func offerOutput() { global(WlOutput.self, version: 2, kind: .output) }
+
+    func offerFractionalScale() {
+        global(WpViewporter.self, version: 1, kind: .viewporter)
+        global(WpFractionalScaleManagerV1.self, version: 1, kind: .fractionalManager)
+    }
+
+    func sendOutputScale(_ factor: Int32) {
+        for output in outputs {
+            var arguments = [wl_argument(i: factor)]
+            wl_resource_post_event_array(output, 3, &arguments)
+            wl_resource_post_event_array(output, 2, nil)
+        }
+    }
+
+    func enterOutput() {
+        for surface in surfaces {
+            let client = wl_resource_get_client(surface.resource)
+            guard let output = outputs.first(where: { wl_resource_get_client($0) == client }) else { continue }
+            var arguments = [wl_argument(o: output)]
+            wl_resource_post_event_array(surface.resource, 0, &arguments)
+        }
+    }
+
+    func sendPreferredScale(_ scale: UInt32) {
+        for fractional in fractionalScales {
+            var arguments = [wl_argument(u: scale)]
+            wl_resource_post_event_array(fractional, 0, &arguments)
+        }
     }
 
     // MARK: Scripted actions
@@ -258,6 +306,18 @@ final class ScriptedShell {
             observations.withLock { $0.resizes.append((args[1].u, args[2].u)) }
         case (.toplevel, 9), (.toplevel, 10):
             observations.withLock { $0.maximizeRequests.append(opcode == 9) }
+        case (.viewporter, 0), (.viewport, 0), (.fractionalManager, 0):
+            wl_resource_destroy(resource)
+        case (.fractionalScale, 0):
+            fractionalScales.removeAll { $0 == resource }
+            wl_resource_destroy(resource)
+        case (.viewporter, 1):
+            make(WpViewport.self, client, version, id: args[0].n, kind: .viewport)
+        case (.viewport, 2):
+            let destination = (args[0].i, args[1].i)
+            observations.withLock { $0.viewportDestination = destination }
+        case (.fractionalManager, 1):
+            fractionalScales.append(make(WpFractionalScaleV1.self, client, version, id: args[0].n, kind: .fractionalScale))
         case (.toplevel, 2):
             let title = args[0].s.map { String(cString: $0) }
             let bytes = args[0].s.map { Self.bytes(of: $0) }
@@ -314,6 +374,7 @@ final class ScriptedShell {
         wl_resource_set_dispatcher(resource, shellDispatcher, UnsafeRawPointer(bitPattern: kind.rawValue),
                                    Unmanaged.passUnretained(self).toOpaque(), nil)
         if kind == .wmBase { wmBases.append(resource) }
+        if kind == .output { outputs.append(resource) }
         if kind == .presentation {
             var arguments = [wl_argument(u: UInt32(CLOCK_MONOTONIC))]
             wl_resource_post_event_array(resource, 0, &arguments)

@@ -167,3 +167,65 @@ struct HostileWindowValueTests {
 enum ClientDecorationsHeight {
     static let bar = 32.0
 }
+
+/// Scales a compositor may send: 0, negative or `Int32.max` for an output, 0 or `UInt32.max`
+/// for a fractional scale. None may trap, stop frames, or ask the host for a scale it refuses.
+@MainActor
+struct HostileScaleTests {
+    private let painter = FlatColour(.blue)
+
+    /// A window on `server`, whose shell is installed and globals offered.
+    private func open(_ server: TestCompositor) throws -> (WaylandSession, Window) {
+        server.answerFramesAutomatically(true)
+        let session = try WaylandSession.connect(to: server.socketPath, loop: MainLoop())
+        let window = try Window(session: session, title: "scales", size: Size(width: 20, height: 10))
+        let layer = AsyncLayer(delegate: painter)
+        window.contentLayer.addSublayer(layer)
+        window.contentLayer.layoutHandler = { layer.frame = $0.bounds }
+        try session.run(until: { server.observed.toplevels == 1 })
+        server.configureToplevels()
+        try session.run(until: { server.observed.bufferCommits >= 1 })
+        return (session, window)
+    }
+
+    @Test func outputScalesAreClamped() throws {
+        let server = try TestCompositor()
+        server.installShell()
+        server.offerOutput()
+        let (session, window) = try open(server)
+        server.enterOutput()
+        server.sendOutputScale(.max)
+        try session.run(until: { session.outputs.first?.scale == 16 })
+        #expect(window.host.scale == SurfaceGeometry.maximumScale)
+        let commits = server.observed.bufferCommits
+        try session.run(until: { server.observed.bufferCommits > commits })
+        for factor: Int32 in [0, -7, .min] {
+            server.sendOutputScale(factor)
+            try session.run(until: { session.outputs.first?.scale == 1 })
+            #expect(window.host.scale == 1)
+            server.sendOutputScale(2)
+            try session.run(until: { session.outputs.first?.scale == 2 })
+        }
+        #expect(session.error == nil)
+    }
+
+    @Test func fractionalScalesAreClampedOrIgnored() throws {
+        let server = try TestCompositor()
+        server.installShell()
+        server.offerFractionalScale()
+        let (session, window) = try open(server)
+        server.sendPreferredScale(0)
+        server.sendPreferredScale(180)
+        try session.run(until: { window.host.scale == 1.5 })
+        server.sendPreferredScale(.max)
+        try session.run(until: { window.host.scale != 1.5 })
+        #expect(window.host.scale == SurfaceGeometry.maximumScale)
+        let commits = server.observed.bufferCommits
+        try session.run(until: { server.observed.bufferCommits > commits })
+        // The viewport maps the buffer onto the surface's size in points, whatever the scale.
+        #expect(server.observed.viewportDestination.map { [$0.0, $0.1] } == [20, 10 + Int32(ClientDecorationsHeight.bar)])
+        server.sendPreferredScale(1)
+        try session.run(until: { window.host.scale == 1.0 / 120 })
+        #expect(session.error == nil)
+    }
+}
