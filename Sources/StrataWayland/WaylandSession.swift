@@ -30,8 +30,10 @@ public final class WaylandSession {
     public let fractionalScaleManager: WpFractionalScaleManagerV1?
     /// `wp_presentation`, when the compositor reports when frames were shown.
     public let presentation: WpPresentation?
-    /// Outputs currently advertised, with their scales.
+    /// Outputs currently advertised, with their scales; at most `maximumOutputs` are bound.
     public private(set) var outputs: [Output] = []
+    /// How many outputs are bound at most; a compositor announcing more is not followed further.
+    public static let maximumOutputs = 64
     /// The seats the compositor offers, in the order it announced them; seats come and go with
     /// their globals. At most `maximumSeats` are bound, and none in an adopted session, whose
     /// host owns its seats and forwards their input.
@@ -176,7 +178,7 @@ public final class WaylandSession {
 
     private func globalAdded(_ global: Registry.Global) throws(WaylandError) {
         switch global.interface {
-        case WlOutput.descriptor.name:
+        case WlOutput.descriptor.name where outputs.count < Self.maximumOutputs:
             let output = Output(proxy: try connection.registry.bind(WlOutput.self, global: global, maxVersion: Versions.output), name: global.name)
             output.onChange = { [weak self] in self?.outputsChanged() }
             outputs.append(output)

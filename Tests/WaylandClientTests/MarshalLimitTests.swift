@@ -54,3 +54,17 @@ struct MarshalLimitTests {
         #expect(server.observed.title == nil, "nothing was sent")
     }
 }
+
+/// A compositor advertising globals without end: the registry keeps at most `maximumGlobals`.
+@MainActor
+struct GlobalFloodTests {
+    @Test func aFloodOfGlobalsIsCapped() throws {
+        let server = try TestCompositor()
+        for _ in 0..<(Registry.maximumGlobals + 50) { server.addGlobal(WlOutput.self, version: 1) }
+        let connection = try Connection.connect(to: server.socketPath)
+        try connection.dispatch(until: { connection.registry.globals.count == Registry.maximumGlobals })
+        try connection.roundtrip(timeout: .seconds(5))
+        #expect(connection.registry.globals.count == Registry.maximumGlobals)
+        #expect(connection.error == nil)
+    }
+}

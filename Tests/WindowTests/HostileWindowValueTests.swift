@@ -229,3 +229,17 @@ struct HostileScaleTests {
         #expect(session.error == nil)
     }
 }
+
+@MainActor
+struct HostileGlobalTests {
+    @Test func aFloodOfOutputsIsCapped() throws {
+        let server = try TestCompositor()
+        server.installShell()
+        for _ in 0..<(WaylandSession.maximumOutputs + 20) { server.addGlobal(WlOutput.self, version: 2) }
+        let session = try WaylandSession.connect(to: server.socketPath, loop: MainLoop())
+        try session.run(until: { session.outputs.count == WaylandSession.maximumOutputs })
+        try session.connection.roundtrip(timeout: .seconds(5))
+        #expect(session.outputs.count == WaylandSession.maximumOutputs)
+        #expect(session.error == nil)
+    }
+}
