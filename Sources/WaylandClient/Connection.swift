@@ -41,7 +41,7 @@ public final class Connection {
         guard let display = wl_display_connect(name) else {
             throw WaylandError(.noCompositor, ConnectFailure(name: name, errno: errno).explanation)
         }
-        return try Connection(anchor: DisplayAnchor(display: display, ownsDisplay: true), timeout: timeout, peer: peer)
+        return try Connection(anchor: try DisplayAnchor(display: display, ownsDisplay: true), timeout: timeout, peer: peer)
     }
 
     /// Uses a `wl_display*` that a host client already owns. Strata dispatches only its own queue
@@ -51,7 +51,7 @@ public final class Connection {
     ///   not positive, or the display's error.
     public convenience init(adopting display: OpaquePointer, timeout: Duration = defaultTimeout) throws(WaylandError) {
         try Self.checkTimeout(timeout)
-        try self.init(anchor: DisplayAnchor(display: display, ownsDisplay: false), timeout: timeout,
+        try self.init(anchor: try DisplayAnchor(display: display, ownsDisplay: false), timeout: timeout,
                       peer: "the compositor of the adopted display")
     }
 

@@ -1,3 +1,4 @@
+import CWaylandClient
 import Testing
 import WaylandClient
 import WaylandTestSupport
@@ -52,6 +53,24 @@ struct MarshalLimitTests {
         try connection.roundtrip(timeout: .seconds(5))
         #expect(connection.error == nil)
         #expect(server.observed.title == nil, "nothing was sent")
+    }
+}
+
+/// Descriptors and opcodes are public or package API: absurd values are errors, not traps.
+@MainActor
+struct DescriptorLimitTests {
+    @Test func anUnknownOpcodeIsRefused() throws {
+        let server = try TestCompositor()
+        let connection = try Connection.connect(to: server.socketPath)
+        let error = try #require(throws: WaylandError.self) { try connection.registry.proxy.marshal(opcode: 99, []) }
+        #expect(error.code == .invalidArgument)
+        try connection.roundtrip(timeout: .seconds(5))
+        #expect(connection.error == nil)
+    }
+
+    @Test func aDescriptorVersionBeyondInt32IsClamped() {
+        let descriptor = InterfaceDescriptor(name: "strata_test_absurd", version: .max, requests: [], events: [])
+        #expect(descriptor.table.pointee.version == .max)
     }
 }
 

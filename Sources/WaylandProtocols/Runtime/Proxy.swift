@@ -94,6 +94,9 @@ public class Proxy {
         _ opcode: UInt32, _ arguments: [RequestArgument], creating created: InterfaceDescriptor?, version: UInt32,
         destroying: Bool
     ) throws(WaylandError) -> OpaquePointer? {
+        guard Int(opcode) < descriptor.requests.count else {
+            throw WaylandError(.invalidArgument, "\(descriptor.name)@\(id) has no request \(opcode)")
+        }
         let request = descriptor.requests[Int(opcode)]
         let label = "\(descriptor.name)@\(id).\(request.name)"
         guard let raw else {
@@ -201,6 +204,7 @@ public class Proxy {
     func anyObject(_ raw: OpaquePointer?) -> Proxy? { raw.flatMap(Proxy.own) }
 
     /// A `new_id` argument: libwayland made the object for this event; Strata now owns it.
+    /// Never nil: when libwayland cannot make it, it fails the connection instead of dispatching.
     func newObject<Object: WaylandInterface>(_ type: Object.Type, _ raw: OpaquePointer?) -> Object {
         Object(adopting: raw!, anchor: anchor, ownership: .owned, descriptor: Object.descriptor)
     }
