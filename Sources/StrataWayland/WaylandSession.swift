@@ -255,7 +255,7 @@ public final class Output {
     /// The integer scale the compositor applies to it (1 until told otherwise), clamped to
     /// 1…`SurfaceGeometry.maximumScale`: a hostile 0 or `Int32.max` must not reach the surfaces.
     public private(set) var scale: Int32 = 1
-    /// The current mode's size in pixels ((0, 0) until the compositor tells).
+    /// The current mode's size in pixels ((0, 0) until the compositor tells); never negative.
     public private(set) var modeSize: (width: Int32, height: Int32) = (0, 0)
     var onChange: (() -> Void)?
 
@@ -266,7 +266,7 @@ public final class Output {
             guard let self else { return }
             switch event {
             case let .scale(factor): scale = min(max(factor, 1), Int32(SurfaceGeometry.maximumScale))
-            case let .mode(flags, width, height, _) where flags.contains(.current): modeSize = (width, height)
+            case let .mode(flags, width, height, _) where flags.contains(.current): modeSize = (max(width, 0), max(height, 0))
             case .done: onChange?()
             default: break
             }

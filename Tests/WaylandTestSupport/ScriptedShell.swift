@@ -91,6 +91,8 @@ extension TestCompositor {
     public func offerOutput() { run { $0.shell?.offerOutput() } }
     /// Sends `scale` and `done` to every bound output, whatever the value.
     public func sendOutputScale(_ factor: Int32) { run { $0.shell?.sendOutputScale(factor) } }
+    /// Sends a current `mode` of `width`×`height` and `done` to every bound output.
+    public func sendOutputMode(width: Int32, height: Int32) { run { $0.shell?.sendOutputMode(width: width, height: height) } }
     /// Sends `wl_surface.enter` for the client's first output to every surface.
     public func enterOutput() { run { $0.shell?.enterOutput() } }
     /// Offers `wp_viewporter` and `wp_fractional_scale_manager_v1`; call before clients connect.
@@ -162,6 +164,15 @@ final class ScriptedShell {
         for output in outputs {
             var arguments = [wl_argument(i: factor)]
             wl_resource_post_event_array(output, 3, &arguments)
+            wl_resource_post_event_array(output, 2, nil)
+        }
+    }
+
+    func sendOutputMode(width: Int32, height: Int32) {
+        for output in outputs {
+            var arguments = [wl_argument(u: WlOutput.Mode.current.rawValue), wl_argument(i: width), wl_argument(i: height),
+                             wl_argument(i: 60_000)]
+            wl_resource_post_event_array(output, 1, &arguments)
             wl_resource_post_event_array(output, 2, nil)
         }
     }

@@ -199,6 +199,10 @@ struct HostileScaleTests {
         #expect(window.host.scale == SurfaceGeometry.maximumScale)
         let commits = server.observed.bufferCommits
         try session.run(until: { server.observed.bufferCommits > commits })
+        server.sendOutputMode(width: -1920, height: .min)
+        try session.run(until: { session.outputs.first.map { [$0.modeSize.width, $0.modeSize.height] } == [0, 0] })
+        server.sendOutputMode(width: .max, height: 1080)
+        try session.run(until: { session.outputs.first.map { [$0.modeSize.width, $0.modeSize.height] } == [.max, 1080] })
         for factor: Int32 in [0, -7, .min] {
             server.sendOutputScale(factor)
             try session.run(until: { session.outputs.first?.scale == 1 })

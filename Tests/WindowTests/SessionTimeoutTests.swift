@@ -13,4 +13,18 @@ struct SessionTimeoutTests {
         #expect(error.code == .timedOut)
         #expect(ContinuousClock.now - start < .seconds(1))
     }
+
+    /// The compositor answers the connection's roundtrip, then hangs before the session's own.
+    @Test func aCompositorThatHangsAfterConnectingTimesOut() throws {
+        let server = try TestCompositor()
+        server.installShell()
+        let connection = try Connection.connect(to: server.socketPath, timeout: .seconds(5))
+        server.stall(for: .seconds(1))
+        let start = ContinuousClock.now
+        let error = try #require(throws: WaylandError.self) {
+            _ = try WaylandSession(connection: connection, loop: MainLoop(), timeout: .milliseconds(200))
+        }
+        #expect(error.code == .timedOut)
+        #expect(ContinuousClock.now - start < .seconds(1))
+    }
 }
