@@ -20,7 +20,7 @@ public final class Connection {
 
     /// How long the first roundtrip may take by default: a compositor that accepts the connection
     /// but never answers must not hang the app. Generous, since a loaded machine answers slowly.
-    public static let defaultTimeout: Duration = .seconds(5)
+    public nonisolated static let defaultTimeout: Duration = .seconds(5)
 
     /// Connects to the compositor named by `name`, or by `WAYLAND_DISPLAY` when `name` is nil.
     ///

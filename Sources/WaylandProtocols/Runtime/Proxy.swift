@@ -172,17 +172,17 @@ public class Proxy {
             case .int, .uint, .fixed, .object, .newID: size += 4
             case .fd: break  // passed beside the bytes, in a control message
             case .string(nil): size += 4
-            case .string(let text?):
-                if text.utf8.contains(0) {
-                    throw WaylandError(.invalidArgument, "\(label): a string argument contains a NUL byte, which would end it early")
-                }
-                size += 4 + padded(text.utf8.count + 1)
+            case .string(let text?): size += 4 + padded(text.utf8.count + 1)
             case .array(let bytes): size += 4 + padded(bytes.count)
             }
             guard size <= maximumMessageSize else {
                 throw WaylandError(.invalidArgument,
                                    "\(label): the request is larger than the \(maximumMessageSize) bytes a Wayland message may have")
             }
+        }
+        // Only once the size is known to be small, so a huge string is never scanned.
+        for case .string(let text?) in arguments where text.utf8.contains(0) {
+            throw WaylandError(.invalidArgument, "\(label): a string argument contains a NUL byte, which would end it early")
         }
     }
 
