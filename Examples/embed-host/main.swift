@@ -76,7 +76,7 @@ func run() throws {
     // Strata on the host's display, in the host's subsurface, on Strata's own queue.
     let loop = MainLoop()
     let session = try WaylandSession(adopting: connection.anchor.display, loop: loop)
-    let embedded = EmbeddedSurface(session: session, surface: child.raw!, size: Size(width: 280, height: 160))
+    let embedded = try EmbeddedSurface(session: session, surface: child.raw!, size: Size(width: 280, height: 160))
     embedded.host.backgroundColor = embeddedBackground
     let painter = Pulse()
     let bar = AsyncLayer(delegate: painter)

@@ -21,11 +21,16 @@ public final class EmbeddedSurface {
 
     /// - Parameters:
     ///   - surface: the host's `wl_surface*`; it must outlive this object.
-    ///   - size: the surface size in points.
-    ///   - scale: device pixels per point; the surface's buffer scale, so a whole number.
-    public init(session: WaylandSession, surface: OpaquePointer, size: Size, scale: Double = 1) {
+    ///   - size: the surface size in points. A size that is not finite or is negative shows
+    ///     nothing, and one beyond the host's pixel limit is clamped; both are reported through
+    ///     `host.onProblem` (see `LayerHost.resize(to:scale:)`).
+    ///   - scale: device pixels per point; the surface's buffer scale, so a whole number: a
+    ///     fractional one is rounded up, one that is not finite or below 1 becomes 1, and one
+    ///     above `SurfaceGeometry.maximumScale` becomes that.
+    /// - Throws: `outOfMemory` when libwayland cannot wrap the surface.
+    public init(session: WaylandSession, surface: OpaquePointer, size: Size, scale: Double = 1) throws(WaylandError) {
         self.session = session
-        self.surface = session.connection.wrap(surface, as: WlSurface.self)
+        self.surface = try session.connection.wrap(surface, as: WlSurface.self)
         backend = WaylandSurfaceBackend(session: session, surface: self.surface)
         host = LayerHost(size: size, scale: Self.bufferScale(scale), backend: backend, loop: session.loop)
         backend.isReady = true
@@ -57,7 +62,8 @@ public final class EmbeddedSurface {
         self?.post(event, time: time)
     }
 
-    /// Follows the host's new size (in points) and, when given, scale.
+    /// Follows the host's new size (in points) and, when given, scale; both are taken as `init`
+    /// takes them.
     public func resize(to size: Size, scale: Double? = nil) {
         host.resize(to: size, scale: scale.map(Self.bufferScale))
     }
@@ -65,6 +71,6 @@ public final class EmbeddedSurface {
     /// `wl_surface.set_buffer_scale` takes whole numbers only: a fractional scale is rounded up,
     /// so text stays sharp and the buffer and surface sizes still agree.
     private static func bufferScale(_ scale: Double) -> Double {
-        scale.isFinite && scale >= 1 ? scale.rounded(.up) : 1
+        scale.isFinite && scale >= 1 ? min(scale.rounded(.up), SurfaceGeometry.maximumScale) : 1
     }
 }

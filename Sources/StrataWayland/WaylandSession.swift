@@ -30,8 +30,10 @@ public final class WaylandSession {
     public let fractionalScaleManager: WpFractionalScaleManagerV1?
     /// `wp_presentation`, when the compositor reports when frames were shown.
     public let presentation: WpPresentation?
-    /// Outputs currently advertised, with their scales.
+    /// Outputs currently advertised, with their scales; at most `maximumOutputs` are bound.
     public private(set) var outputs: [Output] = []
+    /// How many outputs are bound at most; a compositor announcing more is not followed further.
+    public static let maximumOutputs = 64
     /// The seats the compositor offers, in the order it announced them; seats come and go with
     /// their globals. At most `maximumSeats` are bound, and none in an adopted session, whose
     /// host owns its seats and forwards their input.
@@ -87,8 +89,13 @@ public final class WaylandSession {
     private var liveClients: [any SurfaceClient] { clients.values.compactMap(\.client) }
 
     /// Connects to the compositor named by `name`, or by `WAYLAND_DISPLAY`.
-    public static func connect(to name: String? = nil, loop: MainLoop = .main) throws(WaylandError) -> WaylandSession {
-        try WaylandSession(connection: Connection.connect(to: name), loop: loop)
+    /// - Parameter timeout: how long each of the two initial roundtrips may take
+    ///   (`Connection.defaultTimeout`).
+    /// - Throws: as `Connection.connect(to:timeout:)`; `timedOut` when the compositor stops
+    ///   answering.
+    public static func connect(to name: String? = nil, loop: MainLoop = .main,
+                               timeout: Duration = Connection.defaultTimeout) throws(WaylandError) -> WaylandSession {
+        try WaylandSession(connection: Connection.connect(to: name, timeout: timeout), loop: loop, timeout: timeout)
     }
 
     /// Shares a host client's `wl_display`, for embedding; Strata keeps to its own event queue.
@@ -97,12 +104,18 @@ public final class WaylandSession {
     /// libwayland). Strata's queue is dispatched by `loop` after each wake-up, so a host driving
     /// `loop` through its pump API calls `loop.dispatch()` after it reads the display. Create the
     /// session while the host has no read prepared: it makes one roundtrip.
-    public convenience init(adopting display: OpaquePointer, loop: MainLoop = .main) throws(WaylandError) {
-        try self.init(connection: Connection(adopting: display), loop: loop, reads: false)
+    /// - Parameter timeout: how long each of the two initial roundtrips may take.
+    public convenience init(adopting display: OpaquePointer, loop: MainLoop = .main,
+                            timeout: Duration = Connection.defaultTimeout) throws(WaylandError) {
+        try self.init(connection: Connection(adopting: display, timeout: timeout), loop: loop, reads: false, timeout: timeout)
     }
 
-    /// - Parameter reads: whether `loop` reads the display (false when a host client does).
-    public init(connection: Connection, loop: MainLoop = .main, reads: Bool = true) throws(WaylandError) {
+    /// A session on `connection`, after one more roundtrip for the globals' initial events.
+    /// - Parameters:
+    ///   - reads: whether `loop` reads the display (false when a host client does).
+    ///   - timeout: how long that roundtrip may take; `timedOut` after it.
+    public init(connection: Connection, loop: MainLoop = .main, reads: Bool = true,
+                timeout: Duration = Connection.defaultTimeout) throws(WaylandError) {
         // A host client that reads the display owns its seats and forwards their input.
         followsSeats = reads
         self.connection = connection
@@ -140,7 +153,7 @@ public final class WaylandSession {
                 for client in liveClients { client.host.input.doubleClickInterval = interval }
             }
         }
-        try connection.roundtrip()
+        try connection.roundtrip(timeout: timeout)
     }
 
     isolated deinit {
@@ -165,7 +178,7 @@ public final class WaylandSession {
 
     private func globalAdded(_ global: Registry.Global) throws(WaylandError) {
         switch global.interface {
-        case WlOutput.descriptor.name:
+        case WlOutput.descriptor.name where outputs.count < Self.maximumOutputs:
             let output = Output(proxy: try connection.registry.bind(WlOutput.self, global: global, maxVersion: Versions.output), name: global.name)
             output.onChange = { [weak self] in self?.outputsChanged() }
             outputs.append(output)
@@ -239,9 +252,10 @@ public final class Output {
     public let proxy: WlOutput
     /// The registry name of its global.
     public let name: UInt32
-    /// The integer scale the compositor applies to it (1 until told otherwise).
+    /// The integer scale the compositor applies to it (1 until told otherwise), clamped to
+    /// 1…`SurfaceGeometry.maximumScale`: a hostile 0 or `Int32.max` must not reach the surfaces.
     public private(set) var scale: Int32 = 1
-    /// The current mode's size in pixels ((0, 0) until the compositor tells).
+    /// The current mode's size in pixels ((0, 0) until the compositor tells); never negative.
     public private(set) var modeSize: (width: Int32, height: Int32) = (0, 0)
     var onChange: (() -> Void)?
 
@@ -251,8 +265,8 @@ public final class Output {
         proxy.addListener { [weak self] event in
             guard let self else { return }
             switch event {
-            case let .scale(factor): scale = max(factor, 1)
-            case let .mode(flags, width, height, _) where flags.contains(.current): modeSize = (width, height)
+            case let .scale(factor): scale = min(max(factor, 1), Int32(SurfaceGeometry.maximumScale))
+            case let .mode(flags, width, height, _) where flags.contains(.current): modeSize = (max(width, 0), max(height, 0))
             case .done: onChange?()
             default: break
             }

@@ -57,21 +57,33 @@ public final class Window: SurfaceClient {
     /// Called after the content size changes.
     public var onResize: ((Size) -> Void)?
 
-    /// The title, sent to the compositor and drawn in Strata's title bar.
+    /// The title, sent to the compositor and drawn in Strata's title bar. Both get it without NUL
+    /// bytes and cut to `maximumTextBytes` at a character boundary: a Wayland message cannot
+    /// hold more, and a longer one would end the connection. The property keeps it whole.
     public var title: String {
-        didSet {
-            try? toplevel.setTitle(title: title)
-            decorations.title = title
-        }
+        didSet { sendTitle() }
     }
-    /// The application id (`xdg_toplevel.set_app_id`), which compositors match desktop files by.
+    /// The application id (`xdg_toplevel.set_app_id`), which compositors match desktop files by;
+    /// sent like `title`, without NULs and cut to `maximumTextBytes`.
     public var appID: String? {
-        didSet { if let appID { try? toplevel.setAppId(appId: appID) } }
+        didSet { if let appID { try? toplevel.setAppId(appId: ProtocolText.fitted(appID, maximumBytes: Self.maximumTextBytes)) } }
     }
-    /// The smallest content size the user may resize to; nil for no limit.
+    /// The smallest content size the user may resize to; nil for no limit. Sizes are sent as whole
+    /// points in 0…`maximumDimension`; a width or height that is not finite, or not above 0,
+    /// sets no limit in that direction.
     public var minimumSize: Size? { didSet { applySizeLimits() } }
-    /// The largest content size the user may resize to; nil for no limit.
+    /// The largest content size the user may resize to; nil for no limit. Sent as `minimumSize`
+    /// is; where it is below the minimum, the minimum is sent (the protocol forbids less).
     public var maximumSize: Size? { didSet { applySizeLimits() } }
+
+    /// The most UTF-8 bytes of `title` and `appID` sent: half of a Wayland message (4096 bytes),
+    /// leaving room for its header with margin.
+    public nonisolated static let maximumTextBytes = 2048
+    /// The largest content width or height in points: larger sizes, asked for by the app or by
+    /// the compositor, are clamped to it (and the host may clamp further, to its pixel limit).
+    public nonisolated static let maximumDimension: Double = 16384
+    /// The content size a window opens with when the one asked for is not finite.
+    public nonisolated static let defaultSize = Size(width: 640, height: 480)
 
     private let backend: WaylandSurfaceBackend
     private let xdgSurface: XdgSurface
@@ -93,16 +105,19 @@ public final class Window: SurfaceClient {
     private var afterDelivery: [InputEvent] = []
 
     /// Opens a window; it appears once the compositor configures it.
-    /// - Parameter size: the content size in points, which the compositor may override.
+    /// - Parameter size: the content size in points, which the compositor may override. Each
+    ///   dimension is rounded and clamped to 1…`maximumDimension`; one that is not finite takes
+    ///   `defaultSize`'s.
     public init(session: WaylandSession, title: String = "Strata", appID: String? = nil,
-                size: Size = Size(width: 640, height: 480)) throws(WaylandError) {
+                size: Size = Window.defaultSize) throws(WaylandError) {
         guard let wmBase = session.wmBase else {
             throw WaylandError(.globalUnavailable, "the compositor does not offer xdg_wm_base, so no windows can be made")
         }
         self.session = session
         self.title = title
         self.appID = appID
-        contentSize = Size(width: max(size.width.rounded(), 1), height: max(size.height.rounded(), 1))
+        contentSize = Size(width: Self.dimension(size.width, otherwise: Self.defaultSize.width),
+                           height: Self.dimension(size.height, otherwise: Self.defaultSize.height))
         surface = try session.compositor.createSurface()
         backend = WaylandSurfaceBackend(session: session, surface: surface)
         host = LayerHost(size: contentSize, scale: 1, backend: backend, loop: session.loop)
@@ -111,10 +126,9 @@ public final class Window: SurfaceClient {
 
         if let interval = session.doubleClickInterval { host.input.doubleClickInterval = interval }
         host.rootLayer.addSublayer(contentLayer)
-        decorations.title = title
         host.rootLayer.layoutHandler = { [weak self] _ in self?.layoutRoot() }
-        try toplevel.setTitle(title: title)
-        if let appID { try toplevel.setAppId(appId: appID) }
+        sendTitle()
+        if let appID { try toplevel.setAppId(appId: ProtocolText.fitted(appID, maximumBytes: Self.maximumTextBytes)) }
         try setUpDecorations()
         setUpDecorationInput()
         try setUpScaling()
@@ -149,10 +163,23 @@ public final class Window: SurfaceClient {
     }
 
     /// Asks for a new content size. A floating window takes it at once; a maximized, fullscreen
-    /// or tiled one keeps the compositor's size.
+    /// or tiled one keeps the compositor's size. Each dimension is rounded and clamped to
+    /// 1…`maximumDimension`; one that is not finite stays as it is.
     public func resize(to size: Size) {
         guard !states.contains(.maximized), !states.contains(.fullscreen), !states.contains(.tiled) else { return }
-        resizeSurface(toContent: size)
+        resizeSurface(toContent: Size(width: Self.dimension(size.width, otherwise: contentSize.width),
+                                      height: Self.dimension(size.height, otherwise: contentSize.height)))
+    }
+
+    /// A width or height from the app: whole, in 1…`maximumDimension`, and `fallback` when not finite.
+    private static func dimension(_ value: Double, otherwise fallback: Double) -> Double {
+        value.isFinite ? min(max(value.rounded(), 1), maximumDimension) : fallback
+    }
+
+    private func sendTitle() {
+        let fitted = ProtocolText.fitted(title, maximumBytes: Self.maximumTextBytes)
+        try? toplevel.setTitle(title: fitted)
+        decorations.title = fitted
     }
 
     /// Destroys the window. Its layers stay alive but are no longer shown.
@@ -181,7 +208,11 @@ public final class Window: SurfaceClient {
             guard let self else { return }
             switch event {
             case let .configure(width, height, states):
-                pendingSize = width > 0 && height > 0 ? Size(width: Double(width), height: Double(height)) : nil
+                // 0 (or a negative size, which the protocol forbids) lets the window choose; a
+                // huge one is clamped, so no compositor can make it allocate without bound.
+                pendingSize = width > 0 && height > 0
+                    ? Size(width: min(Double(width), Self.maximumDimension), height: min(Double(height), Self.maximumDimension))
+                    : nil
                 pendingStates = Self.states(from: states)
             case .close:
                 requestClose()
@@ -253,12 +284,13 @@ public final class Window: SurfaceClient {
 
     /// The whole surface, title bar included: what configure sizes mean.
     private func resizeSurface(to size: Size) {
-        let width = max(size.width.rounded(), 1)
-        let height = max(size.height.rounded(), titleBarHeight + 1)
-        let surfaceSize = Size(width: width, height: height)
-        let newContent = Size(width: width, height: height - titleBarHeight)
-        host.resize(to: surfaceSize)
+        let bar = titleBarHeight
+        let width = Self.dimension(size.width, otherwise: host.size.width)
+        let height = max(Self.dimension(size.height, otherwise: host.size.height), bar + 1)
+        host.resize(to: Size(width: width, height: height))
         host.rootLayer.setNeedsLayout()
+        // The host may have clamped the size to its pixel limit at this scale: follow it.
+        let newContent = Size(width: host.size.width, height: max(host.size.height - bar, 1))
         if newContent != contentSize {
             contentSize = newContent
             onResize?(newContent)
@@ -274,13 +306,15 @@ public final class Window: SurfaceClient {
     private func applySizeLimits() {
         let bar = titleBarHeight
         // Protocol values: whole, non-negative, and 0 for "no limit"; NaN or huge sizes clamp.
-        func protocolSize(_ size: Size?) -> (Int32, Int32) {
-            guard let size else { return (0, 0) }
-            func clamp(_ value: Double) -> Int32 { value.isFinite ? Int32(min(max(value.rounded(), 0), 32767)) : 0 }
-            return (clamp(size.width), clamp(size.height + bar))
+        func protocolValue(_ value: Double?, plus extra: Double) -> Int32 {
+            guard let value, value.isFinite, value.rounded() > 0 else { return 0 }
+            return Int32(min(value.rounded(), Self.maximumDimension) + extra)
         }
-        let minimum = protocolSize(minimumSize)
-        let maximum = protocolSize(maximumSize)
+        let minimum = (protocolValue(minimumSize?.width, plus: 0), protocolValue(minimumSize?.height, plus: bar))
+        var maximum = (protocolValue(maximumSize?.width, plus: 0), protocolValue(maximumSize?.height, plus: bar))
+        // A maximum below the minimum is a protocol error (invalid_size) that ends the connection.
+        if maximum.0 != 0 { maximum.0 = max(maximum.0, minimum.0) }
+        if maximum.1 != 0 { maximum.1 = max(maximum.1, minimum.1) }
         try? toplevel.setMinSize(width: minimum.0, height: minimum.1)
         try? toplevel.setMaxSize(width: maximum.0, height: maximum.1)
     }
@@ -298,6 +332,8 @@ public final class Window: SurfaceClient {
             let content = contentSize
             hasClientDecorations = clientSide
             resizeSurface(toContent: content)
+            // The limits count the title bar, which came or went.
+            if minimumSize != nil || maximumSize != nil { applySizeLimits() }
         }
         serverDecoration = decoration
     }
@@ -369,7 +405,8 @@ public final class Window: SurfaceClient {
         let fractional = try manager.getFractionalScale(surface: surface)
         fractional.addListener { [weak self] event in
             guard let self, case let .preferredScale(scale) = event, scale > 0 else { return }
-            preferredFractionalScale = Double(scale) / 120
+            // Numerator over 120; beyond the host's largest scale, that one (not its fallback of 1).
+            preferredFractionalScale = min(Double(scale) / 120, SurfaceGeometry.maximumScale)
             host.resize(to: host.size, scale: preferredFractionalScale)
             session.cursorMayHaveChanged(surface: surface.id)
         }

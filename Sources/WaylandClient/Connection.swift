@@ -18,32 +18,49 @@ public final class Connection {
     /// The compositor's globals, complete as of the connection's first roundtrip.
     public let registry: Registry
 
+    /// How long the first roundtrip may take by default: a compositor that accepts the connection
+    /// but never answers must not hang the app. Generous, since a loaded machine answers slowly.
+    public nonisolated static let defaultTimeout: Duration = .seconds(5)
+
     /// Connects to the compositor named by `name`, or by `WAYLAND_DISPLAY` when `name` is nil.
     ///
-    /// - Parameter name: a socket name in `XDG_RUNTIME_DIR` (`wayland-1`), or an absolute path.
+    /// - Parameters:
+    ///   - name: a socket name in `XDG_RUNTIME_DIR` (`wayland-1`), or an absolute path.
+    ///   - timeout: how long the compositor may take to list its globals (`defaultTimeout`).
     /// - Throws: `WaylandError.Code.noCompositor`, naming `WAYLAND_DISPLAY` and
-    ///   `XDG_RUNTIME_DIR`, when nothing listens there.
-    public static func connect(to name: String? = nil) throws(WaylandError) -> Connection {
+    ///   `XDG_RUNTIME_DIR`, when nothing listens there; `timedOut`, naming the socket, when the
+    ///   compositor does not answer within `timeout`; `connectionLost` when it hangs up;
+    ///   `invalidArgument` when `timeout` is not positive.
+    public static func connect(to name: String? = nil, timeout: Duration = defaultTimeout) throws(WaylandError) -> Connection {
         LibwaylandLog.install()
+        try checkTimeout(timeout)
+        // Read before connecting: libwayland unsets WAYLAND_SOCKET once it used it.
+        let target = ConnectFailure(name: name, errno: 0)
+        let peer = target.environment["WAYLAND_SOCKET"] != nil
+            ? "the compositor on WAYLAND_SOCKET" : "the compositor at '\(target.socketPath)'"
         guard let display = wl_display_connect(name) else {
             throw WaylandError(.noCompositor, ConnectFailure(name: name, errno: errno).explanation)
         }
-        return try Connection(anchor: DisplayAnchor(display: display, ownsDisplay: true))
+        return try Connection(anchor: try DisplayAnchor(display: display, ownsDisplay: true), timeout: timeout, peer: peer)
     }
 
     /// Uses a `wl_display*` that a host client already owns. Strata dispatches only its own queue
     /// and never disconnects the host's display.
-    public convenience init(adopting display: OpaquePointer) throws(WaylandError) {
-        try self.init(anchor: DisplayAnchor(display: display, ownsDisplay: false))
+    /// - Parameter timeout: how long the compositor may take to list its globals.
+    /// - Throws: `timedOut` when it does not answer in time, `invalidArgument` when `timeout` is
+    ///   not positive, or the display's error.
+    public convenience init(adopting display: OpaquePointer, timeout: Duration = defaultTimeout) throws(WaylandError) {
+        try Self.checkTimeout(timeout)
+        try self.init(anchor: try DisplayAnchor(display: display, ownsDisplay: false), timeout: timeout,
+                      peer: "the compositor of the adopted display")
     }
 
-    private init(anchor: DisplayAnchor) throws(WaylandError) {
+    private init(anchor: DisplayAnchor, timeout: Duration, peer: String) throws(WaylandError) {
         self.anchor = anchor
-        let wrapper = OpaquePointer(wl_proxy_create_wrapper(UnsafeMutableRawPointer(anchor.display)))!
-        wl_proxy_set_queue(wrapper, anchor.queue)
-        display = WlDisplay(adopting: wrapper, anchor: anchor, ownership: .wrapper, descriptor: WlDisplay.descriptor)
+        display = try WlDisplay(adopting: Self.makeWrapper(of: anchor.display, queue: anchor.queue), anchor: anchor,
+                                ownership: .wrapper, descriptor: WlDisplay.descriptor)
         registry = Registry(try display.getRegistry())
-        try roundtrip()
+        try roundtrip(timeout: timeout, waitingFor: peer)
     }
 
     /// The socket, for a host's poll loop; owned by the connection, never close it.
@@ -58,6 +75,32 @@ public final class Connection {
     /// events meanwhile.
     public func roundtrip() throws(WaylandError) {
         if wl_display_roundtrip_queue(anchor.display, anchor.queue) < 0 { throw currentError() }
+    }
+
+    /// Like `roundtrip()`, but gives up after `timeout`: sends `wl_display.sync` and dispatches
+    /// until its callback is done. Safe beside a host's reader (prepare-read protocol).
+    /// - Throws: `timedOut` when the compositor has not answered in time, `invalidArgument` when
+    ///   `timeout` is not positive, or the connection's error.
+    public func roundtrip(timeout: Duration) throws(WaylandError) {
+        try Self.checkTimeout(timeout)
+        try roundtrip(timeout: timeout, waitingFor: "the compositor")
+    }
+
+    private func roundtrip(timeout: Duration, waitingFor peer: String) throws(WaylandError) {
+        let deadline = Self.deadline(after: timeout)
+        let callback = try display.sync()
+        // A class, so the listener and this loop share one flag.
+        final class Flag { var isSet = false }
+        let done = Flag()
+        callback.addListener { _ in done.isSet = true }
+        while !done.isSet {
+            if let error { throw error }
+            let left = ContinuousClock.now.duration(to: deadline)
+            guard left > .zero else {
+                throw WaylandError(.timedOut, "\(peer) did not answer within \(timeout)")
+            }
+            try dispatch(timeout: left)
+        }
     }
 
     /// Dispatches events already read into Strata's queue, without blocking.
@@ -132,10 +175,33 @@ public final class Connection {
     /// A typed handle on an object a host created, such as its `wl_surface`, whose requests go
     /// out through a proxy wrapper on Strata's queue: objects they create (frame callbacks)
     /// are dispatched by Strata, and the host's object and listener are left alone.
-    public func wrap<Object: WaylandInterface>(_ raw: OpaquePointer, as type: Object.Type) -> Object {
-        let wrapper = OpaquePointer(wl_proxy_create_wrapper(UnsafeMutableRawPointer(raw)))!
-        wl_proxy_set_queue(wrapper, anchor.queue)
-        return Object(adopting: wrapper, anchor: anchor, ownership: .wrapper, descriptor: Object.descriptor)
+    /// - Throws: `outOfMemory` when libwayland cannot make the wrapper.
+    public func wrap<Object: WaylandInterface>(_ raw: OpaquePointer, as type: Object.Type) throws(WaylandError) -> Object {
+        Object(adopting: try Self.makeWrapper(of: raw, queue: anchor.queue), anchor: anchor, ownership: .wrapper,
+               descriptor: Object.descriptor)
+    }
+
+    /// A proxy wrapper of `raw` on `queue`; libwayland returns NULL only when out of memory.
+    private static func makeWrapper(of raw: OpaquePointer, queue: OpaquePointer) throws(WaylandError) -> OpaquePointer {
+        guard let wrapper = wl_proxy_create_wrapper(UnsafeMutableRawPointer(raw)) else {
+            throw WaylandError(.outOfMemory, "libwayland could not make a proxy wrapper", errno: Errno(rawValue: ENOMEM))
+        }
+        let proxy = OpaquePointer(wrapper)
+        wl_proxy_set_queue(proxy, queue)
+        return proxy
+    }
+
+    /// Rejects a timeout no wait can honour, instead of timing out at once.
+    private static func checkTimeout(_ timeout: Duration) throws(WaylandError) {
+        guard timeout > .zero else {
+            throw WaylandError(.invalidArgument, "a timeout must be positive, not \(timeout)")
+        }
+    }
+
+    /// `timeout` from now, capped at about a century: a huge `Duration` would overflow the clock.
+    static func deadline(after timeout: Duration) -> ContinuousClock.Instant {
+        let longest = Duration.seconds(3_000_000_000)
+        return ContinuousClock.now.advanced(by: min(max(timeout, .zero), longest))
     }
 
     private func currentError() -> WaylandError {
@@ -145,7 +211,7 @@ public final class Connection {
     /// poll(2) for input, retried on EINTR. True when readable, or when the socket reports an
     /// error or hang-up, so that the read that follows sees it.
     private static func waitReadable(_ fd: Int32, timeout: Duration?) -> Bool {
-        let deadline = timeout.map { ContinuousClock.now + $0 }
+        let deadline = timeout.map(Self.deadline(after:))
         while true {
             var milliseconds: Int32 = -1
             if let deadline {
@@ -167,12 +233,17 @@ struct ConnectFailure {
     var errno: Int32
     var environment = ProcessEnvironment.environment
 
+    /// The socket libwayland tried: `name`, else `WAYLAND_DISPLAY`, else `wayland-0`, in
+    /// `XDG_RUNTIME_DIR` unless absolute.
+    var socketPath: String {
+        let socket = name ?? environment["WAYLAND_DISPLAY"] ?? "wayland-0"
+        let runtimeDir = environment["XDG_RUNTIME_DIR"]
+        return socket.hasPrefix("/") ? socket : (runtimeDir.map { $0 + "/" + socket } ?? socket)
+    }
+
     var explanation: String {
         let runtimeDir = environment["XDG_RUNTIME_DIR"]
-        let display = name ?? environment["WAYLAND_DISPLAY"]
-        let socket = display ?? "wayland-0"
-        let path = socket.hasPrefix("/") ? socket : (runtimeDir.map { $0 + "/" + socket } ?? socket)
-        var text = "no Wayland compositor at '\(path)' (\(String(cString: strerror(errno))))."
+        var text = "no Wayland compositor at '\(socketPath)' (\(String(cString: strerror(errno))))."
         if environment["WAYLAND_SOCKET"] != nil {
             text += " WAYLAND_SOCKET is set, so libwayland used that inherited socket instead; unset it to connect by name."
         }

@@ -14,8 +14,12 @@ public final class Registry {
         public let version: UInt32
     }
 
-    /// The globals currently advertised, in the order the compositor announced them.
+    /// The globals currently advertised, in the order the compositor announced them; at most
+    /// `maximumGlobals`.
     public private(set) var globals: [Global] = []
+    /// How many globals are kept: real compositors advertise a few dozen, and one announcing
+    /// more than this is ignored past it rather than followed without bound.
+    public nonisolated static let maximumGlobals = 4096
     /// Called when a global appears after the first roundtrip, or before it for each initial one.
     public var onGlobal: ((Global) -> Void)?
     /// Called when the compositor withdraws a global, such as an unplugged output. Objects bound
@@ -32,6 +36,7 @@ public final class Registry {
             guard let self else { return }
             switch event {
             case let .global(name, interface, version):
+                guard self.globals.count < Self.maximumGlobals else { return }
                 let global = Global(name: name, interface: interface, version: version)
                 self.globals.append(global)
                 self.onGlobal?(global)

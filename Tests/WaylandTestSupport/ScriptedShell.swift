@@ -25,6 +25,12 @@ public struct ShellObservations: Sendable {
     /// error that strict compositors refuse.
     public var surfacesDestroyedBeforeRole = 0
     public var title: String?
+    /// The bytes of the last `set_title` and `set_app_id`, as they came, before any UTF-8 repair.
+    public var titleBytes: [UInt8]?
+    public var appIDBytes: [UInt8]?
+    /// The last `set_min_size` and `set_max_size`, as (width, height).
+    public var minimumSize: (Int32, Int32)?
+    public var maximumSize: (Int32, Int32)?
     /// `wp_presentation.feedback` requests, and how many were answered `discarded`.
     public var feedbackRequested = 0
     public var feedbackDiscarded = 0
@@ -34,6 +40,8 @@ public struct ShellObservations: Sendable {
     public var windowMenus: [UInt32] = []
     /// `set_maximized` (true) and `unset_maximized` (false) requests, in order.
     public var maximizeRequests: [Bool] = []
+    /// The last `wp_viewport.set_destination`, as (width, height).
+    public var viewportDestination: (Int32, Int32)?
 }
 
 extension TestCompositor {
@@ -78,6 +86,19 @@ extension TestCompositor {
 
     /// Offers `wp_presentation` answering by `policy`; call before clients connect.
     public func offerPresentation(_ policy: FeedbackPolicy) { run { $0.shell?.offerPresentation(policy) } }
+
+    /// Offers a `wl_output` (v2); call before clients connect.
+    public func offerOutput() { run { $0.shell?.offerOutput() } }
+    /// Sends `scale` and `done` to every bound output, whatever the value.
+    public func sendOutputScale(_ factor: Int32) { run { $0.shell?.sendOutputScale(factor) } }
+    /// Sends a current `mode` of `width`×`height` and `done` to every bound output.
+    public func sendOutputMode(width: Int32, height: Int32) { run { $0.shell?.sendOutputMode(width: width, height: height) } }
+    /// Sends `wl_surface.enter` for the client's first output to every surface.
+    public func enterOutput() { run { $0.shell?.enterOutput() } }
+    /// Offers `wp_viewporter` and `wp_fractional_scale_manager_v1`; call before clients connect.
+    public func offerFractionalScale() { run { $0.shell?.offerFractionalScale() } }
+    /// Sends `wp_fractional_scale_v1.preferred_scale` (`scale`/120) to every surface that asked.
+    public func sendPreferredScale(_ scale: UInt32) { run { $0.shell?.sendPreferredScale(scale) } }
 }
 
 /// The shell's protocol objects; lives on the server thread (see `ServerThreadState`).
@@ -86,6 +107,7 @@ final class ScriptedShell {
     fileprivate enum Kind: Int {
         case compositor = 1, surface, region, shm, shmPool, buffer, wmBase, positioner, xdgSurface, toplevel, callback
         case presentation, feedback
+        case output, viewporter, viewport, fractionalManager, fractionalScale
     }
 
     private final class Surface {
@@ -126,6 +148,49 @@ final class ScriptedShell {
     func offerPresentation(_ policy: TestCompositor.FeedbackPolicy) {
         feedbackPolicy = policy
         if policy != .noPresentation { global(WpPresentation.self, version: 1, kind: .presentation) }
+    }
+
+    private var outputs: [OpaquePointer] = []
+    private var fractionalScales: [OpaquePointer] = []
+
+    func offerOutput() { global(WlOutput.self, version: 2, kind: .output) }
+
+    func offerFractionalScale() {
+        global(WpViewporter.self, version: 1, kind: .viewporter)
+        global(WpFractionalScaleManagerV1.self, version: 1, kind: .fractionalManager)
+    }
+
+    func sendOutputScale(_ factor: Int32) {
+        for output in outputs {
+            var arguments = [wl_argument(i: factor)]
+            wl_resource_post_event_array(output, 3, &arguments)
+            wl_resource_post_event_array(output, 2, nil)
+        }
+    }
+
+    func sendOutputMode(width: Int32, height: Int32) {
+        for output in outputs {
+            var arguments = [wl_argument(u: WlOutput.Mode.current.rawValue), wl_argument(i: width), wl_argument(i: height),
+                             wl_argument(i: 60_000)]
+            wl_resource_post_event_array(output, 1, &arguments)
+            wl_resource_post_event_array(output, 2, nil)
+        }
+    }
+
+    func enterOutput() {
+        for surface in surfaces {
+            let client = wl_resource_get_client(surface.resource)
+            guard let output = outputs.first(where: { wl_resource_get_client($0) == client }) else { continue }
+            var arguments = [wl_argument(o: output)]
+            wl_resource_post_event_array(surface.resource, 0, &arguments)
+        }
+    }
+
+    func sendPreferredScale(_ scale: UInt32) {
+        for fractional in fractionalScales {
+            var arguments = [wl_argument(u: scale)]
+            wl_resource_post_event_array(fractional, 0, &arguments)
+        }
     }
 
     // MARK: Scripted actions
@@ -252,15 +317,41 @@ final class ScriptedShell {
             observations.withLock { $0.resizes.append((args[1].u, args[2].u)) }
         case (.toplevel, 9), (.toplevel, 10):
             observations.withLock { $0.maximizeRequests.append(opcode == 9) }
+        case (.viewporter, 0), (.viewport, 0), (.fractionalManager, 0):
+            wl_resource_destroy(resource)
+        case (.fractionalScale, 0):
+            fractionalScales.removeAll { $0 == resource }
+            wl_resource_destroy(resource)
+        case (.viewporter, 1):
+            make(WpViewport.self, client, version, id: args[0].n, kind: .viewport)
+        case (.viewport, 2):
+            let destination = (args[0].i, args[1].i)
+            observations.withLock { $0.viewportDestination = destination }
+        case (.fractionalManager, 1):
+            fractionalScales.append(make(WpFractionalScaleV1.self, client, version, id: args[0].n, kind: .fractionalScale))
         case (.toplevel, 2):
             let title = args[0].s.map { String(cString: $0) }
-            observations.withLock { $0.title = title }
+            let bytes = args[0].s.map { Self.bytes(of: $0) }
+            observations.withLock { $0.title = title; $0.titleBytes = bytes }
+        case (.toplevel, 3):
+            let bytes = args[0].s.map { Self.bytes(of: $0) }
+            observations.withLock { $0.appIDBytes = bytes }
+        case (.toplevel, 7):
+            let size = (args[0].i, args[1].i)
+            observations.withLock { $0.maximumSize = size }
+        case (.toplevel, 8):
+            let size = (args[0].i, args[1].i)
+            observations.withLock { $0.minimumSize = size }
         default:
             break
         }
     }
 
     private func surface(_ resource: OpaquePointer) -> Surface? { surfaces.first { $0.resource == resource } }
+
+    private static func bytes(of string: UnsafePointer<CChar>) -> [UInt8] {
+        Array(UnsafeBufferPointer(start: string, count: strlen(string))).map { UInt8(bitPattern: $0) }
+    }
 
     private func commit(_ resource: OpaquePointer) {
         guard let surface = surface(resource) else { return }
@@ -294,6 +385,7 @@ final class ScriptedShell {
         wl_resource_set_dispatcher(resource, shellDispatcher, UnsafeRawPointer(bitPattern: kind.rawValue),
                                    Unmanaged.passUnretained(self).toOpaque(), shellResourceDestroyed)
         if kind == .wmBase { wmBases.append(resource) }
+        if kind == .output { outputs.append(resource) }
         if kind == .presentation {
             var arguments = [wl_argument(u: UInt32(CLOCK_MONOTONIC))]
             wl_resource_post_event_array(resource, 0, &arguments)

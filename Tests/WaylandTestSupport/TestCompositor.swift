@@ -70,6 +70,12 @@ public final class TestCompositor: Sendable {
         run { $0.removeGlobals(named: interface) }
     }
 
+    /// Stops answering for `duration`: the server thread sleeps, as a hung compositor would.
+    public func stall(for duration: Duration) {
+        let microseconds = UInt32(clamping: duration.components.seconds * 1_000_000 + duration.components.attoseconds / 1_000_000_000_000)
+        run { _ in usleep(microseconds) }
+    }
+
     /// Disconnects every client, as a compositor does when it shuts down.
     public func disconnectClients() {
         run { $0.disconnectClients() }

@@ -203,6 +203,40 @@ struct WindowTests {
         #expect(window.host.statistics.framesCommitted > committed, "updates stalled")
         window.close()
     }
+
+    /// A title no Wayland message can hold would end the connection unless it is cut.
+    @Test func aHugeTitleLeavesTheWindowWorking() throws {
+        let session = try WaylandSession.connect()
+        let window = try twoColourWindow(session, left: teal, right: plum, size: Size(width: 120, height: 80))
+        window.title = hugeTitle
+        window.appID = hugeTitle
+        try window.settle()
+        let frames = window.host.statistics.framesCommitted
+        window.resize(to: Size(width: 140, height: 90))
+        try window.settle()
+        #expect(window.host.statistics.framesCommitted > frames)
+        try session.connection.roundtrip(timeout: .seconds(5))
+        #expect(session.error == nil)
+        let shot = try Screenshot.capture()
+        #expect(shot.bounds(of: teal)?.size == Size(width: 70, height: 90))
+        window.close()
+    }
+
+    /// Absurd sizes and limits from the app: the window still opens and shows its frame, and
+    /// weston sees nothing it refuses (a maximum below the minimum is a protocol error).
+    @Test func absurdSizesAndLimitsKeepTheWindowWorking() throws {
+        let session = try WaylandSession.connect()
+        let window = try twoColourWindow(session, left: teal, right: plum, size: Size(width: .nan, height: -3))
+        window.minimumSize = Size(width: 300, height: 200)
+        window.maximumSize = Size(width: 100, height: .nan)
+        try window.settle()
+        window.resize(to: Size(width: 320, height: .infinity))
+        try window.settle()
+        try session.connection.roundtrip(timeout: .seconds(5))
+        #expect(session.error == nil)
+        #expect(window.host.statistics.framesCommitted > 0)
+        window.close()
+    }
 }
 
 /// Against a weston of the test's own, which it can kill or start at another scale.

@@ -93,9 +93,9 @@ public final class SeatPointer {
             return
         }
         guard let image = session.cursorThemes.image(for: cursor, scale: scale),
-              let cursorSurface = cursorSurface ?? (try? session.compositor.createSurface()) else { return }
+              let cursorSurface = cursorSurface ?? (try? session.compositor.createSurface()),
+              let buffer = try? session.connection.wrap(image.buffer, as: WlBuffer.self) else { return }
         self.cursorSurface = cursorSurface
-        let buffer = session.connection.wrap(image.buffer, as: WlBuffer.self)
         do {
             try proxy.setCursor(serial: serial, surface: cursorSurface, hotspotX: image.hotspot.x, hotspotY: image.hotspot.y)
             if cursorSurface.version >= 3 { try cursorSurface.setBufferScale(scale: image.bufferScale) }

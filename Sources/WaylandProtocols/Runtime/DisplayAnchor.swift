@@ -16,10 +16,16 @@ public final class DisplayAnchor {
     public let ownsDisplay: Bool
 
     /// Anchors `display` and creates Strata's queue on it.
-    public init(display: OpaquePointer, ownsDisplay: Bool) {
+    /// - Throws: `outOfMemory` when libwayland cannot make the queue; a display Strata owns is
+    ///   disconnected then.
+    public init(display: OpaquePointer, ownsDisplay: Bool) throws(WaylandError) {
         LibwaylandLog.install()
+        guard let queue = wl_display_create_queue(display) else {
+            if ownsDisplay { wl_display_disconnect(display) }
+            throw WaylandError(.outOfMemory, "libwayland could not make an event queue", errno: Errno(rawValue: ENOMEM))
+        }
         self.display = display
-        self.queue = wl_display_create_queue(display)
+        self.queue = queue
         self.ownsDisplay = ownsDisplay
     }
 

@@ -38,7 +38,8 @@ enum InterfaceTables {
         }
         table.initialize(to: wl_interface(
             name: strdup(descriptor.name),
-            version: Int32(descriptor.version),
+            // A descriptor is public API: an absurd version must not trap.
+            version: Int32(clamping: descriptor.version),
             method_count: Int32(descriptor.requests.count),
             methods: messages(descriptor.requests),
             event_count: Int32(descriptor.events.count),

@@ -85,7 +85,7 @@ public class Proxy {
     ) throws(WaylandError) -> Created {
         let created = try send(opcode, arguments, creating: Created.descriptor, version: version ?? self.version, destroying: destroying)
         guard let created else {
-            throw anchor.connectionError() ?? WaylandError(.connectionLost, "libwayland could not create the \(Created.descriptor.name)")
+            throw anchor.connectionError() ?? WaylandError(.outOfMemory, "libwayland could not create the \(Created.descriptor.name)")
         }
         return Created(adopting: created, anchor: anchor, ownership: .owned, descriptor: Created.descriptor)
     }
@@ -94,6 +94,9 @@ public class Proxy {
         _ opcode: UInt32, _ arguments: [RequestArgument], creating created: InterfaceDescriptor?, version: UInt32,
         destroying: Bool
     ) throws(WaylandError) -> OpaquePointer? {
+        guard Int(opcode) < descriptor.requests.count else {
+            throw WaylandError(.invalidArgument, "\(descriptor.name)@\(id) has no request \(opcode)")
+        }
         let request = descriptor.requests[Int(opcode)]
         let label = "\(descriptor.name)@\(id).\(request.name)"
         guard let raw else {
@@ -104,6 +107,7 @@ public class Proxy {
                                "\(label) needs version \(request.since), but the object was bound at version \(self.version)")
         }
         if let error = anchor.connectionError() { throw error }
+        try Self.checkWireSize(of: arguments, label: label)
 
         var storage: [UnsafeMutableRawPointer] = []
         defer { storage.forEach { free($0) } }
@@ -120,8 +124,12 @@ public class Proxy {
                 }
                 values.append(wl_argument(f: Int32(scaled)))
             case .string(let value):
-                let copy = value.map { strdup($0)! }
-                if let copy { storage.append(UnsafeMutableRawPointer(copy)) }
+                var copy: UnsafeMutablePointer<CChar>?
+                if let value {
+                    guard let made = strdup(value) else { throw Self.outOfMemory(label) }
+                    storage.append(UnsafeMutableRawPointer(made))
+                    copy = made
+                }
                 values.append(wl_argument(s: copy.map { UnsafePointer($0) }))
             case .object(let object):
                 if let object, object.raw == nil {
@@ -130,12 +138,13 @@ public class Proxy {
                 values.append(wl_argument(o: object?.raw))
             case .newID: values.append(wl_argument(n: 0))
             case .array(let bytes):
-                let array = malloc(MemoryLayout<wl_array>.size)!.bindMemory(to: wl_array.self, capacity: 1)
-                let data = malloc(max(bytes.count, 1))!
-                bytes.withUnsafeBytes { data.copyMemory(from: $0.baseAddress!, byteCount: bytes.count) }
-                array.initialize(to: wl_array(size: bytes.count, alloc: bytes.count, data: data))
-                storage.append(UnsafeMutableRawPointer(array))
+                guard let header = malloc(MemoryLayout<wl_array>.size) else { throw Self.outOfMemory(label) }
+                storage.append(header)
+                guard let data = malloc(max(bytes.count, 1)) else { throw Self.outOfMemory(label) }
                 storage.append(data)
+                bytes.withUnsafeBytes { if let base = $0.baseAddress { data.copyMemory(from: base, byteCount: $0.count) } }
+                let array = header.bindMemory(to: wl_array.self, capacity: 1)
+                array.initialize(to: wl_array(size: bytes.count, alloc: bytes.count, data: data))
                 values.append(wl_argument(a: array))
             case .fd(let descriptor): values.append(wl_argument(h: descriptor.rawValue))
             }
@@ -146,6 +155,39 @@ public class Proxy {
         }
         if destroying { self.raw = nil }
         return result
+    }
+
+    /// The largest message libwayland sends: its connection buffer holds 4096 bytes, and a
+    /// larger request fails in `wl_closure_send`, which kills the whole connection. Compositors
+    /// built on libwayland-server refuse larger ones too.
+    package static let maximumMessageSize = 4096
+
+    /// Refuses a request libwayland could not send, before anything is sent: a string with a NUL
+    /// byte (the C string would end there, silently cut) or a message over `maximumMessageSize`.
+    private static func checkWireSize(of arguments: [RequestArgument], label: String) throws(WaylandError) {
+        func padded(_ count: Int) -> Int { (count + 3) & ~3 }
+        var size = 8  // object id, opcode and size
+        for argument in arguments {
+            switch argument {
+            case .int, .uint, .fixed, .object, .newID: size += 4
+            case .fd: break  // passed beside the bytes, in a control message
+            case .string(nil): size += 4
+            case .string(let text?): size += 4 + padded(text.utf8.count + 1)
+            case .array(let bytes): size += 4 + padded(bytes.count)
+            }
+            guard size <= maximumMessageSize else {
+                throw WaylandError(.invalidArgument,
+                                   "\(label): the request is larger than the \(maximumMessageSize) bytes a Wayland message may have")
+            }
+        }
+        // Only once the size is known to be small, so a huge string is never scanned.
+        for case .string(let text?) in arguments where text.utf8.contains(0) {
+            throw WaylandError(.invalidArgument, "\(label): a string argument contains a NUL byte, which would end it early")
+        }
+    }
+
+    private static func outOfMemory(_ label: String) -> WaylandError {
+        WaylandError(.outOfMemory, "\(label): no memory to copy the request's arguments", errno: Errno(rawValue: ENOMEM))
     }
 
     // MARK: Event arguments
@@ -162,6 +204,7 @@ public class Proxy {
     func anyObject(_ raw: OpaquePointer?) -> Proxy? { raw.flatMap(Proxy.own) }
 
     /// A `new_id` argument: libwayland made the object for this event; Strata now owns it.
+    /// Never nil: when libwayland cannot make it, it fails the connection instead of dispatching.
     func newObject<Object: WaylandInterface>(_ type: Object.Type, _ raw: OpaquePointer?) -> Object {
         Object(adopting: raw!, anchor: anchor, ownership: .owned, descriptor: Object.descriptor)
     }

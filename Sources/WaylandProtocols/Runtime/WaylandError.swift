@@ -7,7 +7,7 @@ public struct WaylandError: Error, CustomStringConvertible, Sendable {
     public struct Code: Hashable, Sendable, CustomStringConvertible {
         private enum Value: String, Sendable {
             case noCompositor, connectionLost, protocolError, objectDestroyed, unsupportedRequest
-            case globalUnavailable, invalidArgument
+            case globalUnavailable, invalidArgument, timedOut, outOfMemory
         }
         private let value: Value
         private init(_ value: Value) { self.value = value }
@@ -24,8 +24,15 @@ public struct WaylandError: Error, CustomStringConvertible, Sendable {
         public static let unsupportedRequest = Code(.unsupportedRequest)
         /// The registry does not advertise the global asked for.
         public static let globalUnavailable = Code(.globalUnavailable)
-        /// An argument cannot be sent, such as a non-finite fixed-point value.
+        /// An argument cannot be sent, such as a non-finite fixed-point value, a string with a NUL
+        /// byte, or a string or array too large for one Wayland message (4096 bytes in all). Nothing
+        /// was sent, and the connection is intact.
         public static let invalidArgument = Code(.invalidArgument)
+        /// The compositor did not answer in time, such as a socket that accepts the connection
+        /// and then stays silent. The message names the socket and the time allowed.
+        public static let timedOut = Code(.timedOut)
+        /// Memory ran out making a proxy or copying a request's arguments; nothing was sent.
+        public static let outOfMemory = Code(.outOfMemory)
 
         /// The code's name, such as `protocolError`.
         public var description: String { value.rawValue }

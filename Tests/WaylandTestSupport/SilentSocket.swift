@@ -1,0 +1,37 @@
+import Foundation
+import Glibc
+
+/// A Unix socket in a fresh 0700 directory that accepts connections into its backlog and never
+/// answers: a compositor that hangs, or something else listening on its socket.
+public final class SilentSocket {
+    /// The socket's absolute path.
+    public let path: String
+    /// The listening socket, to `accept` on.
+    public let fd: Int32
+    private let directory: String
+
+    public init() throws {
+        var template = Array("/tmp/strata-silent.XXXXXX".utf8CString)
+        guard mkdtemp(&template) != nil else { throw POSIXError(.init(rawValue: errno) ?? .EIO) }
+        directory = String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        path = directory + "/wayland-silent"
+        fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        guard fd >= 0 else { throw POSIXError(.init(rawValue: errno) ?? .EIO) }
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        withUnsafeMutableBytes(of: &address.sun_path) { bytes in
+            for (index, byte) in path.utf8.enumerated() { bytes[index] = byte }
+        }
+        let bound = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+        }
+        guard bound == 0, listen(fd, 8) == 0 else { throw POSIXError(.init(rawValue: errno) ?? .EIO) }
+    }
+
+    deinit {
+        close(fd)
+        unlink(path)
+        rmdir(directory)
+    }
+}
+
