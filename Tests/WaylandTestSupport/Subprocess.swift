@@ -91,6 +91,17 @@ public final class PrivateWeston {
         }
     }
 
+    /// Stops weston (SIGSTOP), as a compositor that hangs: its socket stays open, and nothing on
+    /// it is answered until `resume()`.
+    public func stop() {
+        if let group { Glibc.kill(-group, SIGSTOP) }
+    }
+
+    /// Lets a stopped weston run again (SIGCONT).
+    public func resume() {
+        if let group { Glibc.kill(-group, SIGCONT) }
+    }
+
     /// Kills weston and everything it started, as a crashing compositor would vanish.
     public func kill() {
         guard let group else { return }

@@ -259,6 +259,40 @@ struct PrivateCompositorTests {
         window.close()
     }
 
+    /// A compositor that stops answering (SIGSTOP) stops neither the app's timers nor its ticks:
+    /// frames time out instead of waiting, and the socket filling up blocks nothing. Once the
+    /// compositor runs again, frames reach it again.
+    @Test func aStoppedCompositorDoesNotStopTheAppsTimers() throws {
+        let weston = try PrivateWeston()
+        let loop = MainLoop()
+        let session = try WaylandSession.connect(to: weston.socketPath, loop: loop)
+        let window = try Window(session: session, size: Size(width: 64, height: 64))
+        let layer = AsyncLayer(display: { canvas, size, _ in canvas.fill(Rect(origin: .zero, size: size), color: plum) })
+        layer.frame = Rect(x: 0, y: 0, width: 64, height: 64)
+        window.contentLayer.addSublayer(layer)
+        try window.settle()
+        var ticks = 0, timerRuns = 0
+        window.host.onTick = {
+            ticks += 1
+            layer.setNeedsDisplay()
+        }
+        let timer = loop.addTimer(after: .milliseconds(20), repeating: .milliseconds(20)) { timerRuns += 1 }
+        defer { loop.cancelTimer(timer) }
+
+        weston.stop()
+        let stoppedAt = ContinuousClock.now
+        while ContinuousClock.now - stoppedAt < .milliseconds(1500) { try loop.runOnce(timeout: .milliseconds(20)) }
+        #expect(timerRuns >= 20, "a 20 ms timer ran \(timerRuns) times in 1.5 s")
+        #expect(ticks >= 3, "ticks went on by frame timeouts: \(ticks)")
+        #expect(ContinuousClock.now - stoppedAt < .seconds(3), "no iteration blocked on the stopped compositor")
+
+        weston.resume()
+        let committed = window.host.statistics.framesCommitted
+        try session.run(until: { window.host.statistics.framesCommitted > committed + 3 }, timeout: .seconds(10))
+        #expect(session.error == nil)
+        window.close()
+    }
+
     @Test func anOutputAtScaleTwoGetsBuffersAtTwiceTheSize() throws {
         let weston = try PrivateWeston(scale: 2)
         let session = try WaylandSession.connect(to: weston.socketPath, loop: MainLoop())
