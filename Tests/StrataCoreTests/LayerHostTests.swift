@@ -202,6 +202,24 @@ struct CompositionTests {
         scene.host.resize(to: Size(width: 1e9, height: 10))
         #expect(scene.host.size.width == Double(Bitmap.maximumDimension))
     }
+
+    /// However large the size and scale, a surface has at most `maximumPixels` device pixels,
+    /// keeps its shape, and an 8K output still fits as it is.
+    @Test func aSurfaceHasAtMostTheMaximumPixels() {
+        let cases: [(Size, Double)] = [
+            (Size(width: 16384, height: 16384), 1), (Size(width: 8000, height: 8000), 2),
+            (Size(width: 1e9, height: 1e9), 16), (Size(width: 16384, height: 4097), 1), (Size(width: 3000, height: 3000), 3.5),
+        ]
+        for (size, scale) in cases {
+            let geometry = SurfaceGeometry(size: size, scale: scale)
+            #expect(geometry.pixelWidth * geometry.pixelHeight <= SurfaceGeometry.maximumPixels, "\(size) at \(scale)")
+            #expect(geometry.pixelWidth > 1000 && geometry.pixelHeight > 1000)
+            #expect(!geometry.isValid)
+        }
+        let wide = SurfaceGeometry(size: Size(width: 16384, height: 8192), scale: 1)
+        #expect(abs(wide.size.width / wide.size.height - 2) < 0.01)
+        #expect(SurfaceGeometry(size: Size(width: 7680, height: 4320), scale: 1).isValid)
+    }
 }
 
 @MainActor

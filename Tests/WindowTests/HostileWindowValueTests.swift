@@ -140,6 +140,19 @@ struct HostileWindowValueTests {
         #expect(session.error == nil)
     }
 
+    /// The largest configure there is asks for 16384² points, 1 GiB a buffer: the window takes
+    /// the largest size of the same shape within `SurfaceGeometry.maximumPixels` instead.
+    @Test func theLargestConfigureIsShrunkToThePixelLimit() throws {
+        let (server, session, window) = try open()
+        let commits = server.observed.bufferCommits
+        server.configureToplevels(width: .max, height: .max)
+        try session.run(until: { server.observed.acks.count == 2 && server.observed.bufferCommits > commits })
+        let geometry = window.host.geometry
+        #expect(geometry.pixelWidth * geometry.pixelHeight <= SurfaceGeometry.maximumPixels)
+        #expect(geometry.pixelWidth > 4000 && abs(window.host.size.width - window.host.size.height) <= 1)
+        #expect(session.error == nil)
+    }
+
     /// An embedding host's sizes and scales, at their most absurd.
     @Test func embeddedSurfaceSizesAndScalesAreClamped() throws {
         let server = try TestCompositor()

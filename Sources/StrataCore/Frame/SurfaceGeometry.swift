@@ -10,14 +10,27 @@ public struct SurfaceGeometry: Equatable, Sendable {
     /// The largest scale a surface may have.
     public static let maximumScale = 16.0
 
+    /// The most device pixels a surface may have, 64 Mi (256 MiB a buffer): room for an 8K
+    /// output, and a bound on what a compositor's configure can make a client allocate.
+    public static let maximumPixels = 64 << 20
+
     /// A geometry from untrusted values: a scale that is not finite or not in 0…16 becomes 1, and
-    /// a size that is not finite, negative or beyond `Bitmap.maximumDimension` pixels is clamped.
+    /// a size that is not finite, negative or beyond `Bitmap.maximumDimension` pixels is clamped;
+    /// then a size of more than `maximumPixels` is shrunk, keeping its aspect ratio, to fit.
     /// `isValid` is false when anything was changed.
     public init(size: Size, scale: Double) {
         let validScale = scale.isFinite && scale > 0 && scale <= Self.maximumScale ? scale : 1
         let limit = Double(Bitmap.maximumDimension) / validScale
         func clamp(_ value: Double) -> Double { value.isFinite ? min(max(value, 0), limit) : 0 }
-        self.size = Size(width: clamp(size.width), height: clamp(size.height))
+        var clamped = Size(width: clamp(size.width), height: clamp(size.height))
+        let pixels = (clamped.width * validScale).rounded(.up) * (clamped.height * validScale).rounded(.up)
+        if pixels > Double(Self.maximumPixels) {
+            // Whole points, rounded down, so the rounded-up pixel count cannot creep back over.
+            let factor = (Double(Self.maximumPixels) / pixels).squareRoot()
+            clamped = Size(width: max((clamped.width * factor).rounded(.down) - 1, 1),
+                           height: max((clamped.height * factor).rounded(.down) - 1, 1))
+        }
+        self.size = clamped
         self.scale = validScale
         isValid = self.size == size && self.scale == scale
     }
