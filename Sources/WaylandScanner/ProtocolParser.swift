@@ -25,6 +25,11 @@ public enum ProtocolParser {
     }
 
     public static func parse(_ data: Data, fileName: String) throws -> ProtocolSpec {
+        // FoundationXML traps on an element name that is not UTF-8, and XML forbids NUL: such a
+        // file is refused before it reaches the parser.
+        guard String(validating: data, as: UTF8.self) != nil, !data.contains(0) else {
+            throw ScannerError(file: fileName, line: 0, message: "malformed XML: not UTF-8 text")
+        }
         let parser = XMLParser(data: data)
         let builder = SpecBuilder(fileName: fileName)
         parser.delegate = builder

@@ -138,6 +138,20 @@ private let fixtures = repository.appendingPathComponent("Tests/WaylandScannerTe
         }
     }
 
+    /// Found by the scanner fuzz target: FoundationXML trapped on an element name that is not
+    /// UTF-8. Such bytes, and NUL, are refused before parsing.
+    @Test(arguments: [
+        Array("<protocol".utf8) + [0xFF, 0xFE] + Array(" name='p'/>".utf8),
+        Array("<protocol name='p'>".utf8) + [0] + Array("</protocol>".utf8),
+    ])
+    func bytesThatAreNotUTF8TextAreRefused(bytes: [UInt8]) {
+        #expect {
+            _ = try ProtocolParser.parse(Data(bytes), fileName: "bad.xml")
+        } throws: { error in
+            (error as? ScannerError)?.message.contains("not UTF-8 text") == true
+        }
+    }
+
     @Test func unknownEnumReferenceIsAnError() throws {
         let xml = "<protocol name='p'><interface name='i' version='1'><request name='r'><arg name='a' type='uint' enum='nope'/></request></interface></protocol>"
         let spec = try ProtocolParser.parse(Data(xml.utf8), fileName: "bad.xml")
