@@ -26,7 +26,8 @@ public final class Connection {
     ///
     /// - Parameters:
     ///   - name: a socket name in `XDG_RUNTIME_DIR` (`wayland-1`), or an absolute path.
-    ///   - timeout: how long the compositor may take to list its globals (`defaultTimeout`).
+    ///   - timeout: how long the compositor may take to accept the connection, and then to list its
+    ///     globals (`defaultTimeout` for each).
     /// - Throws: `WaylandError.Code.noCompositor`, naming `WAYLAND_DISPLAY` and
     ///   `XDG_RUNTIME_DIR`, when nothing listens there; `timedOut`, naming the socket, when the
     ///   compositor does not answer within `timeout`; `connectionLost` when it hangs up;
@@ -38,7 +39,27 @@ public final class Connection {
         let target = ConnectFailure(name: name, errno: 0)
         let peer = target.environment["WAYLAND_SOCKET"] != nil
             ? "the compositor on WAYLAND_SOCKET" : "the compositor at '\(target.socketPath)'"
-        guard let display = wl_display_connect(name) else {
+        let connected: OpaquePointer?
+        if target.environment["WAYLAND_SOCKET"] != nil {
+            // An inherited, already connected socket: libwayland has nothing to wait for.
+            connected = wl_display_connect(name)
+        } else {
+            // libwayland needs XDG_RUNTIME_DIR for a relative name, and so does this.
+            let path = target.socketPath
+            guard path.hasPrefix("/") else {
+                throw WaylandError(.noCompositor, ConnectFailure(name: name, errno: ENOENT).explanation)
+            }
+            switch SocketConnector.connect(path: path, deadline: deadline(after: timeout)) {
+            case let .connected(fd):
+                // On failure libwayland closes the descriptor itself.
+                connected = wl_display_connect_to_fd(fd)
+            case let .failed(error):
+                throw WaylandError(.noCompositor, ConnectFailure(name: name, errno: error).explanation)
+            case .timedOut:
+                throw WaylandError(.timedOut, "\(peer) did not accept the connection within \(timeout): its backlog is full")
+            }
+        }
+        guard let display = connected else {
             throw WaylandError(.noCompositor, ConnectFailure(name: name, errno: errno).explanation)
         }
         return try Connection(anchor: try DisplayAnchor(display: display, ownsDisplay: true), timeout: timeout, peer: peer)

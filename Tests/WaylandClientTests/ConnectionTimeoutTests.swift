@@ -19,6 +19,28 @@ struct ConnectionTimeoutTests {
         #expect(waited >= .milliseconds(200) && waited < .seconds(1))
     }
 
+    /// A compositor hung so long that its listen backlog is full: libwayland's blocking connect(2)
+    /// would wait forever; the connection gives up at its timeout instead.
+    @Test func aFullBacklogTimesOut() throws {
+        let silent = try SilentSocket()
+        #expect(silent.fillBacklog() > 0)
+        let start = ContinuousClock.now
+        let error = try #require(throws: WaylandError.self) {
+            _ = try Connection.connect(to: silent.path, timeout: .milliseconds(200))
+        }
+        #expect(error.code == .timedOut)
+        #expect(error.message.contains("did not accept the connection"), "\(error.message)")
+        #expect(ContinuousClock.now - start < .seconds(2))
+    }
+
+    /// Socket paths libwayland would refuse: too long for a Unix socket, or with a NUL in them.
+    @Test func impossibleSocketPathsAreTypedErrors() throws {
+        for path in ["/" + String(repeating: "a", count: 200), "/tmp/a\u{0}b", "no-such-relative-socket"] {
+            let error = try #require(throws: WaylandError.self) { _ = try Connection.connect(to: path, timeout: .milliseconds(100)) }
+            #expect(error.code == .noCompositor)
+        }
+    }
+
     /// A server that accepts and hangs up at once: a typed error, no hang.
     @Test func aCompositorThatHangsUpGivesATypedError() throws {
         let silent = try SilentSocket()
