@@ -84,10 +84,10 @@ let package = Package(
         .executableTarget(name: "headless-scene", dependencies: ["Strata"], path: "Examples/headless-scene", exclude: ["screenshot.png"]),
 
         // Tests.
-        .target(name: "WaylandTestSupport", dependencies: ["WaylandClient", "CWaylandServer", "Locking"], path: "Tests/WaylandTestSupport"),
+        .target(name: "WaylandTestSupport", dependencies: ["WaylandClient", "StrataPlatform", "CWaylandServer", "Locking"], path: "Tests/WaylandTestSupport"),
         .testTarget(
             name: "WaylandScannerTests",
-            dependencies: ["WaylandScanner"],
+            dependencies: ["WaylandScanner", "StrataPlatform"],
             resources: [.copy("Fixtures")]
         ),
         .executableTarget(name: "main-thread-probe", dependencies: ["StrataPlatform", "CLinux"], path: "Tests/MainThreadProbe"),
@@ -99,7 +99,7 @@ let package = Package(
             ]
         ),
         // Golden-image comparison shared by the render and core tests.
-        .target(name: "RenderTestSupport", dependencies: ["StrataRender"], path: "Tests/RenderTestSupport"),
+        .target(name: "RenderTestSupport", dependencies: ["StrataRender", "StrataPlatform"], path: "Tests/RenderTestSupport"),
         // Golden images are read from the source tree by path, so they are excluded, not resources.
         .testTarget(name: "StrataRenderTests", dependencies: ["StrataRender", "RenderTestSupport"], exclude: ["Golden"]),
         .testTarget(name: "StrataPlatformTests", dependencies: ["StrataPlatform", "WaylandTestSupport", "main-thread-probe", system]),

@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import StrataPlatform
 import StrataRender
 import Testing
 
@@ -47,10 +48,10 @@ public struct GoldenImage {
         if let chosen = ProcessInfo.processInfo.environment["STRATA_GOLDEN_ARTIFACTS"], !chosen.isEmpty {
             return URL(fileURLWithPath: chosen)
         }
-        var template = Array("\(FileManager.default.temporaryDirectory.path)/strata-golden-XXXXXX".utf8CString)
-        let made = template.withUnsafeMutableBufferPointer { mkdtemp($0.baseAddress!) }
-        guard made != nil else { return URL(fileURLWithPath: "/nonexistent/strata-golden-mkdtemp-failed") }
-        return URL(fileURLWithPath: String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))
+        guard let made = try? PrivateDirectory.make(prefix: "strata-golden") else {
+            return URL(fileURLWithPath: "/nonexistent/strata-golden-mkdtemp-failed")
+        }
+        return URL(fileURLWithPath: made)
     }()
 
     /// Compares `bitmap` with `Golden/<name>.png` and records an Issue on a mismatch (or records

@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import StrataPlatform
 import StrataRender
 import Synchronization
 import Testing
@@ -14,9 +15,7 @@ struct ImageCacheTests {
 
     /// A path in a fresh temporary directory, removed when `body` returns.
     private func withTemporaryDirectory(_ body: (URL) throws -> Void) throws {
-        let directory = FileManager.default.temporaryDirectory
-            .appendingPathComponent("strata-image-cache-\(UInt64.random(in: 0...UInt64.max))")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let directory = URL(fileURLWithPath: try PrivateDirectory.make(prefix: "strata-image-cache"))
         defer { try? FileManager.default.removeItem(at: directory) }
         try body(directory)
     }

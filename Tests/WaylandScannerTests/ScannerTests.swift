@@ -1,4 +1,5 @@
 import Foundation
+import StrataPlatform
 import Testing
 @testable import WaylandScanner
 
@@ -18,7 +19,7 @@ private let fixtures = repository.appendingPathComponent("Tests/WaylandScannerTe
         }
         let expected = try String(contentsOf: expectedURL, encoding: .utf8)
         if actual != expected {
-            let actualURL = FileManager.default.temporaryDirectory.appendingPathComponent("fixture.swift.actual")
+            let actualURL = URL(fileURLWithPath: try PrivateDirectory.make(prefix: "strata-scanner")).appendingPathComponent("fixture.swift.actual")
             try Data(actual.utf8).write(to: actualURL)
             Issue.record("generated Swift differs from \(expectedURL.path); actual written to \(actualURL.path)")
         }

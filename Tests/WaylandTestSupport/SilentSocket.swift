@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import StrataPlatform
 
 /// A Unix socket in a fresh 0700 directory that accepts connections into its backlog and never
 /// answers: a compositor that hangs, or something else listening on its socket.
@@ -11,9 +12,7 @@ public final class SilentSocket {
     private let directory: String
 
     public init() throws {
-        var template = Array("/tmp/strata-silent.XXXXXX".utf8CString)
-        guard mkdtemp(&template) != nil else { throw POSIXError(.init(rawValue: errno) ?? .EIO) }
-        directory = String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        directory = try PrivateDirectory.make(prefix: "strata-silent")
         path = directory + "/wayland-silent"
         fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard fd >= 0 else { throw POSIXError(.init(rawValue: errno) ?? .EIO) }

@@ -1,4 +1,5 @@
 import Glibc
+import StrataPlatform
 
 /// Runs programs for tests: the main-thread probe, weston-screenshooter, a private weston.
 public enum Subprocess {
@@ -75,10 +76,7 @@ public final class PrivateWeston {
     private var group: pid_t?
 
     public init(scale: Int = 1, width: Int = 800, height: Int = 600) throws {
-        var template = Array("/tmp/strata-private-weston.XXXXXX".utf8CString)
-        guard mkdtemp(&template) != nil else { throw Subprocess.Failure(description: "mkdtemp: \(errno)") }
-        runtimeDirectory = String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-        chmod(runtimeDirectory, 0o700)
+        runtimeDirectory = try PrivateDirectory.make(prefix: "strata-private-weston")
         socketPath = runtimeDirectory + "/wayland"
         // setsid: weston leads its own process group, so kill() reaches its helper clients too.
         let command = "XDG_RUNTIME_DIR='\(runtimeDirectory)' exec setsid weston --backend=headless-backend.so --use-pixman "

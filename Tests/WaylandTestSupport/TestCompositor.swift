@@ -1,6 +1,7 @@
 import CWaylandServer
 import Foundation
 import Locking
+import StrataPlatform
 import Synchronization
 import WaylandProtocols
 
@@ -29,9 +30,7 @@ public final class TestCompositor: Sendable {
     }
 
     public init() throws {
-        directory = FileManager.default.temporaryDirectory.appendingPathComponent("strata-test-\(UUID().uuidString.prefix(8))").path
-        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true,
-                                                attributes: [.posixPermissions: 0o700])
+        directory = try PrivateDirectory.make(prefix: "strata-test")
         socketPath = directory + "/wayland"
         let listener = try Self.listen(at: socketPath)
         let thread = Thread { [control] in

@@ -1,6 +1,7 @@
 import Glibc
 import RenderTestSupport
 import Strata
+import StrataPlatform
 import Testing
 import WaylandTestSupport
 
@@ -36,9 +37,7 @@ extension Window {
 /// What reached the screen, through weston-screenshooter (weston runs with --debug).
 enum Screenshot {
     static func capture(sourceLocation: SourceLocation = #_sourceLocation) throws -> Bitmap {
-        var template = Array("/tmp/strata-shot.XXXXXX".utf8CString)
-        guard mkdtemp(&template) != nil else { throw Subprocess.Failure(description: "mkdtemp") }
-        let directory = String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        let directory = try PrivateDirectory.make(prefix: "strata-shot")
         defer { _ = try? Subprocess.run("rm -rf '\(directory)'") }
         let (status, output) = try Subprocess.run("cd '\(directory)' && weston-screenshooter && ls")
         let file = output.split(separator: "\n").first { $0.hasSuffix(".png") }

@@ -1,4 +1,5 @@
 import Foundation
+import StrataPlatform
 import StrataRender
 
 extension FuzzTarget {
@@ -33,10 +34,7 @@ final class FontScratch: Sendable {
     private let path: String?
 
     private init() {
-        var template = Array((NSTemporaryDirectory() + "/strata-fuzz-font.XXXXXX").utf8CString)
-        path = template.withUnsafeMutableBufferPointer { buffer in
-            mkdtemp(buffer.baseAddress!).map { String(cString: $0) + "/font" }
-        }
+        path = (try? PrivateDirectory.make(prefix: "strata-fuzz-font")).map { $0 + "/font" }
     }
 
     func write(_ bytes: [UInt8]) -> String? {

@@ -1,4 +1,5 @@
 import Glibc
+import StrataPlatform
 import StrataRender
 import WaylandTestSupport
 
@@ -9,9 +10,7 @@ enum SwayScreenshot {
     /// out. With `STRATA_KEEP_SCREENSHOTS` naming a directory, a copy is kept there as
     /// `name.png`, for a person to look at.
     static func capture(display: String, output: String = "HEADLESS-1", name: String = "sway") throws -> Bitmap {
-        var template = Array("/tmp/strata-grim.XXXXXX".utf8CString)
-        guard mkdtemp(&template) != nil else { throw TestFailure("mkdtemp: errno \(errno)") }
-        let directory = String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        let directory = try PrivateDirectory.make(prefix: "strata-grim")
         defer { _ = try? Subprocess.run("rm -rf '\(directory)'") }
         let file = directory + "/shot.png"
         let (status, log) = try Subprocess.run("WAYLAND_DISPLAY='\(display)' timeout 10 grim -o '\(output)' '\(file)'")
