@@ -1,3 +1,4 @@
+import CLinux
 import CWaylandServer
 import Foundation
 import Locking
@@ -15,7 +16,7 @@ public final class TestCompositor: Sendable {
     /// The socket's absolute path; `Connection.connect(to:)` accepts it as is.
     public let socketPath: String
     private let directory: String
-    private let control = Control()
+    private let control: Control
     /// What the scripted shell has seen, once `installShell()` ran.
     public let observations = Locked(ShellObservations())
 
@@ -27,14 +28,35 @@ public final class TestCompositor: Sendable {
         let commands = Locked<[@Sendable (ServerThreadState) -> Void]>([])
         let running = Atomic<Bool>(true)
         let finished = Atomic<Bool>(false)
+        /// An eventfd the server loop watches, so a queued command runs at once rather than at
+        /// the loop's next 5 ms timeout; -1 unless asked for (some tests were written against the
+        /// 5 ms rhythm, and see events in another order when commands run at once).
+        let wake: Int32
+        init(wakesAtOnce: Bool) { wake = wakesAtOnce ? eventfd(0, Int32(EFD_CLOEXEC) | Int32(EFD_NONBLOCK)) : -1 }
+
+        func signal() {
+            var one: UInt64 = 1
+            if wake >= 0 { _ = write(wake, &one, 8) }
+        }
     }
 
-    public init() throws {
+    /// Starts serving a fresh socket.
+    /// - Parameter wakesAtOnce: run each queued command at once instead of within 5 ms: for a
+    ///   driver sending thousands of commands, such as the fuzzer's hostile compositor.
+    public init(wakesAtOnce: Bool = false) throws {
+        control = Control(wakesAtOnce: wakesAtOnce)
         directory = try PrivateDirectory.make(prefix: "strata-test")
         socketPath = directory + "/wayland"
         let listener = try Self.listen(at: socketPath)
         let thread = Thread { [control] in
             let state = ServerThreadState(listener: listener)
+            if control.wake >= 0 {
+                wl_event_loop_add_fd(state.loop, control.wake, UInt32(WL_EVENT_READABLE), { fd, _, _ in
+                    var count: UInt64 = 0
+                    _ = read(fd, &count, 8)
+                    return 0
+                }, nil)
+            }
             while control.running.load(ordering: .acquiring) {
                 wl_event_loop_dispatch(state.loop, 5)
                 for command in control.commands.withLock({ queued in defer { queued.removeAll() }; return queued }) {
@@ -51,7 +73,9 @@ public final class TestCompositor: Sendable {
 
     deinit {
         control.running.store(false, ordering: .releasing)
+        control.signal()
         while !control.finished.load(ordering: .acquiring) { usleep(1000) }
+        if control.wake >= 0 { close(control.wake) }
         try? FileManager.default.removeItem(atPath: directory)
     }
 
@@ -82,6 +106,7 @@ public final class TestCompositor: Sendable {
 
     func run(_ command: @escaping @Sendable (ServerThreadState) -> Void) {
         control.commands.withLock { $0.append(command) }
+        control.signal()
     }
 
     private static func listen(at path: String) throws -> Int32 {

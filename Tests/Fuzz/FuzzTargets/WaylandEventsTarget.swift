@@ -31,7 +31,7 @@ final class HostileCompositor {
     let usKeymap: String
 
     private init() {
-        do { server = try TestCompositor() } catch { fatalError("the fuzz compositor cannot start: \(error)") }
+        do { server = try TestCompositor(wakesAtOnce: true) } catch { fatalError("the fuzz compositor cannot start: \(error)") }
         usKeymap = Self.compileKeymap(layout: "us")
         server.installShell()
         seat = server.addPointerSeat()
