@@ -60,8 +60,11 @@ extension TestCompositor {
         run { $0.installShell(policy: policy, observations: observations) }
     }
 
-    /// Sends `configure` to every toplevel: a size (0 lets the client choose) and no states.
-    public func configureToplevels(width: Int32 = 0, height: Int32 = 0) { run { $0.shell?.configure(width: width, height: height) } }
+    /// Sends `configure` to every toplevel: a size (0 lets the client choose) and `states`, raw
+    /// `xdg_toplevel.state` values (any number, known or not).
+    public func configureToplevels(width: Int32 = 0, height: Int32 = 0, states: [UInt32] = []) {
+        run { $0.shell?.configure(width: width, height: height, states: states) }
+    }
     /// Sends `xdg_toplevel.close` to every toplevel.
     public func requestClose() { run { $0.shell?.sendClose() } }
     /// Sends `xdg_wm_base.ping` with `serial`.
@@ -195,11 +198,15 @@ final class ScriptedShell {
 
     // MARK: Scripted actions
 
-    func configure(width: Int32, height: Int32) {
+    func configure(width: Int32, height: Int32, states values: [UInt32]) {
         for surface in surfaces {
             guard let toplevel = surface.toplevel, let xdgSurface = surface.xdgSurface else { continue }
             var states = wl_array()
             wl_array_init(&states)
+            for value in values {
+                guard let slot = wl_array_add(&states, 4) else { break }
+                slot.storeBytes(of: value, as: UInt32.self)
+            }
             var toplevelArguments = [wl_argument(i: width), wl_argument(i: height), wl_argument(a: nil)]
             withUnsafeMutablePointer(to: &states) { pointer in
                 toplevelArguments[2] = wl_argument(a: pointer)

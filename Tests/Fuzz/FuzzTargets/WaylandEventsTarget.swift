@@ -8,9 +8,10 @@ import Glibc
 
 extension FuzzTarget {
     /// Wayland event dispatch: an in-process hostile compositor sends random, well-typed events to
-    /// a Strata window: configures of any size, closes, pings, frame callbacks, buffer releases,
-    /// pointer, touch and keyboard events with random surfaces, coordinates, serials, times and
-    /// axes, seats whose capabilities come and go, and keymaps of random bytes. The window must
+    /// a Strata window: configures of any size and states, closes, pings, frame callbacks, buffer
+    /// releases, output scales and modes, preferred fractional scales, unanswered presentation
+    /// feedback, pointer, touch and keyboard events with random surfaces, coordinates, serials,
+    /// times and axes, seats whose capabilities come and go, and keymaps of random bytes. The window must
     /// survive all of it: a protocol error the compositor provokes ends the connection with a
     /// typed error, nothing traps, hangs or leaks.
     public static let waylandEvents = FuzzTarget(name: "wayland-events") { bytes in
@@ -34,6 +35,9 @@ final class HostileCompositor {
         do { server = try TestCompositor(wakesAtOnce: true) } catch { fatalError("the fuzz compositor cannot start: \(error)") }
         usKeymap = Self.compileKeymap(layout: "us")
         server.installShell()
+        server.offerPresentation(.ignore)
+        server.offerOutput()
+        server.offerFractionalScale()
         seat = server.addPointerSeat()
         keyboard = server.addKeyboardSeat(version: 7, keymap: .text(usKeymap), repeatInfo: (rate: 25, delay: 300))
     }
@@ -78,8 +82,10 @@ final class HostileCompositor {
         // Mostly the window's surface; sometimes an id the client may not have, or never had.
         func target() -> UInt32 { input.pick([surface, surface, surface, 0, 1, input.uint32()]) }
         func fixed() -> Double { input.double(ordinary: -100...900) }
-        switch input.byte() % 14 {
-        case 0: server.configureToplevels(width: input.int32(), height: input.int32())
+        switch input.byte() % 18 {
+        case 0:
+            let states = (0..<Int(input.byte() % 5)).map { _ in input.pick([1, 2, 3, 4, 5, 6, 7, 8, 9, input.uint32()]) as UInt32 }
+            server.configureToplevels(width: input.int32(), height: input.int32(), states: states)
         case 1: server.completeFrames()
         case 2: server.releaseBuffers()
         case 3: server.ping(serial: input.uint32())
@@ -126,7 +132,11 @@ final class HostileCompositor {
         case 10: keyboard.leave(surface: target())
         case 11: keyboard.key(input.uint32() % 300, state: input.uint32() % 3, time: input.uint32())
         case 12: keyboard.modifiers(depressed: input.uint32(), latched: input.uint32(), locked: input.uint32(), group: input.uint32())
-        default: keyboard.sendRepeatInfo(rate: input.int32(), delay: input.int32())
+        case 13: keyboard.sendRepeatInfo(rate: input.int32(), delay: input.int32())
+        case 14: server.sendOutputScale(input.int32())
+        case 15: server.sendOutputMode(width: input.int32(), height: input.int32())
+        case 16: server.enterOutput()
+        default: server.sendPreferredScale(input.uint32())
         }
     }
 }
