@@ -411,6 +411,8 @@ final class ScriptedShell {
     fileprivate func forget(_ resource: OpaquePointer) {
         held.removeAll { $0 == resource }
         wmBases.removeAll { $0 == resource }
+        outputs.removeAll { $0 == resource }
+        fractionalScales.removeAll { $0 == resource }
         surfaces.removeAll { $0.resource == resource }
         for surface in surfaces {
             if surface.xdgSurface == resource { surface.xdgSurface = nil }
