@@ -1,8 +1,9 @@
 // The soak mode of strata-demo (STRATA_DEMO_SOAK=<seconds>, run by Scripts/soak): every second it
 // samples what a leak would grow, resizes the window, and opens or closes a second window. It
 // prints one JSON line per sample, then one per metric with its verdict, and fails when any
-// metric grew after warm-up. STRATA_DEMO_SOAK_LEAK=1 leaks a descriptor and a Wayland object a
-// second, to prove the check can fail.
+// metric grew after warm-up. STRATA_DEMO_SOAK_LEAK=1 leaks something of every metric each
+// second (a descriptor, a Wayland object, 512 KiB of memory, a 256 KiB image in the image cache),
+// to prove each check can fail.
 import Foundation
 import Glibc
 import Strata
@@ -109,6 +110,13 @@ final class Soak {
     private var second: Window?
     private var leakedDescriptors: [Int32] = []
     private var leakedObjects: [WlRegion] = []
+    private var leakedMemory: [UnsafeMutableRawPointer] = []
+    /// A 256 × 256 PNG, which the image cache holds decoded: 256 KiB a key.
+    private lazy var leakedImage: [UInt8] = {
+        guard let bitmap = try? Bitmap(width: 256, height: 256) else { return [] }
+        Canvas(bitmap: bitmap).fill(Rect(x: 0, y: 0, width: 256, height: 256), color: Color(rgb: 0xFF2D55))
+        return (try? PNG.encode(bitmap)) ?? []
+    }()
 
     /// A soak from STRATA_DEMO_SOAK and STRATA_DEMO_SOAK_LEAK; nil when STRATA_DEMO_SOAK is unset.
     static func fromEnvironment(session: WaylandSession, window: Window) throws(SoakError) -> Soak? {
@@ -157,6 +165,12 @@ final class Soak {
         if leaks {
             leakedDescriptors.append(open("/dev/null", O_RDONLY | O_CLOEXEC))
             if let region = try? session.compositor.createRegion() { leakedObjects.append(region) }
+            // Touched, or it would not be resident.
+            if let block = malloc(512 << 10) {
+                memset(block, 1, 512 << 10)
+                leakedMemory.append(block)
+            }
+            _ = try? ImageCache.shared.image(forKey: "soak-leak-\(seconds)", data: leakedImage)
         }
     }
 
