@@ -1,6 +1,7 @@
 // strata-demo: a window of asynchronously rendered layers that change every frame, a plain
 // layer bouncing over them, an FPSLabel, and a graph of frame intervals and main-thread time.
-// Runs until the window is closed, or for STRATA_DEMO_SECONDS seconds.
+// Runs until the window is closed, or for STRATA_DEMO_SECONDS seconds; STRATA_DEMO_SOAK=<seconds>
+// runs the soak test instead (Soak.swift).
 import Foundation
 import Glibc
 import Strata
@@ -155,7 +156,9 @@ do {
         overlay.setNeedsDisplay()
     }
 
+    let soak = try Soak.fromEnvironment(session: session, window: window)
     try session.run()
+    if let soak { exit(soak.finish() ? 0 : 1) }
     print("strata-demo: \(window.host.statistics)")
 } catch {
     let line = "strata-demo: \(error)\n"

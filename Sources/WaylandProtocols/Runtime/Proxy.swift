@@ -1,5 +1,6 @@
 import CWaylandClient
 import Glibc
+import Synchronization
 import SystemPackage
 
 /// A Swift handle on a libwayland `wl_proxy`; generated classes such as `WlSurface` derive from it.
@@ -30,6 +31,14 @@ public class Proxy {
     package let anchor: DisplayAnchor
     private let ownership: Ownership
 
+    /// Proxies alive in this process, of every ownership; atomic so a sampler on any thread can read it.
+    private nonisolated static let live = Atomic<Int>(0)
+
+    /// How many `Proxy` objects are alive in this process: created and not yet deinitialised,
+    /// whether or not their Wayland object was destroyed. A count that keeps growing is a leak.
+    /// Readable from any thread.
+    public nonisolated static var liveCount: Int { live.load(ordering: .relaxed) }
+
     package required init(adopting raw: OpaquePointer, anchor: DisplayAnchor, ownership: Ownership, descriptor: InterfaceDescriptor) {
         self.raw = raw
         self.id = wl_proxy_get_id(raw)
@@ -37,6 +46,7 @@ public class Proxy {
         self.descriptor = descriptor
         self.anchor = anchor
         self.ownership = ownership
+        Proxy.live.add(1, ordering: .relaxed)
         if ownership == .owned {
             wl_proxy_set_tag(raw, ProxyTag.pointer)
             // The last argument becomes the proxy's user data: the way back to this object.
@@ -45,6 +55,7 @@ public class Proxy {
     }
 
     isolated deinit {
+        Proxy.live.subtract(1, ordering: .relaxed)
         guard let raw else { return }
         switch ownership {
         case .owned:
