@@ -28,12 +28,18 @@ func openDescriptors() -> Int {
     return count - 1
 }
 
-/// Bytes held by the render caches that can report them today: each open window's bitmap pool
-/// and the shared image cache.
-@MainActor
-func cacheBytes(windows: [Window]) -> Int {
-    // TODO(merge): add text/glyph cache bytes
-    windows.reduce(ImageCache.shared.cachedBytes) { $0 + $1.host.bitmapPoolBytes }
+/// Bytes held by the render caches: the process-wide text, glyph, font and image caches, and each
+/// open window's bitmap pool. The soak judges their sum and prints both, to tell which one grew.
+struct CacheBytes {
+    var renderCaches: Int
+    var bitmapPools: Int
+    var total: Int { renderCaches + bitmapPools }
+
+    @MainActor
+    init(windows: [Window]) {
+        renderCaches = RenderCaches.totalBytes
+        bitmapPools = windows.reduce(0) { $0 + $1.host.bitmapPoolBytes }
+    }
 }
 
 /// Writes one line to standard output at once (unbuffered), so a tee sees each sample as it is taken.
@@ -76,12 +82,15 @@ struct SoakSample {
     var frames: Int
     /// Whether the second window was open.
     var secondWindow: Bool
+    /// The parts of `cacheBytes`.
+    var caches: CacheBytes
 
     /// The JSON line Scripts/soak keeps.
     var json: String {
         let metrics = SoakMetric.allCases.map { "\"\($0.rawValue)\":\(values[$0] ?? 0)" }.joined(separator: ",")
         return "{\"t\":\(String(format: "%.2f", seconds)),\(metrics),\"width\":\(width),\"height\":\(height),"
-            + "\"frames\":\(frames),\"second_window\":\(secondWindow)}"
+            + "\"frames\":\(frames),\"second_window\":\(secondWindow),\"render_cache_bytes\":\(caches.renderCaches),"
+            + "\"bitmap_pool_bytes\":\(caches.bitmapPools)}"
     }
 }
 
@@ -140,12 +149,13 @@ final class Soak {
     private func everySecond() {
         seconds += 1
         let elapsed = milliseconds(ContinuousClock.now - start) / 1000
+        let caches = CacheBytes(windows: [window] + (second.map { [$0] } ?? []))
         let sample = SoakSample(
             seconds: elapsed,
             values: [.residentBytes: residentBytes(), .openDescriptors: openDescriptors(),
-                     .waylandObjects: Proxy.liveCount, .cacheBytes: cacheBytes(windows: [window] + (second.map { [$0] } ?? []))],
+                     .waylandObjects: Proxy.liveCount, .cacheBytes: caches.total],
             width: Int(window.contentSize.width), height: Int(window.contentSize.height),
-            frames: window.host.statistics.framesCommitted, secondWindow: second != nil)
+            frames: window.host.statistics.framesCommitted, secondWindow: second != nil, caches: caches)
         samples.append(sample)
         emit(sample.json)
         if elapsed >= duration {
@@ -206,6 +216,25 @@ final class Soak {
         }
     }
 
+    /// Each render cache's entries, bytes, hits, misses and evictions at the end: which cache a
+    /// growing `render_cache_bytes` came from, and whether its keys ever repeat.
+    private func cacheBreakdown() -> String {
+        let fonts = FontLibrary.shared.cacheStatistics
+        let glyphs = FontLibrary.shared.glyphCache.counts
+        let caches: [(String, CacheStatistics)] = [
+            ("layouts", RenderCaches.layouts), ("shaped_runs", RenderCaches.shapedRuns),
+            ("glyph_extents", RenderCaches.glyphExtents), ("corner_masks", RenderCaches.cornerMasks),
+            ("glyphs", CacheStatistics(hits: glyphs.hits, misses: glyphs.misses, evictions: glyphs.evictions, bytes: glyphs.bytes)),
+            ("faces", fonts.faces), ("fallback_chains", fonts.chains), ("characters", fonts.characters),
+            ("images", ImageCache.shared.statistics),
+        ]
+        let fields = caches.map { name, statistics in
+            "\"\(name)\":{\"count\":\(statistics.count),\"bytes\":\(statistics.bytes),\"hits\":\(statistics.hits),"
+                + "\"misses\":\(statistics.misses),\"evictions\":\(statistics.evictions)}"
+        }
+        return "{\"caches\":{" + fields.joined(separator: ",") + "}}"
+    }
+
     /// Prints each metric's verdict and an overall one; true when every metric passed and the
     /// soak ran its full length (a window closed early ends it short, which is a failure too).
     func finish() -> Bool {
@@ -217,6 +246,7 @@ final class Soak {
                 + "\"warm_up_samples\":\(result.warmUpSamples),\"early_peak\":\(result.earlyPeak),\"late_peak\":\(result.latePeak),"
                 + "\"limit\":\(result.limit),\"verdict\":\"\(result.verdict.rawValue)\"}")
         }
+        emit(cacheBreakdown())
         let elapsed = samples.last?.seconds ?? 0
         let complete = elapsed >= duration
         passed = passed && complete

@@ -9,6 +9,18 @@ import Testing
         #expect(allPixels(bitmap).allSatisfy { $0 == 0 })
     }
 
+    /// Large bitmaps live in pages of their own (see `Bitmap.ownPagesThreshold`); they start
+    /// transparent and can be written to the last byte, like small ones, again and again.
+    @Test func bitmapsOnTheirOwnPagesAreTransparentAndWritable() throws {
+        for _ in 0..<3 {
+            let bitmap = try Bitmap(width: 300, height: 200)
+            #expect(bitmap.byteCount >= Bitmap.ownPagesThreshold)
+            #expect(allPixels(bitmap).allSatisfy { $0 == 0 })
+            bitmap.clear(to: Color(rgb: 0x336699))
+            #expect(bitmap.pixel(x: 299, y: 199) == Color(rgb: 0x336699).premultipliedARGB)
+        }
+    }
+
     @Test func clearFillsEveryPixel() throws {
         let bitmap = try Bitmap(width: 5, height: 5)
         bitmap.clear(to: Color(rgb: 0x336699, alpha: 0.5))

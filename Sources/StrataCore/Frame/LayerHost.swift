@@ -209,8 +209,10 @@ public final class LayerHost {
         case .unchanged:
             break
         case .painting:
-            if clock.bufferFailures > 0 {
-                Self.log.info("a surface buffer was found after \(clock.bufferFailures) attempts; rendering resumes")
+            // Waiting for the compositor to release a busy buffer is routine; only the end of a
+            // reported allocation failure is news.
+            if allocationFailureReported {
+                Self.log.info("a surface buffer was allocated after \(clock.bufferFailures) attempts; rendering resumes")
             }
             allocationFailureReported = false
             perform(clock.compositionStarted())
