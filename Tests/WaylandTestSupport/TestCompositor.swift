@@ -50,13 +50,13 @@ public final class TestCompositor: Sendable {
         let listener = try Self.listen(at: socketPath)
         let thread = Thread { [control] in
             let state = ServerThreadState(listener: listener)
-            if control.wake >= 0 {
-                wl_event_loop_add_fd(state.loop, control.wake, UInt32(WL_EVENT_READABLE), { fd, _, _ in
+            // Removed before the display goes: destroying a loop frees no source still in it.
+            let wakeSource = control.wake < 0 ? nil
+                : wl_event_loop_add_fd(state.loop, control.wake, UInt32(WL_EVENT_READABLE), { fd, _, _ in
                     var count: UInt64 = 0
                     _ = read(fd, &count, 8)
                     return 0
                 }, nil)
-            }
             while control.running.load(ordering: .acquiring) {
                 wl_event_loop_dispatch(state.loop, 5)
                 for command in control.commands.withLock({ queued in defer { queued.removeAll() }; return queued }) {
@@ -64,6 +64,7 @@ public final class TestCompositor: Sendable {
                 }
                 wl_display_flush_clients(state.display)
             }
+            if let wakeSource { wl_event_source_remove(wakeSource) }
             state.shutDown()
             control.finished.store(true, ordering: .releasing)
         }
