@@ -19,15 +19,7 @@ struct HostileWindowValueTests {
         throws -> (TestCompositor, WaylandSession, Window) {
         let server = try TestCompositor()
         server.installShell()
-        server.answerFramesAutomatically(true)
-        let session = try WaylandSession.connect(to: server.socketPath, loop: MainLoop())
-        let window = try Window(session: session, title: title, appID: appID, size: size)
-        let layer = AsyncLayer(delegate: painter)
-        window.contentLayer.addSublayer(layer)
-        window.contentLayer.layoutHandler = { layer.frame = $0.bounds }
-        try session.run(until: { server.observed.toplevels == 1 })
-        server.configureToplevels()
-        try session.run(until: { server.observed.bufferCommits >= 1 })
+        let (session, window) = try openPaintedWindow(on: server, title: title, appID: appID, size: size, painter: painter)
         return (server, session, window)
     }
 
@@ -189,16 +181,7 @@ struct HostileScaleTests {
 
     /// A window on `server`, whose shell is installed and globals offered.
     private func open(_ server: TestCompositor) throws -> (WaylandSession, Window) {
-        server.answerFramesAutomatically(true)
-        let session = try WaylandSession.connect(to: server.socketPath, loop: MainLoop())
-        let window = try Window(session: session, title: "scales", size: Size(width: 20, height: 10))
-        let layer = AsyncLayer(delegate: painter)
-        window.contentLayer.addSublayer(layer)
-        window.contentLayer.layoutHandler = { layer.frame = $0.bounds }
-        try session.run(until: { server.observed.toplevels == 1 })
-        server.configureToplevels()
-        try session.run(until: { server.observed.bufferCommits >= 1 })
-        return (session, window)
+        try openPaintedWindow(on: server, title: "scales", size: Size(width: 20, height: 10), painter: painter)
     }
 
     @Test func outputScalesAreClamped() throws {
@@ -259,4 +242,21 @@ struct HostileGlobalTests {
         #expect(session.outputs.count == WaylandSession.maximumOutputs)
         #expect(session.error == nil)
     }
+}
+
+/// A window on `server` (its shell installed) with one layer painted by `painter`, configured
+/// and past its first committed buffer, the compositor answering frames as they come.
+@MainActor
+private func openPaintedWindow(on server: TestCompositor, title: String, appID: String? = nil, size: Size,
+                               painter: some AsyncLayerDelegate) throws -> (WaylandSession, Window) {
+    server.answerFramesAutomatically(true)
+    let session = try WaylandSession.connect(to: server.socketPath, loop: MainLoop())
+    let window = try Window(session: session, title: title, appID: appID, size: size)
+    let layer = AsyncLayer(delegate: painter)
+    window.contentLayer.addSublayer(layer)
+    window.contentLayer.layoutHandler = { layer.frame = $0.bounds }
+    try session.run(until: { server.observed.toplevels == 1 })
+    server.configureToplevels()
+    try session.run(until: { server.observed.bufferCommits >= 1 })
+    return (session, window)
 }
