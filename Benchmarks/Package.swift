@@ -5,18 +5,24 @@ import PackageDescription
 
 let package = Package(
     name: "StrataBenchmarks",
-    dependencies: [.package(name: "Strata", path: "..")],
+    dependencies: [
+        .package(name: "Strata", path: ".."),
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+    ],
     targets: [
         .systemLibrary(name: "CBenchCairo", pkgConfig: "pangocairo", providers: [.apt(["libpango1.0-dev", "libcairo2-dev"])]),
         .systemLibrary(name: "CBenchPixman", pkgConfig: "pixman-1", providers: [.apt(["libpixman-1-dev"])]),
         .systemLibrary(name: "CBenchFreeType", pkgConfig: "freetype2", providers: [.apt(["libfreetype-dev"])]),
-        // The peers in C: cairo + pango, and the raw pixman + FreeType floor.
-        .target(name: "Peers", dependencies: ["CBenchCairo", "CBenchPixman", "CBenchFreeType"],
+        .systemLibrary(name: "CBenchHarfBuzz", pkgConfig: "harfbuzz", providers: [.apt(["libharfbuzz-dev"])]),
+        // The peers in C: cairo + pango, and the raw pixman + FreeType (+ HarfBuzz) floor.
+        .target(name: "Peers", dependencies: ["CBenchCairo", "CBenchPixman", "CBenchFreeType", "CBenchHarfBuzz"],
                 linkerSettings: [.linkedLibrary("m")]),
-        // Measurement helpers with no toolkit in them: percentiles, the report, the table.
+        // Measurement with no toolkit in it: percentiles, goals, the harness, the report and the
+        // generated part of BENCHMARKS.md.
         .target(name: "BenchKit"),
         .executableTarget(name: "strata-bench", dependencies: [
             "BenchKit", "Peers", .product(name: "Strata", package: "Strata"),
+            .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
         .testTarget(name: "BenchKitTests", dependencies: ["BenchKit"]),
     ],

@@ -5,7 +5,7 @@ import Strata
 /// property changes per tick, and commits per frame signal.
 @MainActor
 enum Coalescing {
-    static func run(_ options: Options, into report: inout Report) {
+    static func run(_ options: BenchContext, _ recorder: inout MetricRecorder) throws {
         let ticks = options.count(60, smoke: 3)
         let backend = HeadlessBackend()
         let loop = MainLoop()
@@ -33,12 +33,9 @@ enum Coalescing {
         let tasks = Double(after.displayTasksStarted - before.displayTasksStarted)
         let perLayerPerTick = tasks / Double(labels.count * ticks)
         let commitsPerSignal = Double(after.framesCommitted) / Double(max(after.frameSignals, 1))
-        let metric = "M3 coalescing"
-        report.add(.init(metric: metric, name: "display_tasks_per_layer_per_tick", value: perLayerPerTick, unit: "tasks",
-                         goal: "== 1.0", met: perLayerPerTick == 1))
-        report.add(.init(metric: metric, name: "commits_per_frame_signal", value: commitsPerSignal, unit: "commits",
-                         goal: "<= 1", met: commitsPerSignal <= 1))
-        report.add(.init(metric: metric, name: "transactions_coalesced", value: Double(after.transactionsCoalesced - before.transactionsCoalesced),
-                         unit: "commits"))
+        recorder.record("display_tasks_per_layer_per_tick", perLayerPerTick, unit: "tasks", goal: .exactly(1))
+        recorder.record("commits_per_frame_signal", commitsPerSignal, unit: "commits", goal: .atMost(1))
+        recorder.record("transactions_coalesced", Double(after.transactionsCoalesced - before.transactionsCoalesced),
+                         unit: "commits")
     }
 }

@@ -19,8 +19,8 @@ enum LabelThroughput {
         private var layout: TextLayout?
         init(pool: BitmapPool) { self.pool = pool }
 
-        func render() {
-            guard let bitmap = try? pool.acquire(width: LabelThroughput.width, height: LabelThroughput.height) else { return }
+        func render() throws {
+            let bitmap = try pool.acquire(width: LabelThroughput.width, height: LabelThroughput.height)
             let canvas = Canvas(bitmap: bitmap)
             let size = Rect(x: 0, y: 0, width: Double(LabelThroughput.width), height: Double(LabelThroughput.height))
             canvas.fill(size, color: Color(red: 0.2, green: 0.45, blue: 0.9), cornerRadius: 12)
@@ -45,7 +45,7 @@ enum LabelThroughput {
         return Double(perWorker * workers) / elapsed
     }
 
-    static func run(_ options: Options, into report: inout Report) {
+    static func run(_ options: BenchContext, _ recorder: inout MetricRecorder) throws {
         let count = options.count(4000, smoke: 40)
         let rounds = options.smoke ? 1 : 3
         let pool = BitmapPool()
@@ -55,7 +55,7 @@ enum LabelThroughput {
                 // Interleaved, so drift on a shared machine hits every contender alike.
                 results["strata_\(workers)", default: SampleSet()].append(rate(workers: workers, count: count) {
                     let renderer = StrataRenderer(pool: pool)
-                    return { renderer.render() }
+                    return { try? renderer.render() }
                 })
                 results["cairo_\(workers)", default: SampleSet()].append(rate(workers: workers, count: count) {
                     let label = CairoPeer(text: text)
@@ -71,14 +71,11 @@ enum LabelThroughput {
             let strata = results["strata_\(workers)"]!.median!
             let cairo = results["cairo_\(workers)"]!.median!
             let raw = results["raw_\(workers)"]!.median!
-            let metric = "M1 label_throughput"
-            report.add(.init(metric: metric, name: "strata_\(workers)_worker", value: strata, unit: "labels/s"))
-            report.add(.init(metric: metric, name: "cairo_pango_\(workers)_worker", value: cairo, unit: "labels/s"))
-            report.add(.init(metric: metric, name: "raw_floor_\(workers)_worker", value: raw, unit: "labels/s"))
-            report.add(.init(metric: metric, name: "ratio_vs_cairo_\(workers)_worker", value: strata / cairo, unit: "x",
-                             goal: ">= 2", met: strata / cairo >= 2))
-            report.add(.init(metric: metric, name: "ratio_vs_raw_\(workers)_worker", value: strata / raw, unit: "x",
-                             goal: ">= 0.6", met: strata / raw >= 0.6))
+            recorder.record("strata_\(workers)_worker", strata, unit: "labels/s")
+            recorder.record("cairo_pango_\(workers)_worker", cairo, unit: "labels/s")
+            recorder.record("raw_floor_\(workers)_worker", raw, unit: "labels/s")
+            recorder.record("ratio_vs_cairo_\(workers)_worker", strata / cairo, unit: "x", goal: .atLeast(2))
+            recorder.record("ratio_vs_raw_\(workers)_worker", strata / raw, unit: "x", goal: .atLeast(0.6))
         }
     }
 }

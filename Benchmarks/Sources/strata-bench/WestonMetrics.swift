@@ -1,3 +1,4 @@
+import ArgumentParser
 import BenchKit
 import Glibc
 import Strata
@@ -6,18 +7,9 @@ import Strata
 /// real window, each against weston's own demo clients under the same weston.
 @MainActor
 enum WestonMetrics {
-    static var compositorAvailable: Bool { getenv("WAYLAND_DISPLAY") != nil }
-
-    static func run(_ options: Options, into report: inout Report) {
-        guard compositorAvailable else {
-            for metric in ["M5 frame_pacing", "M7 time_to_first_frame"] {
-                report.add(.init(metric: metric, name: "skipped_no_compositor", value: .nan, unit: ""))
-            }
-            return
-        }
-        timeToFirstFrame(options, into: &report)
-        framePacing(options, into: &report)
-        windowIdleWakeUps(options, into: &report)
+    /// M5 and M7 need a compositor; without one they fail, so the report says so.
+    static func requireCompositor() throws {
+        guard getenv("WAYLAND_DISPLAY") != nil else { throw BenchError(message: "no compositor: WAYLAND_DISPLAY is not set") }
     }
 
     // MARK: M7
@@ -83,21 +75,19 @@ enum WestonMetrics {
         }
     }
 
-    static func timeToFirstFrame(_ options: Options, into report: inout Report) {
+    static func timeToFirstFrame(_ options: BenchContext, _ recorder: inout MetricRecorder) throws {
         let runs = options.smoke ? 1 : 7
         var strata = SampleSet(), peer = SampleSet()
         let me = CommandLine.arguments[0]
         for _ in 0..<runs {
-            if let time = timeToFirstCommit("'\(me)' --first-frame") { strata.append(time * 1000) }
+            if let time = timeToFirstCommit("'\(me)' first-frame") { strata.append(time * 1000) }
             if let time = timeToFirstCommit("weston-simple-shm") { peer.append(time * 1000) }
         }
-        let metric = "M7 time_to_first_frame"
         let interval = 25.0   // headless weston's repaint interval, measured by M5
         let strataMedian = strata.median ?? .nan, peerMedian = peer.median ?? .nan
-        report.add(.init(metric: metric, name: "strata_median", value: strataMedian, unit: "ms"))
-        report.add(.init(metric: metric, name: "weston_simple_shm_median", value: peerMedian, unit: "ms"))
-        report.add(.init(metric: metric, name: "strata_minus_peer", value: strataMedian - peerMedian, unit: "ms",
-                         goal: "<= one frame (~25 ms)", met: strataMedian - peerMedian <= interval))
+        recorder.record("strata_median", strataMedian, unit: "ms")
+        recorder.record("weston_simple_shm_median", peerMedian, unit: "ms")
+        recorder.record("strata_minus_peer", strataMedian - peerMedian, unit: "ms", goal: .atMost(interval))
     }
 
     // MARK: M5
@@ -148,27 +138,26 @@ enum WestonMetrics {
         return samples
     }
 
-    static func framePacing(_ options: Options, into report: inout Report) {
+    static func framePacing(_ options: BenchContext, _ recorder: inout MetricRecorder) throws {
         let frames = options.count(240, smoke: 8)
         guard let strata = try? strataIntervals(frames: frames) else { return }
         let peer = peerIntervals(seconds: options.smoke ? 0.5 : Double(frames) * 0.026)
-        let metric = "M5 frame_pacing"
         let peerMedian = peer.median ?? .nan
         func missed(_ samples: SampleSet) -> Double { Double(samples.values.filter { $0 > peerMedian * 1.5 }.count) }
-        report.add(.init(metric: metric, name: "strata_interval_p50", value: strata.intervals.median ?? .nan, unit: "ms"))
-        report.add(.init(metric: metric, name: "strata_interval_p99", value: strata.intervals.percentile(0.99) ?? .nan, unit: "ms"))
-        report.add(.init(metric: metric, name: "peer_interval_p50", value: peerMedian, unit: "ms"))
-        report.add(.init(metric: metric, name: "peer_interval_p99", value: peer.percentile(0.99) ?? .nan, unit: "ms"))
+        recorder.record("strata_interval_p50", strata.intervals.median ?? .nan, unit: "ms")
+        recorder.record("strata_interval_p99", strata.intervals.percentile(0.99) ?? .nan, unit: "ms")
+        recorder.record("peer_interval_p50", peerMedian, unit: "ms")
+        recorder.record("peer_interval_p99", peer.percentile(0.99) ?? .nan, unit: "ms")
         let ratio = (strata.intervals.median ?? .nan) / peerMedian
-        report.add(.init(metric: metric, name: "interval_ratio_p50", value: ratio, unit: "x", goal: "<= 1.02", met: ratio <= 1.02))
+        recorder.record("interval_ratio_p50", ratio, unit: "x", goal: .atMost(1.02))
         let strataMissed = missed(strata.intervals) + Double(strata.timeouts)
-        report.add(.init(metric: metric, name: "strata_missed_frames", value: strataMissed, unit: "frames", goal: "0", met: strataMissed == 0))
-        report.add(.init(metric: metric, name: "peer_missed_frames", value: missed(peer), unit: "frames"))
+        recorder.record("strata_missed_frames", strataMissed, unit: "frames", goal: .exactly(0))
+        recorder.record("peer_missed_frames", missed(peer), unit: "frames")
     }
 
     // MARK: M8, a real window
 
-    static func windowIdleWakeUps(_ options: Options, into report: inout Report) {
+    static func windowIdleWakeUps(_ options: BenchContext, _ recorder: inout MetricRecorder) throws {
         let duration = options.smoke ? 0.2 : 5.0
         guard let session = try? WaylandSession.connect(loop: MainLoop()),
               let window = try? Window(session: session, title: "idle", size: Size(width: 200, height: 100)) else { return }
@@ -179,7 +168,7 @@ enum WestonMetrics {
         let before = session.loop.wakeUps
         try? session.loop.runOnce(timeout: .milliseconds(Int64(duration * 1000)))
         let rate = Double(session.loop.wakeUps - before) / duration
-        report.add(.init(metric: "M8 idle_wakeups", name: "window_wakeups_per_second", value: rate, unit: "/s", goal: "0", met: rate == 0))
+        recorder.record("window_wakeups_per_second", rate, unit: "/s", goal: .exactly(0))
         window.close()
     }
 
@@ -201,4 +190,25 @@ extension WaylandSession {
         let deadline = ContinuousClock.now + duration
         while ContinuousClock.now < deadline { try loop.runOnce(timeout: .milliseconds(20)) }
     }
+}
+
+enum FramePacing {
+    @MainActor static func run(_ options: BenchContext, _ recorder: inout MetricRecorder) throws {
+        try WestonMetrics.requireCompositor()
+        try WestonMetrics.framePacing(options, &recorder)
+    }
+}
+
+enum TimeToFirstFrame {
+    @MainActor static func run(_ options: BenchContext, _ recorder: inout MetricRecorder) throws {
+        try WestonMetrics.requireCompositor()
+        try WestonMetrics.timeToFirstFrame(options, &recorder)
+    }
+}
+
+/// M7's subject, run as a process of its own.
+struct FirstFrameSubject: ParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "first-frame", abstract: "M7's subject: one window until its first frame.",
+                                                    shouldDisplay: false)
+    func run() throws { MainActor.assumeIsolated { WestonMetrics.firstFrameSubject() } }
 }

@@ -1,0 +1,127 @@
+// strata-bench: Strata measured side by side with its peers, in one run. Every headline figure
+// is a ratio against a peer measured in the same process (or under the same compositor);
+// absolute values are context.
+import ArgumentParser
+import BenchKit
+import Glibc
+import Strata
+
+@main
+struct StrataBench: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "strata-bench",
+        abstract: "Strata's benchmarks, each against its peer in the same run.",
+        subcommands: [RunCommand.self, MarkdownCommand.self, FirstFrameSubject.self, ProfileCommand.self],
+        defaultSubcommand: RunCommand.self)
+}
+
+/// What every metric may read of the command line.
+struct BenchContext {
+    /// Tiny counts, so the test suite can check every metric still produces its figures.
+    var smoke = false
+    /// Where plots go; nil for none.
+    var plotDirectory: String?
+
+    /// `full` normally, `small` for a smoke run.
+    func count(_ full: Int, smoke small: Int) -> Int { smoke ? small : full }
+
+    /// The path of the plot called `name`, if plots are wanted.
+    func plotPath(_ name: String) -> String? { plotDirectory.map { $0 + "/" + name } }
+}
+
+struct RunCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "run", abstract: "Run the metrics and write the results.")
+
+    @Flag(help: "Tiny counts: checks that every metric still produces figures; no figure means much.")
+    var smoke = false
+
+    @Option(help: "Comma-separated metric ids to run, for example M1,M4. All of them by default.")
+    var only: String?
+
+    @Flag(help: "Exit with status 1 when any goal is missed.")
+    var check = false
+
+    @Option(help: "Where to write the results as JSON. Default: Benchmarks/results/DATE.json for a full run (DATE-M1-M4.json with --only), nowhere for a smoke run.")
+    var json: String?
+
+    @Option(help: "Directory for the plots (PNG). Default: Benchmarks/plots for a full run, none for a smoke run.")
+    var plots: String?
+
+    func validate() throws {
+        let (_, unknown) = Harness.select(Metrics.all(BenchContext()), only: selectedIDs)
+        if !unknown.isEmpty { throw ValidationError("unknown metric: \(unknown.joined(separator: ", ")) (known: \(Metrics.all(BenchContext()).map(\.id).joined(separator: ", ")))") }
+    }
+
+    var selectedIDs: [String] {
+        (only ?? "").split(separator: ",").map { String($0).trimmingCharacters(in: " ") }.filter { !$0.isEmpty }
+    }
+
+    func run() throws {
+        let context = BenchContext(smoke: smoke, plotDirectory: plots ?? (smoke ? nil : "Benchmarks/plots"))
+        if let directory = context.plotDirectory { mkdir(directory, 0o755) }
+        let metrics = Harness.select(Metrics.all(context), only: selectedIDs).selected
+        let report = MainActor.assumeIsolated {
+            Harness.run(metrics, machine: Machine.describe(smoke: smoke), clock: monotonicSeconds) { line in
+                printError("strata-bench: \(line)\n")
+            }
+        }
+        print(report.table)
+        let date = report.machine["date"] ?? "undated"
+        let path = json ?? (smoke ? nil : "Benchmarks/results/\(date)" + selectedIDs.map { "-" + $0.uppercased() }.joined() + ".json")
+        if let path {
+            try report.json.write(toFile: path)
+            print("\nwrote \(path)")
+        }
+        // A smoke run is a test of the program: any metric without figures fails it.
+        if !report.failedMetrics.isEmpty {
+            printError("strata-bench: failed or produced no figure: \(report.failedMetrics.joined(separator: ", "))\n")
+            throw ExitCode(2)
+        }
+        if check, !report.missed.isEmpty {
+            printError("strata-bench: \(report.missed.count) goals missed: \(report.missed.map { "\($0.metric) \($0.name)" }.joined(separator: ", "))\n")
+            throw ExitCode(1)
+        }
+    }
+}
+
+struct MarkdownCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "markdown", abstract: "Regenerate BENCHMARKS.md's results block from a results file.")
+
+    @Option(help: "The results file. Default: the newest full run in Benchmarks/results.")
+    var results: String?
+
+    @Option(help: "The document to update.")
+    var document = "BENCHMARKS.md"
+
+    func run() throws {
+        guard let source = results ?? ResultsFiles.newestFullRun(in: "Benchmarks/results") else {
+            throw ValidationError("no results file in Benchmarks/results")
+        }
+        let report = try Report(json: try String(readingFile: source))
+        let updated = try ResultsMarkdown.updating(try String(readingFile: document), with: report, source: source)
+        try updated.write(toFile: document)
+        print("updated \(document) from \(source)")
+    }
+}
+
+/// Profiling entry points: one workload and nothing else, for callgrind or perf.
+struct ProfileCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "profile", abstract: "Run one workload alone, for a profiler.",
+                                                    shouldDisplay: false)
+
+    @Argument(help: "labels or feed") var workload: String
+    @Option var count = 2000
+
+    func run() throws {
+        switch workload {
+        case "labels":
+            let renderer = LabelThroughput.StrataRenderer(pool: BitmapPool())
+            for _ in 0..<count { try renderer.render() }
+        case "feed":
+            MainActor.assumeIsolated { _ = MainThreadOffload.feed(asynchronous: true, frames: count) }
+        default:
+            throw ValidationError("unknown workload \(workload)")
+        }
+    }
+}

@@ -1,0 +1,146 @@
+import BenchKit
+import Foundation
+import Glibc
+import Strata
+
+/// Every metric, in the order a run takes them.
+enum Metrics {
+    static func all(_ context: BenchContext) -> [Metric] {
+        [
+            Metric("M1", "label_throughput") { try LabelThroughput.run(context, &$0) },
+            Metric("M2", "main_thread_offload") { try MainThreadOffload.run(context, &$0) },
+            Metric("M3", "coalescing") { try Coalescing.run(context, &$0) },
+            Metric("M4", "cancellation") { try Cancellation.run(context, &$0) },
+            Metric("M5", "frame_pacing") { try FramePacing.run(context, &$0) },
+            Metric("M6", "memory") { try Memory.run(context, &$0) },
+            Metric("M7", "time_to_first_frame") { try TimeToFirstFrame.run(context, &$0) },
+            Metric("M8", "idle_wakeups") { try IdleWakeUps.run(context, &$0) },
+        ]
+    }
+}
+
+/// The machine a run is on: what a reader needs to judge the figures.
+enum Machine {
+    static func describe(smoke: Bool) -> [String: String] {
+        var machine = [
+            "date": today(),
+            "nproc": String(RenderQueuePool.activeProcessorCount),
+            "cpu": cpuModel(),
+            "mode": smoke ? "smoke" : "full",
+            "compositor": getenv("WAYLAND_DISPLAY") == nil ? "none" : (getenv("STRATA_COMPOSITOR").map { String(cString: $0) } ?? "yours"),
+        ]
+        for library in ["pixman-1", "freetype2", "harfbuzz", "cairo", "pango"] {
+            if let version = try? capture("pkg-config --modversion \(library)").trimmingCharacters(in: " \n"), !version.isEmpty {
+                machine[library] = version
+            }
+        }
+        return machine
+    }
+
+    /// Today's date as YYYY-MM-DD, in UTC.
+    static func today() -> String {
+        var now = time(nil)
+        var parts = tm()
+        gmtime_r(&now, &parts)
+        func two(_ value: Int32) -> String { value < 10 ? "0\(value)" : "\(value)" }
+        return "\(parts.tm_year + 1900)-\(two(parts.tm_mon + 1))-\(two(parts.tm_mday))"
+    }
+}
+
+/// The committed results files.
+enum ResultsFiles {
+    /// The newest full run (named YYYY-MM-DD.json, or with a suffix of -N for a later run that day).
+    static func newestFullRun(in directory: String) -> String? {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
+        let full = names.filter { name in
+            name.hasSuffix(".json") && name.count >= 15 && name.prefix(10).allSatisfy { $0.isNumber || $0 == "-" } && !name.contains("-M")
+        }
+        return full.sorted().last.map { directory + "/" + $0 }
+    }
+}
+
+/// Seconds on the monotonic clock.
+func monotonicSeconds() -> Double {
+    var time = timespec()
+    clock_gettime(CLOCK_MONOTONIC, &time)
+    return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
+}
+
+/// Wall-clock seconds of `body`.
+func seconds(_ body: () throws -> Void) rethrows -> Double {
+    let start = monotonicSeconds()
+    try body()
+    return monotonicSeconds() - start
+}
+
+/// CPU time of the calling thread, in seconds.
+func threadCPUTime() -> Double {
+    var time = timespec()
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &time)
+    return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
+}
+
+/// Resident memory of this process, in bytes (from /proc/self/statm).
+func residentBytes() -> Int {
+    guard let text = try? String(contentsOfFile: "/proc/self/statm", encoding: .utf8) else { return 0 }
+    let fields = text.split(separator: " ")
+    guard fields.count > 1, let pages = Int(fields[1]) else { return 0 }
+    return pages * Int(sysconf(Int32(_SC_PAGESIZE)))
+}
+
+/// The CPU model, from /proc/cpuinfo.
+func cpuModel() -> String {
+    guard let text = try? String(contentsOfFile: "/proc/cpuinfo", encoding: .utf8) else { return "unknown" }
+    for line in text.split(separator: "\n") where line.hasPrefix("model name") {
+        if let colon = line.firstIndex(of: ":") { return line[line.index(after: colon)...].trimmingCharacters(in: " \t") }
+    }
+    return "unknown"
+}
+
+/// A shell command's standard output and error.
+func capture(_ command: String) throws -> String {
+    guard let stream = popen(command + " 2>&1", "r") else { throw BenchError(message: "cannot run \(command)") }
+    defer { pclose(stream) }
+    var output = ""
+    var buffer = [CChar](repeating: 0, count: 4096)
+    while fgets(&buffer, Int32(buffer.count), stream) != nil {
+        output += String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+    return output
+}
+
+extension String {
+    func write(toFile path: String) throws {
+        // O_NOFOLLOW: a symlink planted at the path in a shared directory is refused, not written through.
+        let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0o644)
+        guard fd >= 0, let file = fdopen(fd, "w") else {
+            if fd >= 0 { close(fd) }
+            throw BenchError(message: "cannot open \(path): \(String(cString: strerror(errno)))")
+        }
+        defer { fclose(file) }
+        fputs(self, file)
+    }
+
+    init(readingFile path: String) throws {
+        guard let text = try? String(contentsOfFile: path, encoding: .utf8) else {
+            throw BenchError(message: "cannot read \(path)")
+        }
+        self = text
+    }
+}
+
+extension StringProtocol {
+    func trimmingCharacters(in set: String) -> String {
+        String(drop { set.contains($0) }.reversed().drop { set.contains($0) }.reversed())
+    }
+}
+
+struct BenchError: Error, CustomStringConvertible {
+    let message: String
+    var description: String { message }
+}
+
+/// One line on standard error: progress and verdicts, apart from the table on standard output.
+func printError(_ line: String) {
+    FileHandle.standardError.write(Data(line.utf8))
+}
