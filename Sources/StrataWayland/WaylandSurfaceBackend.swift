@@ -66,6 +66,8 @@ public final class WaylandSurfaceBackend: SurfaceBackend {
     public var bufferCount: Int { pool.count }
     /// The bytes those buffers map.
     public var bufferBytes: Int { pool.byteCount }
+    /// Buffers made since the surface was created, including ones since released.
+    public var buffersAllocated: Int { pool.allocations }
 
     public func acquireBuffer(width: Int, height: Int) throws(StrataError) -> SurfaceBuffer? {
         guard isReady else { return nil }

@@ -36,6 +36,12 @@ public final class Window: SurfaceClient {
     public let surface: WlSurface
     /// The frame clock, composition and statistics of this window.
     public let host: LayerHost
+    /// The window's shared-memory buffers: how many exist, the bytes they map, and how many
+    /// were made since it opened. A window that keeps its size settles at a few buffers and makes
+    /// no more.
+    public var surfaceBuffers: (count: Int, bytes: Int, allocated: Int) {
+        (backend.bufferCount, backend.bufferBytes, backend.buffersAllocated)
+    }
     /// Where the application's layers go: the area below the title bar.
     public let contentLayer = Layer()
     /// The content area's size in points.

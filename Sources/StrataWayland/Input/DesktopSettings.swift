@@ -18,11 +18,16 @@ enum DesktopSettings {
     /// Looks the interval up on a worker, since `gsettings` is a process to start, and calls
     /// `found` on `loop`'s thread if there is one. Read once per process: every session shares it.
     static func lookUpDoubleClickInterval(on loop: MainLoop, found: @escaping @Sendable @MainActor (Duration) -> Void) {
-        DispatchQueue.global(qos: .utility).async {
+        lookUpQueue.async {
             guard let milliseconds = processDoubleClickMilliseconds else { return }
             loop.post { found(.milliseconds(milliseconds)) }
         }
     }
+
+    /// A serial queue of its own, not a global one: on Linux, the first work item on a global
+    /// (non-overcommit) queue starts libdispatch's thread-pool monitor, a 1 Hz timer that then
+    /// wakes the process every second for the rest of its life.
+    private static let lookUpQueue = DispatchQueue(label: "strata.desktop-settings", qos: .utility)
 
     /// The first lookup's answer (a static `let` is initialised once, thread-safely).
     private static let processDoubleClickMilliseconds = doubleClickMilliseconds()
