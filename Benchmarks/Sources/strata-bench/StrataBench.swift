@@ -69,6 +69,7 @@ struct RunCommand: ParsableCommand {
         let date = report.machine["date"] ?? "undated"
         let path = json ?? (smoke ? nil : "Benchmarks/results/\(date)" + selectedIDs.map { "-" + $0.uppercased() }.joined() + ".json")
         if let path {
+            if json == nil { mkdir("Benchmarks/results", 0o755) }
             try report.json.write(toFile: path)
             print("\nwrote \(path)")
         }

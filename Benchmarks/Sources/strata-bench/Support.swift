@@ -27,7 +27,7 @@ enum Machine {
             "nproc": String(RenderQueuePool.activeProcessorCount),
             "cpu": cpuModel(),
             "mode": smoke ? "smoke" : "full",
-            "compositor": getenv("WAYLAND_DISPLAY") == nil ? "none" : (getenv("STRATA_COMPOSITOR").map { String(cString: $0) } ?? "yours"),
+            "compositor": compositor(),
         ]
         for library in ["pixman-1", "freetype2", "harfbuzz", "cairo", "pango"] {
             if let version = try? capture("pkg-config --modversion \(library)").trimmingCharacters(in: " \n"), !version.isEmpty {
@@ -35,6 +35,15 @@ enum Machine {
             }
         }
         return machine
+    }
+
+    /// Which compositor the window metrics ran under: the embedded headless weston that
+    /// `Benchmarks/run` starts (it sets STRATA_WESTON_LOG), or the session's own.
+    static func compositor() -> String {
+        guard getenv("WAYLAND_DISPLAY") != nil else { return "none" }
+        guard getenv("STRATA_WESTON_LOG") != nil else { return "the session's own (WAYLAND_DISPLAY)" }
+        let version = (try? capture("weston --version").trimmingCharacters(in: " \n")) ?? "weston"
+        return "embedded headless \(version), pixman renderer"
     }
 
     /// Today's date as YYYY-MM-DD, in UTC.
