@@ -64,6 +64,9 @@ enum IdleWakeUps {
             keep = [stage.host, stage.backend]
             loop = stage.loop
         }
+        // Work the scene set off (buffer releases, the last worker task) finishes before counting.
+        let settle = monotonicSeconds() + min(1, seconds)
+        while monotonicSeconds() < settle { try loop.runOnce(timeout: .milliseconds(20)) }
         let idle = try idle(loop, for: seconds)
         print("loop_wakeups=\(idle.loopWakeUps)")
         print("thread_switches=\(idle.threadSwitches)")

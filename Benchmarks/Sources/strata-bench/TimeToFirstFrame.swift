@@ -56,7 +56,7 @@ enum TimeToFirstFrame {
             peer.commit.append(theirs.firstCommit)
             peer.presentation.append(theirs.firstPresentation)
         }
-        let interval = try WestonMetrics.frameInterval()
+        let interval = (try WestonMetrics.frameInterval() * 10).rounded() / 10
         recorder.record("frame_interval", interval, unit: "ms", note: "this compositor's, measured in this run")
         for (name, mine, theirs) in [("first_commit", strata.commit, peer.commit), ("first_presentation", strata.presentation, peer.presentation)] {
             let (a, b) = (mine.median ?? .nan, theirs.median ?? .nan)
