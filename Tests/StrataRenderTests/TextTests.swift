@@ -210,6 +210,21 @@ struct FontChainTests {
         }
     }
 
+    /// A library made after another was freed (perhaps at the same address) gets layouts with
+    /// its own faces from the shared layout cache, never the freed library's.
+    @Test func aNewLibraryNeverGetsAFreedLibrarysLayout() throws {
+        let text = AttributedText("serial keys", style: TextStyle(font: Font(size: 13)))
+        var first: FontLibrary? = FontLibrary()
+        let old = TextLayout.cached(text, library: try #require(first))
+        #expect(old.lines.first?.glyphs.isEmpty == false)
+        first = nil
+        for _ in 0..<8 {
+            let library = FontLibrary()
+            let laid = TextLayout.cached(text, library: library)
+            #expect(laid.lines.allSatisfy { $0.glyphs.allSatisfy { $0.face.glyphCache === library.glyphCache } })
+        }
+    }
+
     /// The ASCII shortcut answers as HarfBuzz does, for a face that has ASCII and one that may not.
     @Test func asciiCoverageMatchesTheFont() throws {
         let library = FontLibrary()

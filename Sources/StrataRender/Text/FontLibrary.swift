@@ -4,6 +4,7 @@ import Glibc
 import Locking
 import Logging
 import StrataPlatform
+import Synchronization
 
 /// Finds faces for fonts and for the characters they lack, and keeps them for the process.
 ///
@@ -32,6 +33,11 @@ public final class FontLibrary: @unchecked Sendable {
 
     /// The most notes kept; older ones are dropped, so unknown family names cannot grow it.
     static let maximumNotes = 64
+
+    /// Unique in the process: what layout caches key a library by, since a freed library's
+    /// address (its `ObjectIdentifier`) can be a new library's.
+    let serial = FontLibrary.nextSerial.wrappingAdd(1, ordering: .relaxed).oldValue
+    private static let nextSerial = Atomic<Int>(1)
 
     private let freetype = FreeTypeLibrary()
     /// Guards FreeType face creation and fontconfig, neither of which is thread-safe here.

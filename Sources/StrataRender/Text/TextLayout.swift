@@ -145,7 +145,8 @@ final class LayoutCache: Sendable {
         let pieces: [PieceKey]
         let options: TextLayoutOptions
         let scale: Double
-        let library: ObjectIdentifier
+        /// The library's serial: faces differ between libraries.
+        let library: Int
     }
 
     enum PieceKey: Hashable, Sendable {
@@ -168,7 +169,7 @@ final class LayoutCache: Sendable {
                 .attachment(attachment.image.map(ObjectIdentifier.init), attachment.size, attachment.cornerRadius,
                             attachment.alignment == .baseline, style)
             }
-        }, options: options, scale: scale, library: ObjectIdentifier(library))
+        }, options: options, scale: scale, library: library.serial)
         if let cached = layouts.value(for: key) { return cached }
         let layout = TextLayout(text, options: options, scale: scale, library: library)
         // The key holds the text: count it with the layout.
