@@ -41,7 +41,7 @@ enum LabelThroughput {
     static let words = ["async", "glyph", "frame", "layer", "pixel", "queue", "shape", "label", "cache", "strip",
                         "paint", "theme", "scale", "input", "focus", "timer"]
 
-    /// 25 to 28 glyphs of Latin text, distinct for each `i`.
+    /// Four five-letter words and the index: 25 to 28 characters of Latin text, distinct for each `i`.
     static func latin(_ i: Int) -> String {
         "\(words[i % 16]) \(words[i / 3 % 16]) \(words[i / 7 % 16]) \(words[i / 11 % 16]) \(i)"
     }
