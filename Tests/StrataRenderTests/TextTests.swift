@@ -1,3 +1,4 @@
+import CHarfBuzz
 import Foundation
 import RenderTestSupport
 @testable import StrataRender
@@ -188,5 +189,52 @@ struct FontLibraryLifetimeTests {
         }
         let glyph = try #require(face).rasterize(glyph: 36, pixelSize: 16 * 64)
         #expect(glyph?.isBlank == false)
+    }
+}
+
+struct FontChainTests {
+    /// Latin text opens only the primary face; a character it lacks opens the face fontconfig
+    /// says has it, and draws.
+    @Test func fallbackFacesOpenOnlyWhenNeeded() throws {
+        let library = FontLibrary()
+        let latin = TextLayout(AttributedText("Latin only", style: TextStyle(font: Font(size: 14))), library: library)
+        #expect(latin.size.width > 0)
+        #expect(library.cacheStatistics.faces.count == 1)
+        let chain = library.fontChain(for: Font(size: 14))
+        guard let primary = chain.primary, !primary.covers("中") else { return }   // no CJK-less primary here
+        let mixed = TextLayout(AttributedText("A中", style: TextStyle(font: Font(size: 14))), library: library)
+        let faces = Set(mixed.lines.flatMap { $0.glyphs.map { ObjectIdentifier($0.face) } })
+        if let cjk = library.face(for: "中", in: chain), cjk.covers("中") {
+            #expect(faces.count == 2)
+            #expect(library.cacheStatistics.faces.count < chain.candidates.count + 1)
+        }
+    }
+
+    /// A library made after another was freed (perhaps at the same address) gets layouts with
+    /// its own faces from the shared layout cache, never the freed library's.
+    @Test func aNewLibraryNeverGetsAFreedLibrarysLayout() throws {
+        let text = AttributedText("serial keys", style: TextStyle(font: Font(size: 13)))
+        var first: FontLibrary? = FontLibrary()
+        let old = TextLayout.cached(text, library: try #require(first))
+        #expect(old.lines.first?.glyphs.isEmpty == false)
+        first = nil
+        for _ in 0..<8 {
+            let library = FontLibrary()
+            let laid = TextLayout.cached(text, library: library)
+            #expect(laid.lines.allSatisfy { $0.glyphs.allSatisfy { $0.face.glyphCache === library.glyphCache } })
+        }
+    }
+
+    /// The ASCII shortcut answers as HarfBuzz does, for a face that has ASCII and one that may not.
+    @Test func asciiCoverageMatchesTheFont() throws {
+        let library = FontLibrary()
+        for face in library.chain(for: Font(size: 14)) {
+            let sized = face.shapingFont(pixelSize: 14 * 64)
+            for value in UInt32(0)..<128 {
+                var glyph: UInt32 = 0
+                let has = withExtendedLifetime(sized) { hb_font_get_nominal_glyph(sized.font, value, &glyph) != 0 }
+                #expect(face.covers(Unicode.Scalar(value)!) == has)
+            }
+        }
     }
 }

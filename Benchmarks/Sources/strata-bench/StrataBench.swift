@@ -113,12 +113,25 @@ struct ProfileCommand: ParsableCommand {
 
     @Argument(help: "labels or feed") var workload: String
     @Option var count = 2000
+    @Option(help: "For labels: warm, fresh, cjk or cold (M1's variants).") var variant = "warm"
+    @Option(help: "For labels: instead of profiling, write labels 0–2 of the variant as each M1 contender draws them to this directory.")
+    var dump: String?
 
     func run() throws {
         switch workload {
         case "labels":
-            let renderer = LabelThroughput.StrataRenderer(pool: BitmapPool())
-            for _ in 0..<count { try renderer.render() }
+            guard let variant = LabelThroughput.Variant(rawValue: variant) else {
+                throw ValidationError("unknown variant \(variant)")
+            }
+            if let dump {
+                try LabelThroughput.dump(variant, indices: [0, 1, 2], to: dump)
+                return
+            }
+            let labels = variant.labels(smoke: false)
+            let renderer = LabelThroughput.StrataRenderer(pool: BitmapPool(), variant: variant, labels: labels)
+            try LabelThroughput.withTextReuse(variant) {
+                for index in 0..<count { try renderer.render(index) }
+            }
         case "feed":
             MainActor.assumeIsolated { _ = MainThreadOffload.feed(asynchronous: true, frames: count) }
         default:

@@ -34,6 +34,9 @@ public final class FontFace: @unchecked Sendable {
     let unitsPerEm: Double
     /// Ascender, descender (positive, below the baseline) and line gap in design units.
     let ascender: Double, descender: Double, lineGap: Double
+    /// Which of U+0000…U+007F the face has, one bit each: layout asks for every character, and
+    /// most are ASCII.
+    private let asciiCoverage: (low: UInt64, high: UInt64)
 
     /// Keeps the FreeType library alive while this face exists: it is freed after its faces.
     private let freetype: FreeTypeLibrary
@@ -82,6 +85,7 @@ public final class FontFace: @unchecked Sendable {
         }
         hbFace = hb_face_create(blob, UInt32(index))
         hb_blob_destroy(blob)
+        asciiCoverage = Self.asciiCoverage(of: hbFace)
         self.data = data
         self.path = path
         self.index = index
@@ -116,8 +120,22 @@ public final class FontFace: @unchecked Sendable {
         return sizedFonts.insert(SizedFont(font: font), cost: SizedFont.estimatedBytes, for: pixelSize)
     }
 
+    private static func asciiCoverage(of face: OpaquePointer) -> (low: UInt64, high: UInt64) {
+        guard let font = hb_font_create(face) else { return (0, 0) }
+        defer { hb_font_destroy(font) }
+        hb_ot_font_set_funcs(font)
+        var bits: (low: UInt64, high: UInt64) = (0, 0)
+        var glyph: hb_codepoint_t = 0
+        for value in UInt32(0)..<128 where hb_font_get_nominal_glyph(font, value, &glyph) != 0 {
+            if value < 64 { bits.low |= 1 << UInt64(value) } else { bits.high |= 1 << UInt64(value - 64) }
+        }
+        return bits
+    }
+
     /// Whether the face has a glyph for `scalar`.
     func covers(_ scalar: Unicode.Scalar) -> Bool {
+        if scalar.value < 64 { return asciiCoverage.low & (1 << UInt64(scalar.value)) != 0 }
+        if scalar.value < 128 { return asciiCoverage.high & (1 << UInt64(scalar.value - 64)) != 0 }
         var glyph: hb_codepoint_t = 0
         let sized = shapingFont(pixelSize: 64 * 16)
         return withExtendedLifetime(sized) { hb_font_get_nominal_glyph(sized.font, scalar.value, &glyph) != 0 }

@@ -4,6 +4,7 @@ import Glibc
 import Locking
 import Logging
 import StrataPlatform
+import Synchronization
 
 /// Finds faces for fonts and for the characters they lack, and keeps them for the process.
 ///
@@ -33,6 +34,11 @@ public final class FontLibrary: @unchecked Sendable {
     /// The most notes kept; older ones are dropped, so unknown family names cannot grow it.
     static let maximumNotes = 64
 
+    /// Unique in the process: what layout caches key a library by, since a freed library's
+    /// address (its `ObjectIdentifier`) can be a new library's.
+    let serial = FontLibrary.nextSerial.wrappingAdd(1, ordering: .relaxed).oldValue
+    private static let nextSerial = Atomic<Int>(1)
+
     private let freetype = FreeTypeLibrary()
     /// Guards FreeType face creation and fontconfig, neither of which is thread-safe here.
     private let state = Locked(())
@@ -40,14 +46,14 @@ public final class FontLibrary: @unchecked Sendable {
     /// Faces by file and index, costed at their file's size: each holds its file's bytes.
     private let faces: ByteBudgetCache<FaceKey, FontFace>
     /// Fallback chains by family, weight and slant; every unknown family name asked for adds one.
-    private let chains: ByteBudgetCache<ChainKey, [FontFace]>
+    private let chains: ByteBudgetCache<ChainKey, FontChain>
     /// The face fontconfig found for a character no chain covered (nil: none has it).
     private let scalarFallbacks: ByteBudgetCache<UInt32, FontFace?>
     /// Rasterized glyphs of this library's faces, shared by every render worker.
     public let glyphCache: GlyphCache
     /// Pinned files, in fallback order, or nil to ask fontconfig.
     private let pinned: [String]?
-    private let pinnedFaces: [FontFace]
+    private let pinnedChain: FontChain?
 
     /// The default budget of the face cache: 128 MiB of font files (a face keeps its whole file
     /// in memory; large CJK collections are about 20–30 MiB).
@@ -64,7 +70,7 @@ public final class FontLibrary: @unchecked Sendable {
         chains = ByteBudgetCache(budget: Self.lookupCacheBytes)
         scalarFallbacks = ByteBudgetCache(budget: Self.lookupCacheBytes)
         pinned = nil
-        pinnedFaces = []
+        pinnedChain = nil
         _ = FcInit()
     }
 
@@ -85,7 +91,7 @@ public final class FontLibrary: @unchecked Sendable {
                 try FontFace(data: data, path: file, index: 0, freetype: library, glyphCache: cache)
             })
         }
-        pinnedFaces = faces
+        pinnedChain = FontChain(loaded: faces)
     }
 
     /// Fallbacks and other decisions worth knowing, such as a family that was not found; the
@@ -131,21 +137,41 @@ public final class FontLibrary: @unchecked Sendable {
     private static let faceOverhead = 64 << 10
 
     /// The faces for `font`, primary first. Empty only when no font at all is installed.
+    /// Opens every face of the chain; layout opens fallbacks only when a character needs one.
     public func chain(for font: Font) -> [FontFace] {
-        if pinned != nil { return pinnedFaces }
+        let chain = fontChain(for: font)
+        return chain.candidates.indices.compactMap { loadedFace(chain, $0) }
+    }
+
+    /// The fallback chain for `font`, with its primary face open and the others opened on first use.
+    func fontChain(for font: Font) -> FontChain {
+        if let pinnedChain { return pinnedChain }
         let key = ChainKey(family: font.family, weight: font.weight.value, italic: font.isItalic)
         if let chain = chains.value(for: key) { return chain }
         let matches = state.withLock { _ in Self.fontconfigSort(font) }
-        var chain: [FontFace] = []
-        for match in matches.prefix(6) {
-            if let face = try? face(contentsOf: match.path, index: match.index) { chain.append(face) }
+        // The first face that opens is the primary one; the chain keeps the charsets of its own.
+        var candidates = Array(matches.prefix(6))
+        for unused in matches.dropFirst(6) { if let charset = unused.charset { FcCharSetDestroy(charset) } }
+        var primary: FontFace?
+        while primary == nil, !candidates.isEmpty {
+            primary = try? face(contentsOf: candidates[0].path, index: candidates[0].index)
+            if primary == nil, let charset = candidates.removeFirst().charset { FcCharSetDestroy(charset) }
         }
-        if let primary = chain.first, !Self.isGeneric(font.family),
-           primary.familyName.lowercased() != font.family.lowercased() {
+        let chain = FontChain(primary: primary, candidates: candidates)
+        if let primary, !Self.isGeneric(font.family), primary.familyName.lowercased() != font.family.lowercased() {
             note("font family \(LogText.quoted(font.family, limit: 64)) not found; using \(LogText.quoted(primary.familyName, limit: 64))")
         }
-        let cost = font.family.utf8.count + chain.count * MemoryLayout<FontFace>.stride
+        let cost = font.family.utf8.count + candidates.count * (MemoryLayout<FontChain.Candidate>.stride + 64)
         return chains.insert(chain, cost: cost, for: key)
+    }
+
+    /// Face `index` of `chain`, opened now if it was not yet; nil when its file cannot be read.
+    private func loadedFace(_ chain: FontChain, _ index: Int) -> FontFace? {
+        if let known = chain.face(at: index) { return known }
+        let candidate = chain.candidates[index]
+        let opened = try? face(contentsOf: candidate.path, index: candidate.index)
+        chain.setFace(opened, at: index)
+        return opened
     }
 
     /// Records `note` and logs it, unless it is already among the kept notes.
@@ -160,16 +186,22 @@ public final class FontLibrary: @unchecked Sendable {
     }
 
     /// The face in `chain` for `scalar`, or one fontconfig finds for it; the primary face when
-    /// no installed font has it (it draws its missing-glyph box).
-    func face(for scalar: Unicode.Scalar, in chain: [FontFace]) -> FontFace? {
-        if let face = chain.first(where: { $0.covers(scalar) }) { return face }
-        guard pinned == nil else { return chain.first }
-        if let known = scalarFallbacks.value(for: scalar.value) { return known ?? chain.first }
+    /// no installed font has it (it draws its missing-glyph box). A fallback in the chain is
+    /// opened only when fontconfig says it has the character.
+    func face(for scalar: Unicode.Scalar, in chain: FontChain) -> FontFace? {
+        if let primary = chain.primary, primary.covers(scalar) { return primary }
+        for index in chain.candidates.indices.dropFirst() {
+            if let charset = chain.candidates[index].charset,
+               !state.withLock({ _ in FcCharSetHasChar(charset, scalar.value) != 0 }) { continue }
+            if let face = loadedFace(chain, index), face.covers(scalar) { return face }
+        }
+        guard pinned == nil else { return chain.primary }
+        if let known = scalarFallbacks.value(for: scalar.value) { return known ?? chain.primary }
         let match = state.withLock { _ in Self.fontconfigMatch(covering: scalar) }
         let face = match.flatMap { try? self.face(contentsOf: $0.path, index: $0.index) }
         let covering = face.flatMap { $0.covers(scalar) ? $0 : nil }
         scalarFallbacks.insert(covering, cost: 0, for: scalar.value)
-        return covering ?? chain.first
+        return covering ?? chain.primary
     }
 
     static let log = Logger(label: "strata.text")
@@ -180,7 +212,7 @@ public final class FontLibrary: @unchecked Sendable {
 
     // MARK: Fontconfig (called with the lock held)
 
-    private struct Match { let path: String; let index: Int }
+    struct Match { let path: String; let index: Int; var charset: OpaquePointer? = nil }
 
     private static func fontconfigSort(_ font: Font) -> [Match] {
         guard let pattern = FcPatternCreate() else { return [] }
@@ -195,7 +227,13 @@ public final class FontLibrary: @unchecked Sendable {
         defer { FcFontSetDestroy(set) }
         var matches: [Match] = []
         for offset in 0..<Int(set.pointee.nfont) {
-            if let font = set.pointee.fonts[offset], let match = Self.match(from: font) { matches.append(match) }
+            guard let font = set.pointee.fonts[offset], var match = Self.match(from: font) else { continue }
+            // The chain's own reference, so a fallback can be ruled out without opening its file.
+            var charset: OpaquePointer?
+            if FcPatternGetCharSet(font, FC_CHARSET, 0, &charset) == FcResultMatch, let charset {
+                match.charset = FcCharSetCopy(charset)
+            }
+            matches.append(match)
         }
         return matches
     }
@@ -223,4 +261,38 @@ public final class FontLibrary: @unchecked Sendable {
         _ = FcPatternGetInteger(font, FC_INDEX, 0, &index)
         return Match(path: String(cString: file), index: Int(index))
     }
+}
+
+/// A font's faces in fontconfig's order: the primary one open, the others opened on first use,
+/// each with the characters fontconfig says it has. Any thread.
+final class FontChain: @unchecked Sendable {
+    // @unchecked: `opened` is used only under its lock; the rest is immutable (the charsets are
+    // read only under the library's fontconfig lock).
+    typealias Candidate = FontLibrary.Match
+    let primary: FontFace?
+    let candidates: [Candidate]
+    /// Per candidate: nil when not tried yet, .some(nil) when its file failed.
+    private let opened: Locked<[FontFace??]>
+
+    init(primary: FontFace?, candidates: [Candidate]) {
+        self.primary = primary
+        self.candidates = candidates
+        var slots = [FontFace??](repeating: nil, count: candidates.count)
+        if let primary, !slots.isEmpty { slots[0] = .some(primary) }
+        opened = Locked(slots)
+    }
+
+    /// A chain of faces already open (pinned files), in order.
+    init(loaded faces: [FontFace]) {
+        primary = faces.first
+        candidates = faces.map { Candidate(path: $0.path, index: $0.index) }
+        opened = Locked(faces.map { .some($0) })
+    }
+
+    deinit {
+        for candidate in candidates { if let charset = candidate.charset { FcCharSetDestroy(charset) } }
+    }
+
+    func face(at index: Int) -> FontFace? { opened.withLock { $0[index] ?? nil } }
+    func setFace(_ face: FontFace?, at index: Int) { opened.withLock { $0[index] = .some(face) } }
 }

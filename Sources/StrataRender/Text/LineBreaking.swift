@@ -10,7 +10,9 @@ enum LineBreaking {
 
     /// Whether a space that may disappear at a line end (not a no-break space).
     static func isBreakingSpace(_ scalar: Unicode.Scalar) -> Bool {
-        scalar.properties.isWhitespace && scalar != "\u{00A0}" && scalar != "\u{202F}" && scalar != "\u{2007}"
+        // ASCII without the Unicode property tables: of its whitespace, tab and space are not hard breaks.
+        if scalar.isASCII { return scalar == " " || scalar == "\t" }
+        return scalar.properties.isWhitespace && scalar != "\u{00A0}" && scalar != "\u{202F}" && scalar != "\u{2007}"
             && !isHardBreak(scalar)
     }
 
@@ -28,12 +30,32 @@ enum LineBreaking {
     private static let noBreakBefore: Set<Unicode.Scalar> = Set("，。、．：；？！）」』】〕〉》〗〙〛’”…‥ー々〻ぁぃぅぇぉっゃゅょゎゕゖァィゥェォッャュョヮヵヶ・,.:;?!)]}%".unicodeScalars)
     private static let noBreakAfter: Set<Unicode.Scalar> = Set("（「『【〔〈《〖〘〚‘“([{$".unicodeScalars)
 
+    private static func isASCIIAlphanumeric(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.value {
+        case 0x30...0x39, 0x41...0x5A, 0x61...0x7A: true
+        default: false
+        }
+    }
+
+    // ASCII letters and digits are in neither set: skip hashing them.
+    private static func isNoBreakBefore(_ scalar: Unicode.Scalar) -> Bool {
+        if isASCIIAlphanumeric(scalar) { return false }
+        return noBreakBefore.contains(scalar)
+    }
+
+    private static func isNoBreakAfter(_ scalar: Unicode.Scalar) -> Bool {
+        if isASCIIAlphanumeric(scalar) { return false }
+        return noBreakAfter.contains(scalar)
+    }
+
     /// Whether a line may break between `scalar` and `next`.
     static func canBreak(after scalar: Unicode.Scalar, before next: Unicode.Scalar?) -> Bool {
         guard let next else { return true }
-        if noBreakBefore.contains(next) || noBreakAfter.contains(scalar) { return false }
+        if isNoBreakBefore(next) || isNoBreakAfter(scalar) { return false }
         if isBreakingSpace(scalar) { return !isBreakingSpace(next) }
-        if scalar == "-" || scalar == "\u{2010}" || scalar == "\u{2013}" { return !next.properties.isWhitespace }
+        if scalar == "-" || scalar == "\u{2010}" || scalar == "\u{2013}" {
+            return next.isASCII ? !(next == " " || (0x09...0x0D).contains(next.value)) : !next.properties.isWhitespace
+        }
         return isWide(scalar) || isWide(next)
     }
 }

@@ -145,7 +145,8 @@ final class LayoutCache: Sendable {
         let pieces: [PieceKey]
         let options: TextLayoutOptions
         let scale: Double
-        let library: ObjectIdentifier
+        /// The library's serial: faces differ between libraries.
+        let library: Int
     }
 
     enum PieceKey: Hashable, Sendable {
@@ -168,7 +169,7 @@ final class LayoutCache: Sendable {
                 .attachment(attachment.image.map(ObjectIdentifier.init), attachment.size, attachment.cornerRadius,
                             attachment.alignment == .baseline, style)
             }
-        }, options: options, scale: scale, library: ObjectIdentifier(library))
+        }, options: options, scale: scale, library: library.serial)
         if let cached = layouts.value(for: key) { return cached }
         let layout = TextLayout(text, options: options, scale: scale, library: library)
         // The key holds the text: count it with the layout.
@@ -221,7 +222,7 @@ private struct LayoutBuilder {
         for piece in text.pieces {
             switch piece {
             case let .text(string, style):
-                let chain = library.chain(for: style.font)
+                let chain = library.fontChain(for: style.font)
                 var scalars: [Unicode.Scalar] = []
                 var face: FontFace?
                 func flush() {
@@ -242,8 +243,9 @@ private struct LayoutBuilder {
                     }
                     previous = scalar
                     // Marks stay with the face of what they combine with.
-                    let isMark = scalar.properties.generalCategory == .nonspacingMark
-                        || scalar.properties.generalCategory == .enclosingMark
+                    // (No mark is below U+0300: skip the property lookup for Latin-1.)
+                    let isMark = scalar.value >= 0x300 && (scalar.properties.generalCategory == .nonspacingMark
+                        || scalar.properties.generalCategory == .enclosingMark)
                     let wanted = isMark && face != nil ? face : library.face(for: scalar, in: chain)
                     if wanted !== face { flush(); face = wanted }
                     scalars.append(scalar)
@@ -359,7 +361,7 @@ private struct LayoutBuilder {
     private mutating func addEllipsis(to line: [Cluster]) -> [Cluster] {
         guard let lastRun = line.last?.run ?? runs.indices.last else { return line }
         let style = runs[lastRun].style
-        let chain = library.chain(for: style.font)
+        let chain = library.fontChain(for: style.font)
         guard let face = library.face(for: "\u{2026}", in: chain) else { return line }
         runs.append(Run(style: style, face: face, attachment: nil, scalars: ["\u{2026}"]))
         let ellipsis = clusters(ofRun: runs.count - 1)
@@ -388,7 +390,7 @@ private struct LayoutBuilder {
                 gap = max(gap, face.lineGap * em)
             }
         }
-        if clusters.isEmpty, let face = library.chain(for: Font()).first {
+        if clusters.isEmpty, let face = library.fontChain(for: Font()).primary {
             let em = Font().size / face.unitsPerEm
             ascent = face.ascender * em
             descent = face.descender * em

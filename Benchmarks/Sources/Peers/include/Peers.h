@@ -2,18 +2,43 @@
 #pragma once
 #include <stdint.h>
 
-/// A label drawn the way a GTK3-era widget draws: cairo for the rounded background, a cached
-/// PangoLayout for the text, into a cairo image surface. One per thread.
+/// A label drawn the way a GTK3-era widget draws: cairo for the rounded background, a PangoLayout
+/// for the text, into a cairo image surface. One per thread.
 typedef struct CairoLabel CairoLabel;
+/// A label whose layout uses the thread's default pango-cairo font map, or, when
+/// `fresh_font_map` is nonzero, a font map of its own (a cold start: no fontsets, no fonts).
+/// NULL when cairo or pango fails.
+CairoLabel *cairo_label_create_with_font_map(int width, int height, double corner_radius, int fresh_font_map);
+/// Sets the text and its size in pixels; the layout is shaped again on the next render, as a
+/// widget's is when its text changes. Returns nonzero when the text had to be ellipsized.
+int cairo_label_set_text(CairoLabel *label, const char *utf8, int pixel_size);
+/// Draws the label; 0, or -1 when the surface or context is in error.
+int cairo_label_draw(CairoLabel *label);
+/// M2's card: a label on the thread's default font map, in `font_description`, whose text is set
+/// on every render (the cards' text changes as they scroll).
 CairoLabel *cairo_label_create(int width, int height, const char *font_description);
 void cairo_label_render(CairoLabel *label, const char *utf8, double corner_radius);
-uint32_t cairo_label_pixel(const CairoLabel *label, int x, int y);
+/// The surface's premultiplied ARGB pixels; `stride` receives the row length in pixels.
+const uint32_t *cairo_label_pixels(const CairoLabel *label, int *stride);
 void cairo_label_destroy(CairoLabel *label);
 
-/// The floor: pixman and FreeType called directly, doing the minimum for the same label: one
-/// fill and a composite per pre-rasterized glyph, at positions computed once. One per thread.
+/// The floor's fonts: an FT_Library with a primary and a fallback face per pixel size, HarfBuzz
+/// fonts on them, and a pixman glyph cache keyed by face and glyph id. One per thread.
+typedef struct RawFonts RawFonts;
+/// NULL when FreeType cannot open either file.
+RawFonts *raw_fonts_create(const char *primary_path, const char *fallback_path, int fallback_index);
+void raw_fonts_destroy(RawFonts *fonts);
+
+/// The floor: pixman, FreeType and HarfBuzz called directly, doing the minimum for the same
+/// label. One per thread.
 typedef struct RawLabel RawLabel;
-RawLabel *raw_label_create(int width, int height, const char *font_path, int pixel_size, const char *utf8);
+/// NULL when pixman fails.
+RawLabel *raw_label_create(int width, int height, int corner_radius);
+/// Shapes `utf8` at `pixel_size` with `fonts` (each character in the first face that has it) and
+/// looks up or rasterizes its glyphs, for the following renders. 0, or -1 when FreeType or
+/// HarfBuzz fails or the text does not fit.
+int raw_label_set_text(RawLabel *label, RawFonts *fonts, const char *utf8, int pixel_size);
+/// Draws the rounded background and the glyphs of the last `raw_label_set_text`.
 void raw_label_render(RawLabel *label);
-uint32_t raw_label_pixel(const RawLabel *label, int x, int y);
+const uint32_t *raw_label_pixels(const RawLabel *label, int *stride);
 void raw_label_destroy(RawLabel *label);
