@@ -97,6 +97,11 @@ public final class LayerHost {
         didSet { compositionTimeout = max(compositionTimeout, .milliseconds(1)) }
     }
 
+    /// Called on the main thread with every frame right before it goes to the backend to be
+    /// presented (for Wayland, right before `wl_surface.attach`), so a harness can check what
+    /// reaches the screen. Synchronous: the frame waits for it. Nil (the default) costs one check.
+    public var frameInspector: ((FrameInspection) -> Void)?
+
     /// Runs on the compose queue before each paint; tests stall painting with it.
     package var beforePainting: (@Sendable () -> Void)? {
         get { composer.beforePainting }
@@ -204,7 +209,7 @@ public final class LayerHost {
         // keep their damage until it is back.
         guard !clock.isCompositionOverdue else { return }
         let outcome = composer.compose(rootLayer, geometry: geometry, background: backgroundColor, backend: backend,
-                                       loop: loop) { [weak self] frame in self?.finishComposition(frame) }
+                                       loop: loop, tick: statistics.ticks) { [weak self] frame in self?.finishComposition(frame) }
         switch outcome {
         case .unchanged:
             break
@@ -241,6 +246,7 @@ public final class LayerHost {
         let start = ContinuousClock.now
         statistics.framesComposed += 1
         if composer.accept(frame) {
+            inspect(frame)
             backend.present(frame.buffer, damage: frame.damage, geometry: geometry)
             statistics.framesCommitted += 1
             perform(clock.compositionFinished(committed: true))
