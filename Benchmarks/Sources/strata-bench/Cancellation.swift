@@ -16,6 +16,9 @@ enum Cancellation {
         enum Superseded { case queued, drawing, afterDrawing }
         struct Task {
             var cpu = 0.0
+            /// CPU spent after the task drew a row with the main thread's change already made:
+            /// what prompt cancellation could have saved, as opposed to work done before the change.
+            var cpuAfterSuperseded = 0.0
             var began = false
             var ended = false
             var completed = false
@@ -38,14 +41,18 @@ enum Cancellation {
 
         func makeTask() -> Int { locked { nextID += 1; tasks[nextID] = Task(); return nextID } }
         func began(_ id: Int, layer: Int) { locked { tasks[id]?.began = true; drawing[layer] = id } }
-        func ended(_ id: Int, layer: Int, cpu: Double, completed: Bool) {
+        func ended(_ id: Int, layer: Int, cpu: Double, afterSuperseded: Double, completed: Bool) {
             locked {
                 tasks[id]?.cpu = cpu
+                tasks[id]?.cpuAfterSuperseded = afterSuperseded
                 tasks[id]?.ended = true
                 tasks[id]?.completed = completed
                 if drawing[layer] == id { drawing[layer] = nil }
             }
         }
+        /// Whether the main thread has superseded task `id`; the harness's own record, not the
+        /// toolkit's sentinel.
+        func isSuperseded(_ id: Int) -> Bool { locked { tasks[id]?.superseded != nil } }
         func finished(_ id: Int, used: Bool) { locked { tasks[id]?.used = used } }
         /// The task drawing for `layer` now, if any.
         func drawingTask(layer: Int) -> Int? { locked { drawing[layer] } }
@@ -101,7 +108,9 @@ enum Cancellation {
                     let start = threadCPUTime()
                     var completed = true
                     var row = 0
+                    var supersededAt: Double?
                     repeat {
+                        if supersededAt == nil, ledger.isSuperseded(id) { supersededAt = threadCPUTime() - start }
                         if isCancelled() { completed = false; break }
                         let y = Double(row % 8) * 14
                         canvas.fill(Rect(x: 0, y: y, width: size.width, height: 13),
@@ -110,7 +119,8 @@ enum Cancellation {
                         row += 1
                     } while threadCPUTime() - start < budget
                     if completed { GenerationMarker.draw(marker, on: canvas) }
-                    ledger.ended(id, layer: index, cpu: threadCPUTime() - start, completed: completed)
+                    let cpu = threadCPUTime() - start
+                    ledger.ended(id, layer: index, cpu: cpu, afterSuperseded: cpu - (supersededAt ?? cpu), completed: completed)
                 },
                 didDisplay: { [checker, weak host] _, finished in
                     ledger.finished(id, used: finished)
@@ -158,6 +168,8 @@ enum Cancellation {
         recorder.record("superseded_while_drawing_stopped_early", percent(Double(drawing.filter { !$0.completed }.count), of: Double(drawing.count)),
                         unit: "%")
         recorder.record("cpu_on_discarded_work", percent(wastedCPU, of: allCPU), unit: "%", goal: .atMost(5))
+        recorder.record("cpu_after_supersession", percent(tasks.reduce(0) { $0 + $1.cpuAfterSuperseded }, of: allCPU), unit: "%",
+                        note: "the part of discarded work done after the change that superseded it")
         let findings = outcome.checker.findings.map { "layer \($0.layer) showed \($0.shown.map(String.init) ?? "no marker"), expected \($0.expected.map(String.init) ?? "none")" }
         recorder.record("stale_attaches", Double(outcome.checker.staleAttaches), unit: "attaches", goal: .exactly(0),
                         note: findings.isEmpty ? nil : findings.joined(separator: "; "))
