@@ -50,6 +50,7 @@ public final class LayerHost {
     private var frameTimer: MainLoop.Token?
     private var bufferRetryTimer: MainLoop.Token?
     private var compositionTimer: MainLoop.Token?
+    private var renderWaitTimer: MainLoop.Token?
     private var allocationFailureReported = false
     private var tickSubscription: DisplayLink.Subscription?
     var lastTransactionCounts = TransactionQueue.Counts()
@@ -85,7 +86,7 @@ public final class LayerHost {
     }
 
     isolated deinit {
-        for timer in [frameTimer, bufferRetryTimer, compositionTimer].compactMap({ $0 }) { loop.cancelTimer(timer) }
+        for timer in [frameTimer, bufferRetryTimer, compositionTimer, renderWaitTimer].compactMap({ $0 }) { loop.cancelTimer(timer) }
         if let tickHook { loop.removeHook(tickHook) }
         transactions.stopObserving(ObjectIdentifier(self))
         if Self.logsStatistics { Self.log.info("\(statistics)") }
@@ -182,6 +183,7 @@ public final class LayerHost {
         input.treeChanged()
         displayTree()
         compose()
+        if rendersInFlight > 0 { perform(clock.tickEndedWithRendersInFlight()) }
 
         isTicking = false
         displayLink.tickEnded(awaitingFrameSignal: clock.isComposing || clock.isFrameInFlight || rendersInFlight > 0)
@@ -295,6 +297,15 @@ public final class LayerHost {
             }
         }
         if actions.contains(.cancelCompositionTimeout) { cancel(&compositionTimer) }
+        if actions.contains(.cancelRenderWait) { cancel(&renderWaitTimer) }
+        if actions.contains(.armRenderWait) {
+            cancel(&renderWaitTimer)
+            renderWaitTimer = loop.addTimer(after: FrameClock.longestRenderWait) { [weak self] in
+                guard let self else { return }
+                renderWaitTimer = nil
+                perform(clock.renderWaitTimedOut())
+            }
+        }
         if actions.contains(.armCompositionTimeout) {
             cancel(&compositionTimer)
             compositionTimer = loop.addTimer(after: compositionTimeout) { [weak self] in self?.compositionTimedOut() }
