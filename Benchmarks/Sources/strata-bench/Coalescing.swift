@@ -36,16 +36,6 @@ enum Coalescing {
         }
         guard (try? backend.renderUntilIdle()) == true else { throw BenchError(message: "the headless host never went idle") }
         let before = host.statistics
-        /// Lets the renders and the painting still running come back, as they would within a frame
-        /// interval, then gives the frame signal.
-        func signalFrameWhenDrawn() throws {
-            let deadline = monotonicSeconds() + 5
-            while host.statistics.displayTasksInFlight > 0 {
-                guard monotonicSeconds() < deadline else { throw BenchError(message: "renders never came back") }
-                try loop.runOnce(timeout: .milliseconds(1))
-            }
-            backend.signalFrame()
-        }
         var change = 0
         var firstFrame: Statistics?
         for _ in 0..<frames {
@@ -61,14 +51,14 @@ enum Coalescing {
                 try loop.runOnce(timeout: .zero)
                 usleep(turnPause)
             }
-            try signalFrameWhenDrawn()
+            try signalFrameWhenDrawn(host, backend)
             if firstFrame == nil { firstFrame = host.statistics }
         }
         // From idle to idle: the last renders are shown in frames paced as before.
         for _ in 0..<100 where !host.isIdle {
             usleep(turnPause * useconds_t(turnsPerFrame))
             try loop.runOnce(timeout: .zero)
-            try signalFrameWhenDrawn()
+            try signalFrameWhenDrawn(host, backend)
         }
         guard host.isIdle else { throw BenchError(message: "the headless host never went idle") }
         let after = host.statistics
@@ -80,8 +70,19 @@ enum Coalescing {
         recorder.record("commits_per_frame_signal", commits / signals, unit: "commits", goal: .atMost(1), note: "headless")
         let firstTasks = firstFrame.map { Double($0.displayTasksStarted - before.displayTasksStarted) / Double(labels.count) }
         recorder.record("display_tasks_per_layer_first_frame_from_idle", firstTasks, unit: "tasks",
-                        note: "a tick from idle that shows nothing new yet lets the next turn tick again")
+                        note: "from idle: the first round renders before anything is shown, and the tick that shows it starts the next; more than 2 means renders were restarted")
         recorder.record("transactions_coalesced", Double(after.transactionsCoalesced - before.transactionsCoalesced), unit: "commits")
+    }
+
+    /// Lets the renders still running come back, as they would within a frame interval, then
+    /// gives the frame signal.
+    static func signalFrameWhenDrawn(_ host: LayerHost, _ backend: HeadlessBackend) throws {
+        let deadline = monotonicSeconds() + 5
+        while host.statistics.displayTasksInFlight > 0 {
+            guard monotonicSeconds() < deadline else { throw BenchError(message: "renders never came back") }
+            try host.loop.runOnce(timeout: .milliseconds(1))
+        }
+        backend.signalFrame()
     }
 
     // MARK: Under the compositor
