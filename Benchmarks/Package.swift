@@ -25,6 +25,7 @@ let package = Package(
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
         .testTarget(name: "BenchKitTests", dependencies: ["BenchKit"]),
+        .testTarget(name: "StrataBenchTests", dependencies: ["strata-bench", .product(name: "Strata", package: "Strata")]),
     ],
     swiftLanguageModes: [.v6]
 )

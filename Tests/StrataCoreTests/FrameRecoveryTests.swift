@@ -1,5 +1,6 @@
 import CoreTestSupport
 import Dispatch
+import Glibc
 import Synchronization
 @testable import StrataCore
 import StrataPlatform
@@ -158,8 +159,66 @@ struct FrameRecoveryTests {
     }
 }
 
+/// Changes that redisplay a layer at the next flush, made in every loop turn from idle: a tick
+/// that starts a render but has nothing new to show leaves no frame in flight, and without a
+/// wait for the render each turn would tick again and restart it, so it would never be shown.
+@MainActor
+struct RenderPacingTests {
+    @Test func changesInEveryTurnDoNotRestartARenderThatShowsNothingYet() throws {
+        let loop = MainLoop()
+        let backend = HeadlessBackend()
+        let host = LayerHost(size: Size(width: 40, height: 40), backend: backend, loop: loop)
+        let layer = AsyncLayer { canvas, size, _ in
+            usleep(4000)
+            canvas.fill(Rect(origin: .zero, size: size), color: .blue)
+        }
+        layer.frame = Rect(x: 0, y: 0, width: 40, height: 40)
+        host.rootLayer.addSublayer(layer)
+        #expect(try backend.renderUntilIdle())
+        let before = host.statistics
+        let redisplay = TransactionAction("test.redisplay")
+        let deadline = ContinuousClock.now + .seconds(5)
+        while host.statistics.displayTasksFinished == before.displayTasksFinished, ContinuousClock.now < deadline {
+            host.transactions.commit(layer, redisplay) { $0.setNeedsDisplay() }
+            try loop.runOnce(timeout: .zero)
+            usleep(200)
+        }
+        #expect(host.statistics.displayTasksFinished == before.displayTasksFinished + 1, "the render was shown")
+        let cancelled = { (statistics: Statistics) in
+            statistics.displayTasksCancelledBeforeDrawing + statistics.displayTasksCancelledAfterDrawing + statistics.displayTasksDiscardedBeforeUse
+        }
+        #expect(cancelled(host.statistics) == cancelled(before), "it was never restarted")
+    }
+}
+
 /// The clock's exits, as pure state transitions.
 struct FrameClockRecoveryTests {
+    @Test func aTickThatShowsNothingWaitsForItsRenders() {
+        var clock = ticked()
+        let waiting = clock.tickEndedWithRendersInFlight()
+        #expect(waiting == .armRenderWait)
+        let changed = clock.invalidate()
+        #expect(changed == [], "a change waits for the renders")
+        #expect(!clock.isIdle)
+        let returned = clock.rendersReturned()
+        #expect(returned == [.scheduleTick, .cancelRenderWait])
+        let again = clock.rendersReturned()
+        #expect(again == [], "a second return is ignored")
+
+        var slow = ticked()
+        _ = slow.tickEndedWithRendersInFlight()
+        _ = slow.invalidate()
+        let timedOut = slow.renderWaitTimedOut()
+        #expect(timedOut == .scheduleTick)
+        let late = slow.renderWaitTimedOut()
+        #expect(late == [])
+
+        var painting = ticked()
+        _ = painting.compositionStarted()
+        let paced = painting.tickEndedWithRendersInFlight()
+        #expect(paced == [], "a frame being painted paces the next tick already")
+    }
+
     private func ticked() -> FrameClock {
         var clock = FrameClock()
         _ = clock.invalidate()

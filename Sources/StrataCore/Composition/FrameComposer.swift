@@ -12,6 +12,8 @@ final class FrameComposer {
         let buffer: SurfaceBuffer
         let damage: DamageRegion
         let generation: UInt64
+        /// The host tick that collected the tree this frame shows.
+        let tick: Int
     }
 
     /// What `compose` did.
@@ -60,7 +62,7 @@ final class FrameComposer {
     /// Collects the tree and, when anything changed, starts painting it into a free buffer.
     /// `completion` runs on the main thread with the painted frame.
     func compose(_ root: Layer, geometry: SurfaceGeometry, background: Color, backend: any SurfaceBackend,
-                 loop: MainLoop, completion: @escaping @MainActor (PaintedFrame) -> Void) -> Outcome {
+                 loop: MainLoop, tick: Int, completion: @escaping @MainActor (PaintedFrame) -> Void) -> Outcome {
         var damage: DamageRegion? = pendingDamage
         pendingDamage.removeAll()
         let items = collect(root, geometry: geometry, damage: &damage)
@@ -90,7 +92,7 @@ final class FrameComposer {
         } else {
             for older in recentDamage.prefix(buffer.age - 1) { paint.formUnion(older) }
         }
-        let frame = PaintedFrame(buffer: buffer, damage: damage, generation: generation)
+        let frame = PaintedFrame(buffer: buffer, damage: damage, generation: generation, tick: tick)
         queue.async { [paint, scale = geometry.scale, beforePainting] in
             beforePainting?()
             buffer.beginPainting()

@@ -6,17 +6,21 @@
 /// waiting for a buffer. A tick that commits nothing leaves the clock idle: no frame is
 /// requested, nothing wakes the process.
 ///
+/// A tick that starts renders but commits nothing leaves no frame in flight to pace the next one;
+/// the renders do instead (`isAwaitingRenders`), so changes made in every loop turn cannot
+/// restart them in every turn.
+///
 /// Every waiting state has a timer as a way out, because the event it waits for may never come:
 /// a painting that never finishes (`armCompositionTimeout`), a frame callback the compositor never
-/// sends (`armFrameTimeout`), a buffer release that never comes or an allocation that keeps
+/// sends (`armFrameTimeout`), renders that take long (`armRenderWait`), a buffer release that never comes or an allocation that keeps
 /// failing (`armBufferRetry`, with exponential backoff from `firstBufferRetry` to
 /// `longestBufferRetry`). A scheduled tick needs only the loop's next iteration.
 public struct FrameClock: Equatable, Sendable {
     /// What the caller must do after an event.
     public struct Actions: OptionSet, Sendable {
-        public let rawValue: UInt8
+        public let rawValue: UInt16
         /// Actions from their bits.
-        public init(rawValue: UInt8) { self.rawValue = rawValue }
+        public init(rawValue: UInt16) { self.rawValue = rawValue }
         /// Run a tick soon: before the loop next sleeps.
         public static let scheduleTick = Actions(rawValue: 1 << 0)
         /// Start the timer that stands in for a frame callback that may never come.
@@ -32,12 +36,20 @@ public struct FrameClock: Equatable, Sendable {
         public static let armCompositionTimeout = Actions(rawValue: 1 << 5)
         /// Stop that timer.
         public static let cancelCompositionTimeout = Actions(rawValue: 1 << 6)
+        /// Start a timer of `longestRenderWait` that calls `renderWaitTimedOut`.
+        public static let armRenderWait = Actions(rawValue: 1 << 7)
+        /// Stop that timer.
+        public static let cancelRenderWait = Actions(rawValue: 1 << 8)
     }
 
     /// The wait before the first retry of a frame that found no buffer.
     public static let firstBufferRetry: Duration = .milliseconds(4)
     /// The longest wait between retries: each failure in a row doubles the wait up to this.
     public static let longestBufferRetry: Duration = .seconds(1)
+    /// The longest a tick waits for the renders an earlier tick started when nothing was
+    /// committed: about one frame at 60 Hz, so a slow render holds the others back by one frame
+    /// at most.
+    public static let longestRenderWait: Duration = .milliseconds(16)
 
     /// Something changed since the last tick.
     public private(set) var isDirty = false
@@ -52,6 +64,9 @@ public struct FrameClock: Equatable, Sendable {
     public private(set) var isCompositionOverdue = false
     /// A frame waits for a free buffer, or for a retry after an allocation failed.
     public private(set) var isWaitingForBuffer = false
+    /// A tick started renders but had nothing new to show, so no frame is in flight to pace the
+    /// next one: it waits for those renders (or `longestRenderWait`) instead.
+    public private(set) var isAwaitingRenders = false
     /// Frames in a row that found no buffer; zero once one is painted.
     public private(set) var bufferFailures = 0
 
@@ -61,6 +76,7 @@ public struct FrameClock: Equatable, Sendable {
     /// Whether nothing is pending, running or in flight.
     public var isIdle: Bool {
         !isDirty && !isTickScheduled && !isComposing && !isCompositionOverdue && !isFrameInFlight && !isWaitingForBuffer
+            && !isAwaitingRenders
     }
 
     /// How long to wait before retrying a frame that found no buffer: `firstBufferRetry`,
@@ -156,8 +172,32 @@ public struct FrameClock: Equatable, Sendable {
         return scheduleIfReady()
     }
 
+    /// The tick ended with renders in flight and nothing being painted, committed or waited for.
+    /// Without a frame in flight the next change would tick on the next loop turn and restart
+    /// those renders, again and again while changes come faster than renders finish, and nothing
+    /// new would be shown. So the renders stand in for the frame: ticks wait for them to come back.
+    public mutating func tickEndedWithRendersInFlight() -> Actions {
+        guard !isComposing, !isCompositionOverdue, !isFrameInFlight, !isWaitingForBuffer, !isAwaitingRenders else { return [] }
+        isAwaitingRenders = true
+        return .armRenderWait
+    }
+
+    /// Every render in flight came back (shown, cancelled or failed).
+    public mutating func rendersReturned() -> Actions {
+        guard isAwaitingRenders else { return [] }
+        isAwaitingRenders = false
+        return scheduleIfReady().union(.cancelRenderWait)
+    }
+
+    /// The renders took longer than `longestRenderWait`: ticks go on without them.
+    public mutating func renderWaitTimedOut() -> Actions {
+        guard isAwaitingRenders else { return [] }
+        isAwaitingRenders = false
+        return scheduleIfReady()
+    }
+
     private mutating func scheduleIfReady() -> Actions {
-        guard isDirty, !isTickScheduled, !isComposing, !isFrameInFlight, !isWaitingForBuffer else { return [] }
+        guard isDirty, !isTickScheduled, !isComposing, !isFrameInFlight, !isWaitingForBuffer, !isAwaitingRenders else { return [] }
         isTickScheduled = true
         return .scheduleTick
     }

@@ -15,7 +15,10 @@ extension LayerHost: DisplayRecorder {
     /// Counts a render's progress; a render that ended lets the host go idle.
     public func record(_ event: DisplayEvent) {
         if case .started = event { rendersInFlight += 1 }
-        if event.endsRender { rendersInFlight = max(rendersInFlight - 1, 0) }
+        if event.endsRender {
+            rendersInFlight = max(rendersInFlight - 1, 0)
+            if rendersInFlight == 0 { perform(clock.rendersReturned()) }
+        }
         statistics.record(event)
         if case let .failed(problem) = event { report(problem) }
     }

@@ -50,6 +50,7 @@ public final class LayerHost {
     private var frameTimer: MainLoop.Token?
     private var bufferRetryTimer: MainLoop.Token?
     private var compositionTimer: MainLoop.Token?
+    private var renderWaitTimer: MainLoop.Token?
     private var allocationFailureReported = false
     private var tickSubscription: DisplayLink.Subscription?
     var lastTransactionCounts = TransactionQueue.Counts()
@@ -85,7 +86,7 @@ public final class LayerHost {
     }
 
     isolated deinit {
-        for timer in [frameTimer, bufferRetryTimer, compositionTimer].compactMap({ $0 }) { loop.cancelTimer(timer) }
+        for timer in [frameTimer, bufferRetryTimer, compositionTimer, renderWaitTimer].compactMap({ $0 }) { loop.cancelTimer(timer) }
         if let tickHook { loop.removeHook(tickHook) }
         transactions.stopObserving(ObjectIdentifier(self))
         if Self.logsStatistics { Self.log.info("\(statistics)") }
@@ -96,6 +97,11 @@ public final class LayerHost {
     package var compositionTimeout: Duration = .seconds(1) {
         didSet { compositionTimeout = max(compositionTimeout, .milliseconds(1)) }
     }
+
+    /// Called on the main thread with every frame right before it goes to the backend to be
+    /// presented (for Wayland, right before `wl_surface.attach`), so a harness can check what
+    /// reaches the screen. Synchronous: the frame waits for it. Nil (the default) costs one check.
+    public var frameInspector: ((FrameInspection) -> Void)?
 
     /// Runs on the compose queue before each paint; tests stall painting with it.
     package var beforePainting: (@Sendable () -> Void)? {
@@ -177,6 +183,7 @@ public final class LayerHost {
         input.treeChanged()
         displayTree()
         compose()
+        if rendersInFlight > 0 { perform(clock.tickEndedWithRendersInFlight()) }
 
         isTicking = false
         displayLink.tickEnded(awaitingFrameSignal: clock.isComposing || clock.isFrameInFlight || rendersInFlight > 0)
@@ -204,7 +211,7 @@ public final class LayerHost {
         // keep their damage until it is back.
         guard !clock.isCompositionOverdue else { return }
         let outcome = composer.compose(rootLayer, geometry: geometry, background: backgroundColor, backend: backend,
-                                       loop: loop) { [weak self] frame in self?.finishComposition(frame) }
+                                       loop: loop, tick: statistics.ticks) { [weak self] frame in self?.finishComposition(frame) }
         switch outcome {
         case .unchanged:
             break
@@ -241,6 +248,7 @@ public final class LayerHost {
         let start = ContinuousClock.now
         statistics.framesComposed += 1
         if composer.accept(frame) {
+            inspect(frame)
             backend.present(frame.buffer, damage: frame.damage, geometry: geometry)
             statistics.framesCommitted += 1
             perform(clock.compositionFinished(committed: true))
@@ -289,6 +297,15 @@ public final class LayerHost {
             }
         }
         if actions.contains(.cancelCompositionTimeout) { cancel(&compositionTimer) }
+        if actions.contains(.cancelRenderWait) { cancel(&renderWaitTimer) }
+        if actions.contains(.armRenderWait) {
+            cancel(&renderWaitTimer)
+            renderWaitTimer = loop.addTimer(after: FrameClock.longestRenderWait) { [weak self] in
+                guard let self else { return }
+                renderWaitTimer = nil
+                perform(clock.renderWaitTimedOut())
+            }
+        }
         if actions.contains(.armCompositionTimeout) {
             cancel(&compositionTimer)
             compositionTimer = loop.addTimer(after: compositionTimeout) { [weak self] in self?.compositionTimedOut() }
