@@ -88,65 +88,12 @@ enum Coalescing {
     // MARK: Under the compositor
 
     /// What a client's `WAYLAND_DEBUG=client` log says about its first surface.
-    struct SurfaceLog {
-        private(set) var surface: String?
-        /// Commits before the first attach: the initial commit that asks for a configure.
-        private(set) var commitsBeforeAttach = 0
-        private(set) var commits = 0
-        private(set) var frameCallbacksDone = 0
-        /// Frame callbacks requested and not yet done.
-        private var pendingCallbacks: Set<String> = []
-        private var attached = false
-        /// Lines the subject wrote itself, without the prefix.
-        private(set) var reports: [String] = []
-
-        var outstandingCallbacks: Int { pendingCallbacks.count }
-
-        mutating func read(_ line: Substring) {
-            if let report = line.range(of: SurfaceLog.reportPrefix) {
-                reports.append(String(line[report.upperBound...]))
-                return
-            }
-            if surface == nil, line.contains(".create_surface("), let id = Self.object(after: "new id ", in: line) {
-                surface = id
-                return
-            }
-            guard let surface else { return }
-            if line.contains(" -> \(surface).attach(") {
-                attached = true
-            } else if line.contains(" -> \(surface).frame("), let callback = Self.object(after: "new id ", in: line) {
-                pendingCallbacks.insert(callback)
-            } else if line.contains(" -> \(surface).commit()") {
-                if attached { commits += 1 } else { commitsBeforeAttach += 1 }
-            } else if line.contains(".done("), let object = Self.object(after: "] ", in: line), pendingCallbacks.remove(object) != nil {
-                frameCallbacksDone += 1
-            }
-        }
-
-        /// Commits after the first attach per frame callback answered. A commit whose callback
-        /// has not come when the client stops is left out: at most one per surface.
-        var commitsPerCallback: Double {
-            frameCallbacksDone > 0 ? Double(commits - outstandingCallbacks) / Double(frameCallbacksDone) : .nan
-        }
-
-        static let reportPrefix = "strata-coalescing: "
-
-        /// The `interface@id` that follows `marker` in `line`.
-        static func object(after marker: String, in line: Substring) -> String? {
-            guard let start = line.range(of: marker)?.upperBound else { return nil }
-            let rest = line[start...]
-            let end = rest.firstIndex { !($0.isLetter || $0.isNumber || $0 == "_" || $0 == "@") } ?? rest.endIndex
-            let object = String(rest[..<end])
-            return object.contains("@") ? object : nil
-        }
-    }
-
     static func underCompositor(_ options: BenchContext, _ recorder: inout MetricRecorder) throws {
         try WestonMetrics.requireCompositor()
         let seconds = options.smoke ? 1 : 5
         let me = CommandLine.arguments[0]
-        let strata = try protocolLog("'\(me)' coalescing-subject --seconds \(seconds)", stopAfter: .seconds(seconds + 20), expectExit: true)
-        let peer = try protocolLog("weston-simple-shm", stopAfter: .seconds(seconds), expectExit: false)
+        let strata = try protocolLog("'\(me)' coalescing-subject --seconds \(seconds)", stopAfter: Double(seconds + 20), expectExit: true)
+        let peer = try protocolLog("weston-simple-shm", stopAfter: Double(seconds), expectExit: false)
         guard strata.frameCallbacksDone > 0 else { throw BenchError(message: "the Strata window got no frame callback") }
         guard peer.frameCallbacksDone > 0 else { throw BenchError(message: "weston-simple-shm got no frame callback") }
         let counts = Dictionary(uniqueKeysWithValues: (strata.reports.last ?? "").split(separator: " ").compactMap { field -> (String, Double)? in
@@ -163,58 +110,15 @@ enum Coalescing {
     }
 
     /// Runs `command` with `WAYLAND_DEBUG=client` and reads its log as it comes, until it exits
-    /// or `stopAfter` has passed (then it is stopped). With `expectExit`, anything but a clean
-    /// exit in time throws.
-    static func protocolLog(_ command: String, stopAfter limit: Duration, expectExit: Bool) throws -> SurfaceLog {
-        var ends: [Int32] = [0, 0]
-        guard pipe(&ends) == 0 else { throw BenchError(message: "pipe failed") }
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_adddup2(&actions, ends[1], STDERR_FILENO)
-        posix_spawn_file_actions_addclose(&actions, ends[0])
-        posix_spawn_file_actions_addopen(&actions, STDOUT_FILENO, "/dev/null", O_WRONLY, 0)
-        let argv: [UnsafeMutablePointer<CChar>?] = [strdup("/bin/sh"), strdup("-c"), strdup("WAYLAND_DEBUG=client exec " + command), nil]
-        defer { argv.forEach { free($0) } }
-        var pid: pid_t = 0
-        guard posix_spawn(&pid, "/bin/sh", &actions, nil, argv, environ) == 0 else {
-            close(ends[0])
-            close(ends[1])
-            throw BenchError(message: "cannot start \(command)")
-        }
-        close(ends[1])
-        defer { close(ends[0]) }
-        let deadline = ContinuousClock.now + limit
+    /// or `limit` seconds have passed (then it is stopped). With `expectExit`, anything but a
+    /// clean exit in time throws.
+    static func protocolLog(_ command: String, stopAfter limit: Double, expectExit: Bool) throws -> SurfaceLog {
+        let client = try LoggedClient(command)
         var log = SurfaceLog()
-        var pending: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 16384)
-        var timedOut = false
-        while true {
-            let left = deadline - ContinuousClock.now
-            guard left > .zero else { timedOut = true; break }
-            var poller = pollfd(fd: ends[0], events: Int16(POLLIN), revents: 0)
-            let ready = poll(&poller, 1, Int32(max(left.components.seconds * 1000 + left.components.attoseconds / 1_000_000_000_000_000, 1)))
-            if ready < 0 && errno == EINTR { continue }
-            guard ready > 0 else { continue }
-            let count = read(ends[0], &chunk, chunk.count)
-            if count < 0 && errno == EINTR { continue }
-            if count <= 0 { break }
-            pending += chunk.prefix(count)
-            var start = 0
-            while let newline = pending[start...].firstIndex(of: UInt8(ascii: "\n")) {
-                log.read(Substring(String(decoding: pending[start..<newline], as: UTF8.self)))
-                start = newline + 1
-            }
-            pending.removeFirst(start)
-        }
-        if timedOut { kill(pid, SIGTERM) }
-        var status: Int32 = 0
-        waitpid(pid, &status, 0)
+        while let line = client.nextLine(before: client.start + limit) { log.read(line) }
         if expectExit {
-            // WIFEXITED and WEXITSTATUS, which Swift does not import.
-            let exitedCleanly = status & 0x7F == 0 && (status >> 8) & 0xFF == 0
-            guard !timedOut, exitedCleanly else {
-                throw BenchError(message: "\(command) \(timedOut ? "did not finish in time" : "failed (status \(status))")")
+            guard client.logClosed, client.exitedCleanly() else {
+                throw BenchError(message: "\(command) \(client.logClosed ? "failed" : "did not finish in time")")
             }
         }
         return log

@@ -11,6 +11,7 @@ final class LoggedClient {
     private let log: Int32
     private var pending: [UInt8] = []
     private var ended = false
+    private var reaped = false
 
     init(_ command: String, protocolLog: Bool = true) throws {
         var ends: [Int32] = [0, 0]
@@ -38,10 +39,25 @@ final class LoggedClient {
     }
 
     deinit {
-        kill(pid, SIGTERM)
-        var status: Int32 = 0
-        waitpid(pid, &status, 0)
+        if !reaped {
+            kill(pid, SIGTERM)
+            var status: Int32 = 0
+            waitpid(pid, &status, 0)
+        }
         close(log)
+    }
+
+    /// Whether the client has closed its end of the log: it exited, or is about to.
+    var logClosed: Bool { ended }
+
+    /// Waits for the client to exit (call once the log is closed) and says whether it exited
+    /// with status 0.
+    func exitedCleanly() -> Bool {
+        var status: Int32 = 0
+        guard !reaped, waitpid(pid, &status, 0) == pid else { return false }
+        reaped = true
+        // WIFEXITED and WEXITSTATUS, which Swift does not import.
+        return status & 0x7F == 0 && (status >> 8) & 0xFF == 0
     }
 
     /// The next line of the log, or nil once the client has closed it or `deadline` (in
@@ -70,38 +86,72 @@ final class LoggedClient {
     }
 }
 
-/// What one line of a client-side `WAYLAND_DEBUG` log says, as far as the benchmarks need.
-enum ProtocolLine {
-    /// `wl_surface@S.attach(wl_buffer@…)`: a buffer attached to surface S.
-    case attach(surface: Int)
-    /// `wl_surface@S.commit()`.
-    case commit(surface: Int)
-    /// `wl_surface@S.frame(new id wl_callback@C)`: a frame callback asked for.
-    case frameRequest(surface: Int, callback: Int)
-    /// `wl_callback@C.done(…)`, an event: any callback firing (frame or sync).
-    case callbackDone(callback: Int)
-    case other
-
-    init(_ line: Substring) {
-        // Requests are logged as " -> interface@id.request(…)", events as "interface@id.event(…)".
-        if let surface = Self.id(after: "wl_surface@", in: line) {
-            if line.contains(".attach(wl_buffer@") { self = .attach(surface: surface); return }
-            if line.hasSuffix(".commit()") { self = .commit(surface: surface); return }
-            if line.contains(".frame(new id wl_callback@"), let callback = Self.id(after: "new id wl_callback@", in: line) {
-                self = .frameRequest(surface: surface, callback: callback)
-                return
-            }
-        }
-        if !line.contains("->"), line.contains(".done("), let callback = Self.id(after: "wl_callback@", in: line) {
-            self = .callbackDone(callback: callback)
-            return
-        }
-        self = .other
+/// One client's first surface, followed through its `WAYLAND_DEBUG=client` log: its commits,
+/// the frame callbacks it asks for and those the compositor fires, and lines the client wrote
+/// itself after `reportPrefix`.
+struct SurfaceLog {
+    /// What a line meant for the surface, when it meant something the benchmarks time.
+    enum Event: Equatable {
+        /// A commit; `attached` once a buffer has been attached to the surface.
+        case commit(attached: Bool)
+        /// A frame callback fired; `askedAfterAttach` when it was asked for once a buffer had been
+        /// attached, so it marks a frame with contents reaching the screen.
+        case frameDone(askedAfterAttach: Bool)
     }
 
-    /// The decimal number right after the first `prefix` in `line`.
-    static func id(after prefix: String, in line: Substring) -> Int? {
-        guard let range = line.firstRange(of: prefix) else { return nil }
-        return Int(line[range.upperBound...].prefix { $0.isASCII && $0.isNumber })
+    private(set) var surface: String?
+    /// Commits before the first attach: the initial commit that asks for a configure.
+    private(set) var commitsBeforeAttach = 0
+    private(set) var commits = 0
+    private(set) var frameCallbacksDone = 0
+    /// Frame callbacks requested and not yet done, and whether each was asked for after an attach.
+    private var pendingCallbacks: [String: Bool] = [:]
+    private var attached = false
+    /// Lines the subject wrote itself, without the prefix.
+    private(set) var reports: [String] = []
+
+    var outstandingCallbacks: Int { pendingCallbacks.count }
+
+    @discardableResult
+    mutating func read(_ line: Substring) -> Event? {
+        if let report = line.range(of: SurfaceLog.reportPrefix) {
+            reports.append(String(line[report.upperBound...]))
+            return nil
+        }
+        if surface == nil, line.contains(".create_surface("), let id = Self.object(after: "new id ", in: line) {
+            surface = id
+            return nil
+        }
+        guard let surface else { return nil }
+        if line.contains(" -> \(surface).attach(") {
+            attached = true
+        } else if line.contains(" -> \(surface).frame("), let callback = Self.object(after: "new id ", in: line) {
+            pendingCallbacks[callback] = attached
+        } else if line.contains(" -> \(surface).commit()") {
+            if attached { commits += 1 } else { commitsBeforeAttach += 1 }
+            return .commit(attached: attached)
+        } else if line.contains(".done("), let object = Self.object(after: "] ", in: line),
+                  let askedAfterAttach = pendingCallbacks.removeValue(forKey: object) {
+            frameCallbacksDone += 1
+            return .frameDone(askedAfterAttach: askedAfterAttach)
+        }
+        return nil
+    }
+
+    /// Commits after the first attach per frame callback answered. A commit whose callback
+    /// has not come when the client stops is left out: at most one per surface.
+    var commitsPerCallback: Double {
+        frameCallbacksDone > 0 ? Double(commits - outstandingCallbacks) / Double(frameCallbacksDone) : .nan
+    }
+
+    static let reportPrefix = "strata-coalescing: "
+
+    /// The `interface@id` that follows `marker` in `line`.
+    static func object(after marker: String, in line: Substring) -> String? {
+        guard let start = line.range(of: marker)?.upperBound else { return nil }
+        let rest = line[start...]
+        let end = rest.firstIndex { !($0.isLetter || $0.isNumber || $0 == "_" || $0 == "@") } ?? rest.endIndex
+        let object = String(rest[..<end])
+        return object.contains("@") ? object : nil
     }
 }

@@ -19,20 +19,15 @@ enum TimeToFirstFrame {
     /// there within 10 s.
     static func moments(_ command: String) throws -> Moments {
         let client = try LoggedClient(command)
-        let deadline = client.start + 10
-        var attached = Set<Int>()
+        var log = SurfaceLog()
         var firstCommit: Double?
-        var callbacks = Set<Int>()
-        while let line = client.nextLine(before: deadline) {
-            switch ProtocolLine(line) {
-            case .attach(let surface):
-                attached.insert(surface)
-            case .frameRequest(let surface, let callback) where attached.contains(surface) || firstCommit == nil:
-                callbacks.insert(callback)
-            case .commit(let surface) where attached.contains(surface) && firstCommit == nil:
-                firstCommit = (monotonicSeconds() - client.start) * 1000
-            case .callbackDone(let callback) where callbacks.contains(callback) && firstCommit != nil:
-                return Moments(firstCommit: firstCommit!, firstPresentation: (monotonicSeconds() - client.start) * 1000)
+        while let line = client.nextLine(before: client.start + 10) {
+            let now = (monotonicSeconds() - client.start) * 1000
+            switch log.read(line) {
+            case .commit(attached: true) where firstCommit == nil:
+                firstCommit = now
+            case .frameDone(askedAfterAttach: true):
+                if let firstCommit { return Moments(firstCommit: firstCommit, firstPresentation: now) }
             default:
                 break
             }
