@@ -17,8 +17,9 @@ struct FeedItem: Sendable {
 /// Generated feed items: Latin and CJK text from a seeded generator, and a distinct photo-like
 /// PNG per item (a gradient with grain, so it compresses and decodes like a small photo).
 enum FeedContent {
-    /// The thumbnail's encoded size in pixels; the card shows it scaled down.
-    static let thumbnailPixels = (width: 240, height: 180)
+    /// The photo's encoded size in pixels: twice its size in the card, as a feed serves one
+    /// size for HiDPI displays.
+    static let photoPixels = (width: 624, height: 352)
 
     /// `count` items with serials from `firstSerial`.
     static func items(count: Int, firstSerial: Int) throws -> [FeedItem] {
@@ -27,7 +28,7 @@ enum FeedContent {
         items.reserveCapacity(count)
         for offset in 0..<count {
             let serial = firstSerial + offset
-            let png = try PNG.encode(thumbnail(&random))
+            let png = try PNG.encode(photo(&random))
             items.append(FeedItem(serial: serial, title: title(serial, &random), body: body(&random), png: png))
         }
         return items
@@ -43,11 +44,11 @@ enum FeedContent {
         "#\(serial) " + (0..<3).map { _ in word(&random) }.joined(separator: " ").capitalizedFirst
     }
 
-    /// About 130 characters: runs of CJK ideographs (from the 8 700 most common code points of
+    /// About 200 characters: runs of CJK ideographs (from the 8 700 most common code points of
     /// the unified block) between Latin words, with CJK punctuation.
     private static func body(_ random: inout SplitMix) -> String {
         var text = ""
-        while text.unicodeScalars.count < 130 {
+        while text.unicodeScalars.count < 200 {
             if random.next(3) == 0 {
                 text += word(&random) + " "
             } else {
@@ -60,8 +61,8 @@ enum FeedContent {
         return text
     }
 
-    private static func thumbnail(_ random: inout SplitMix) throws -> Bitmap {
-        let (width, height) = thumbnailPixels
+    private static func photo(_ random: inout SplitMix) throws -> Bitmap {
+        let (width, height) = photoPixels
         let bitmap = try Bitmap(width: width, height: height)
         let from = (r: random.next(256), g: random.next(256), b: random.next(256))
         let to = (r: random.next(256), g: random.next(256), b: random.next(256))
@@ -100,7 +101,8 @@ extension String {
 }
 
 /// A feed card: one asynchronously rendered layer, as Graver draws a cell, whose display task
-/// decodes the item's PNG and lays out its text (on a render queue, or inline in sync mode).
+/// lays out the item's text and decodes its PNG, a full-width photo (on a render queue, or inline
+/// in sync mode).
 /// Along its top edge it draws its item's code, 18 blocks of 4 px, so that a composed frame tells
 /// which item each visible card shows.
 @MainActor
@@ -146,17 +148,14 @@ final class FeedCard: AsyncLayer, AsyncLayerDelegate {
         guard let item else { return DisplayTask(display: nil) }
         let scale = host?.scale ?? 1
         return DisplayTask(display: { canvas, size, isCancelled in
-            let thumbnail = Rect(x: 12, y: 12, width: 128, height: 96)
-            guard let image = try? PNG.decode(item.png) else { return }
-            canvas.draw(image, in: thumbnail, contentMode: .aspectFill, cornerRadius: 6)
-            guard !isCancelled() else { return }
             var text = AttributedText(item.title + "\n", style: TextStyle(font: Font(size: 15, weight: .bold), color: Color(rgb: 0x1C1C1E)))
             text.append(item.body, style: TextStyle(font: Font(size: 13), color: Color(rgb: 0x3A3A3C)))
-            let textLeft = thumbnail.maxX + 10
-            let options = TextLayoutOptions(width: size.width - textLeft - 12, maximumLines: 7, truncatesTail: true)
+            let options = TextLayoutOptions(width: size.width - 24, maximumLines: 6, truncatesTail: true)
             let layout = TextLayout.cached(text, options: options, scale: scale)
             guard !layout.lines.isEmpty, !isCancelled() else { return }
-            canvas.draw(layout, at: Point(x: textLeft, y: 10))
+            canvas.draw(layout, at: Point(x: 12, y: 10))
+            guard let image = try? PNG.decode(item.png), !isCancelled() else { return }
+            canvas.draw(image, in: Rect(x: 12, y: size.height - 188, width: size.width - 24, height: 176), contentMode: .aspectFill, cornerRadius: 8)
             // Last: the code says the whole card was drawn.
             for (index, bit) in Self.bits(of: item.code).enumerated() {
                 canvas.fill(Rect(x: Self.codeOrigin.x + Double(index) * Self.codeBlock, y: Self.codeOrigin.y,
@@ -172,9 +171,10 @@ final class FeedCard: AsyncLayer, AsyncLayerDelegate {
 @MainActor
 final class FeedScene {
     static let viewport = Size(width: 360, height: 640)
-    static let cardHeight = 160.0
-    /// 7 frames of scroll: a card's top then enters 16 px above the bottom edge, code visible.
-    static let pitch = 168.0
+    static let cardHeight = 320.0
+    /// 14 frames of scroll, a multiple of 24: a card's top then enters 16 pt above the bottom
+    /// edge, its code visible.
+    static let pitch = 336.0
     static let scrollStep = 24.0
 
     let content = Layer()
@@ -273,18 +273,19 @@ final class FeedLatencyTracker {
         bindings.append(Binding(card: card, code: item.code))
     }
 
-    /// Reads one composed frame; `offset` is the scroll offset it was composed at.
-    func inspect(_ frame: Bitmap, offset: Double, content: Layer) {
+    /// Reads one composed frame of `scale` pixels per point; `offset` is the scroll offset it was
+    /// composed at.
+    func inspect(_ frame: Bitmap, offset: Double, content: Layer, scale: Double) {
         frames += 1
         var latest: [ObjectIdentifier: Int] = [:]
         for (index, binding) in bindings.enumerated() { latest[ObjectIdentifier(binding.card)] = index }
         for index in latest.values {
             var binding = bindings[index]
             let card = binding.card
-            // The centre row of the code, in frame pixels (scale 1).
-            let y = Int(content.frame.minY + card.frame.minY - offset + FeedCard.codeOrigin.y + FeedCard.codeBlock / 2)
-            guard y >= Int(content.frame.minY), y < Int(content.frame.maxY) else { continue }
-            let reading = Self.read(frame, x: Int(content.frame.minX + card.frame.minX + FeedCard.codeOrigin.x), y: y)
+            // The centre row of the code.
+            let y = content.frame.minY + card.frame.minY - offset + FeedCard.codeOrigin.y + FeedCard.codeBlock / 2
+            guard y >= content.frame.minY, y < content.frame.maxY else { continue }
+            let reading = Self.read(frame, x: content.frame.minX + card.frame.minX + FeedCard.codeOrigin.x, y: y, scale: scale)
             if binding.entered == nil { binding.entered = frames }
             guard binding.final == nil else { continue }
             switch reading {
@@ -298,11 +299,13 @@ final class FeedLatencyTracker {
         }
     }
 
-    static func read(_ frame: Bitmap, x: Int, y: Int) -> CardReading {
+    /// The card whose code starts at (`x`, `y`) points, its centre row, in a frame of `scale`.
+    static func read(_ frame: Bitmap, x: Double, y: Double, scale: Double) -> CardReading {
         var bits: [Bool] = []
         var white = 0
         for index in 0..<FeedCard.codeBits {
-            let pixel = frame.pixel(x: x + index * Int(FeedCard.codeBlock) + Int(FeedCard.codeBlock) / 2, y: y)
+            let centre = x + (Double(index) + 0.5) * FeedCard.codeBlock
+            let pixel = frame.pixel(x: Int(centre * scale), y: Int(y * scale))
             let (r, g, b) = (pixel >> 16 & 0xFF, pixel >> 8 & 0xFF, pixel & 0xFF)
             if r > 200, g < 60, b < 60 { bits.append(true) }
             else if b > 200, r < 60, g < 60 { bits.append(false) }
