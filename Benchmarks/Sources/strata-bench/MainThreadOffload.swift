@@ -128,7 +128,7 @@ enum MainThreadOffload {
             try Plot.scatter([
                 .init(name: "sync (displaysAsynchronously = false)", color: Color(rgb: 0xFF9500), values: mainThread[false]?.values ?? []),
                 .init(name: "async (default)", color: Color(rgb: 0x0A84FF), values: mainThread[true]?.values ?? []),
-            ], title: "M2: main-thread CPU per frame, feed of new cards (PNG + CJK text) scrolling 24 px a frame", unit: "ms", to: path)
+            ], title: "M2: main-thread CPU per frame, feed of new cards (PNG + CJK text) at scale 2 scrolling 24 pt a frame", unit: "ms", to: path)
         }
         if let path = options.plotPath("m2-latency.png") {
             try Plot.scatter([
