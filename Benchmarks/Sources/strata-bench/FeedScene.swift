@@ -122,13 +122,13 @@ final class FeedCard: AsyncLayer, AsyncLayerDelegate {
         delegate = self
         backgroundColor = .white
         cornerRadius = 10
+        // A reused card shows blank, never its previous item, until its new render arrives.
+        clearsContentsBeforeAsynchronousDisplay = true
     }
 
-    /// Shows `item`. The old item's contents are cleared at once, as YYAsyncLayer clears before an
-    /// asynchronous display: a reused card shows blank, never another item, until it is drawn.
+    /// Shows `item`, drawn at this tick.
     func bind(_ item: FeedItem) {
         self.item = item
-        contents = nil
         setNeedsDisplay()
     }
 
