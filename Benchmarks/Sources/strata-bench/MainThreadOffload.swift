@@ -134,7 +134,8 @@ enum MainThreadOffload {
             try Plot.scatter([
                 .init(name: "sync", color: Color(rgb: 0xFF9500), values: latency[false]?.values ?? []),
                 .init(name: "async", color: Color(rgb: 0x0A84FF), values: latency[true]?.values ?? []),
-            ], title: "M2: frames from a card entering to its contents composed, per card", unit: "frames", to: path)
+            ], title: "M2: frames from a card entering to its contents composed", unit: "frames",
+               xLabel: "card, in order of entry", to: path)
         }
     }
 }
