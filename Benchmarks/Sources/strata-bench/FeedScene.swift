@@ -1,5 +1,7 @@
+import Foundation
 import Glibc
 import Strata
+import Synchronization
 
 /// One entry of the feed: text and an encoded PNG that no other item shares, so neither the
 /// layout cache nor any image cache can answer for it.
@@ -116,6 +118,8 @@ final class FeedCard: AsyncLayer, AsyncLayerDelegate {
     nonisolated static let codeBlock = 4.0
     nonisolated static let one = Color(rgb: 0xFF0000)
     nonisolated static let zero = Color(rgb: 0x0000FF)
+    /// Cards drawn on the main thread so far: a check that async mode really leaves it alone.
+    nonisolated static let drawnOnMainThread = Atomic<Int>(0)
 
     override init() {
         super.init()
@@ -148,6 +152,7 @@ final class FeedCard: AsyncLayer, AsyncLayerDelegate {
         guard let item else { return DisplayTask(display: nil) }
         let scale = host?.scale ?? 1
         return DisplayTask(display: { canvas, size, isCancelled in
+            if Thread.isMainThread { Self.drawnOnMainThread.add(1, ordering: .relaxed) }
             var text = AttributedText(item.title + "\n", style: TextStyle(font: Font(size: 15, weight: .bold), color: Color(rgb: 0x1C1C1E)))
             text.append(item.body, style: TextStyle(font: Font(size: 13), color: Color(rgb: 0x3A3A3C)))
             let options = TextLayoutOptions(width: size.width - 24, maximumLines: 6, truncatesTail: true)

@@ -18,6 +18,8 @@ enum MainThreadOffload {
         var mainThread = SampleSet()
         var tracker = FeedLatencyTracker()
         var frameTimeouts = 0
+        /// Card renders that ran on the main thread after the first screen.
+        var cardsDrawnOnMainThread = 0
     }
 
     /// Runs the feed over `items` for `frames` frames of `framePeriod` each, on a headless host
@@ -32,6 +34,7 @@ enum MainThreadOffload {
         let scene = FeedScene(items: items, asynchronous: asynchronous, in: host.rootLayer)
         guard try backend.renderUntilIdle() else { throw BenchError(message: "the feed's first screen did not settle") }
         var run = Run()
+        let drawnOnMainBefore = FeedCard.drawnOnMainThread.load(ordering: .relaxed)
         let tracker = run.tracker
         scene.onBind = { tracker.bound($0, $1) }
         var inspection = 0.0
@@ -71,6 +74,7 @@ enum MainThreadOffload {
         scene.onBind = nil
         for _ in 0..<10 where tracker.neverFinal > 0 { _ = try frame() }
         run.frameTimeouts = host.statistics.frameTimeouts
+        run.cardsDrawnOnMainThread = FeedCard.drawnOnMainThread.load(ordering: .relaxed) - drawnOnMainBefore
         return run
     }
 
@@ -121,6 +125,9 @@ enum MainThreadOffload {
             recorder.record("\(name)_cards_unreadable", Double(cards.filter(\.unreadable).count), unit: "cards")
             recorder.record("\(name)_cards_never_final", Double(modeRuns.reduce(0) { $0 + $1.tracker.neverFinal }), unit: "cards")
             recorder.record("\(name)_cards_entered", Double(cards.count), unit: "cards")
+            let drawnOnMain = modeRuns.reduce(0) { $0 + $1.cardsDrawnOnMainThread }
+            recorder.record("\(name)_cards_drawn_on_main_thread", Double(drawnOnMain), unit: "cards")
+            if asynchronous, drawnOnMain > 0 { throw BenchError(message: "\(drawnOnMain) cards drew on the main thread in async mode") }
         }
         recorder.ratio("async_p99_over_sync_p99", mainThread[true]?.percentile(0.99), over: mainThread[false]?.percentile(0.99),
                        goal: .atMost(0.1))
