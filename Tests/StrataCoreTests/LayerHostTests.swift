@@ -332,6 +332,30 @@ struct AsyncLayerTests {
         #expect(painter.outcomes.contains { $0.color == .red && !$0.finished })
     }
 
+    /// With `clearsContentsBeforeAsynchronousDisplay`, a frame composed while the new render runs
+    /// shows the background, never the old contents; without it the old contents stay.
+    @Test(arguments: [true, false])
+    func clearingBeforeAsynchronousDisplay(clears: Bool) throws {
+        let scene = HeadlessScene()
+        let painter = Painter(color: .red)
+        let layer = asyncLayer(painter, in: scene)
+        layer.clearsContentsBeforeAsynchronousDisplay = clears
+        try scene.settle()
+        #expect(scene.pixel(20, 20) == Color.red.premultipliedARGB)
+        let gate = DispatchSemaphore(value: 0)
+        painter.gate = gate
+        painter.color = .blue
+        layer.setNeedsDisplay()
+        try scene.loop.runOnce(timeout: .zero)          // tick: the blue render starts and blocks
+        painter.waitUntilDrawing(2)
+        try scene.step(until: { scene.host.statistics.framesCommitted >= 2 || !clears })
+        #expect((layer.contents == nil) == clears)
+        #expect(scene.pixel(20, 20) == (clears ? Color.white : Color.red).premultipliedARGB)
+        gate.signal()
+        try scene.settle()
+        #expect(scene.pixel(20, 20) == Color.blue.premultipliedARGB)
+    }
+
     @Test func belowOnePointTheContentsAreCleared() throws {
         let scene = HeadlessScene()
         let painter = Painter(color: .red)

@@ -1,93 +1,148 @@
 import BenchKit
-import Dispatch
 import Glibc
-import Peers
 import Strata
 
-/// M2 `main_thread_offload`: a feed of 40 text cards scrolling 8 px per frame for 600 frames
-/// (three runs per mode, pooled);
-/// cards leaving the top are reused at the bottom with new text, as a table view reuses cells.
+/// M2 `main_thread_offload`: the feed of `FeedScene` (every card new: generated Latin and CJK
+/// text, a distinct PNG decoded per card) at scale 2, scrolling 24 pt a frame for 1 200 frames, with cards
+/// rendered on workers (async) or inline (sync). Three interleaved runs per mode, pooled.
 @MainActor
 enum MainThreadOffload {
-    static func feed(asynchronous: Bool, frames: Int) -> (samples: SampleSet, rerenders: [Int]) {
-        let stage = Stage(width: 360, height: 640)
-        let content = Layer()
-        content.frame = Rect(x: 0, y: 0, width: 360, height: 640)
-        content.clipsToBounds = true
-        stage.host.rootLayer.addSublayer(content)
-        var cards: [Label] = []
-        for index in 0..<40 {
-            let card = Label(text: cardText(index), font: Font(size: 13), color: Color(rgb: 0x1C1C1E))
-            card.displaysAsynchronously = asynchronous
-            card.numberOfLines = 2
-            card.insets = 10
-            card.backgroundColor = .white
-            card.cornerRadius = 10
-            card.frame = Rect(x: 12, y: Double(index) * 80, width: 336, height: 72)
-            content.addSublayer(card)
-            cards.append(card)
-        }
-        _ = try? stage.backend.renderUntilIdle()
-        var samples = SampleSet()
-        var rerenders: [Int] = []
-        var next = 40
-        for _ in 0..<frames {
-            content.bounds.origin.y += 8
-            var reused = 0
-            for card in cards where card.frame.maxY < content.bounds.minY {
-                card.frame.origin.y += 40 * 80
-                card.text = cardText(next)
-                next += 1
-                reused += 1
-            }
-            rerenders.append(reused)
-            samples.append(stage.frame() * 1000)
-        }
-        return (samples, rerenders)
+    /// The frame period the stepper keeps, in seconds: a 60 Hz display.
+    static let framePeriod = 1.0 / 60
+    /// Device pixels per point: a HiDPI display, as most are now.
+    static let scale = 2.0
+
+    /// One run's figures.
+    struct Run {
+        /// Main-thread CPU time of each frame, in ms.
+        var mainThread = SampleSet()
+        var tracker = FeedLatencyTracker()
+        var frameTimeouts = 0
+        /// Card renders that ran on the main thread after the first screen.
+        var cardsDrawnOnMainThread = 0
     }
 
-    static func cardText(_ index: Int) -> String {
-        "Card \(index): asynchronous text rendering keeps scrolling smooth · 第\(index)条，异步绘制"
+    /// Runs the feed over `items` for `frames` frames of `framePeriod` each, on a headless host
+    /// whose frame signal comes at the start of each period (a display does not wait for
+    /// workers). The main thread steps the loop, blocking when it has nothing to do, so workers
+    /// render meanwhile; a frame's main-thread time is the thread's own CPU time over its period,
+    /// less the reading of the composed frame.
+    static func feed(items: [FeedItem], asynchronous: Bool, frames: Int) throws -> Run {
+        let loop = MainLoop()
+        let backend = HeadlessBackend()
+        let host = LayerHost(size: FeedScene.viewport, scale: scale, backend: backend, loop: loop)
+        let scene = FeedScene(items: items, asynchronous: asynchronous, in: host.rootLayer)
+        guard try backend.renderUntilIdle() else { throw BenchError(message: "the feed's first screen did not settle") }
+        var run = Run()
+        let drawnOnMainBefore = FeedCard.drawnOnMainThread.load(ordering: .relaxed)
+        let tracker = run.tracker
+        scene.onBind = { tracker.bound($0, $1) }
+        var inspection = 0.0
+        var presented = 0
+        backend.onPresent = { [unowned scene] frame, _ in
+            let start = threadCPUTime()
+            presented += 1
+            // Nothing moves between a tick and its frame's present: the offset is the composed one.
+            tracker.inspect(frame, offset: scene.offset, content: scene.content, scale: scale)
+            inspection += threadCPUTime() - start
+        }
+        host.onTick = { scene.advance() }
+        defer { host.onTick = nil; backend.onPresent = nil }
+        /// One frame period; returns the main thread's CPU time in it, in ms.
+        func frame() throws -> Double {
+            let start = monotonicSeconds()
+            let deadline = start + framePeriod
+            let cpu = threadCPUTime()
+            inspection = 0
+            let presentedBefore = presented
+            // The display's frame signal for the last frame presented: the host ticks.
+            backend.signalFrame()
+            while true {
+                let now = monotonicSeconds()
+                let done = presented > presentedBefore
+                if done, now >= deadline { break }
+                if now > start + 5 { throw BenchError(message: "no frame presented within 5 s") }
+                // The main thread sleeps until the period ends, or, while its frame is still being
+                // composed, until the composition's result wakes it; worker results wake it too.
+                try loop.runOnce(timeout: .nanoseconds(Int64(max(deadline - now, done ? 0 : 0.005) * 1e9)))
+            }
+            return (threadCPUTime() - cpu - inspection) * 1000
+        }
+        for _ in 0..<frames { run.mainThread.append(try frame()) }
+        // Untimed frames until the last cards to enter are drawn, so that none counts as never
+        // final only because the run ended; cards entering now are not followed.
+        scene.onBind = nil
+        for _ in 0..<10 where tracker.neverFinal > 0 { _ = try frame() }
+        run.frameTimeouts = host.statistics.frameTimeouts
+        run.cardsDrawnOnMainThread = FeedCard.drawnOnMainThread.load(ordering: .relaxed) - drawnOnMainBefore
+        return run
+    }
+
+    /// The async feed alone, for `strata-bench profile feed`.
+    static func feed(asynchronous: Bool, frames: Int) -> Run? {
+        guard let items = try? FeedContent.items(count: FeedScene.itemsNeeded(frames: frames), firstSerial: 1) else { return nil }
+        return try? feed(items: items, asynchronous: asynchronous, frames: frames)
     }
 
     static func run(_ options: BenchContext, _ recorder: inout MetricRecorder) throws {
-        let frames = options.count(600, smoke: 12)
-        // Three interleaved runs of each mode, pooled: a p99 over 1800 frames rests on 18 samples,
-        // not 6, which steadies it on a shared machine.
-        var asynchronous = (samples: SampleSet(), rerenders: [Int]())
-        var synchronous = (samples: SampleSet(), rerenders: [Int]())
-        for _ in 0..<(options.smoke ? 1 : 3) {
-            let a = feed(asynchronous: true, frames: frames)
-            let s = feed(asynchronous: false, frames: frames)
-            for value in a.samples.values { asynchronous.samples.append(value) }
-            for value in s.samples.values { synchronous.samples.append(value) }
-            asynchronous.rerenders += a.rerenders
-            synchronous.rerenders += s.rerenders
-        }
-        // cairo + pango drawing the same reused cards on the main thread, each frame.
-        var cairo = SampleSet()
-        let peer = cairo_label_create(336, 72, "DejaVu Sans 13px")
-        defer { cairo_label_destroy(peer) }
-        var next = 40
-        for reused in synchronous.rerenders {
-            let start = threadCPUTime()
-            for _ in 0..<reused {
-                cairo_label_render(peer, cardText(next), 10)
-                next += 1
+        let frames = options.count(1200, smoke: 20)
+        let rounds = options.smoke ? 1 : 3
+        // Every item of every run is made before any timed part, each with its own serial, text
+        // and PNG bytes: nothing repeats within a run or across runs.
+        let perRun = FeedScene.itemsNeeded(frames: frames)
+        let items = try FeedContent.items(count: perRun * rounds * 2, firstSerial: 1)
+        var runs: [Bool: [Run]] = [true: [], false: []]
+        for round in 0..<rounds {
+            // Interleaved: async, sync, async, … so that a noisy moment hits both.
+            for (slot, asynchronous) in [true, false].enumerated() {
+                let first = (round * 2 + slot) * perRun
+                let run = try feed(items: Array(items[first..<(first + perRun)]), asynchronous: asynchronous, frames: frames)
+                if run.frameTimeouts > 0 { throw BenchError(message: "\(run.frameTimeouts) frame timeouts in the headless feed") }
+                runs[asynchronous, default: []].append(run)
             }
-            cairo.append((threadCPUTime() - start) * 1000)
         }
-        for (name, samples) in [("async", asynchronous.samples), ("sync", synchronous.samples), ("cairo_pango_main", cairo)] {
-            recorder.record("\(name)_p50", samples.percentile(0.5) ?? .nan, unit: "ms")
-            recorder.record("\(name)_p99", samples.percentile(0.99) ?? .nan, unit: "ms")
+        var mainThread: [Bool: SampleSet] = [:]
+        var latency: [Bool: SampleSet] = [:]
+        for asynchronous in [true, false] {
+            let modeRuns = runs[asynchronous] ?? []
+            let name = asynchronous ? "async" : "sync"
+            let samples = SampleSet(modeRuns.flatMap(\.mainThread.values))
+            mainThread[asynchronous] = samples
+            recorder.record("\(name)_p50", samples.percentile(0.5), unit: "ms")
+            recorder.record("\(name)_p99", samples.percentile(0.99), unit: "ms")
+            recorder.record("\(name)_max", samples.values.max(), unit: "ms")
+            let cards = modeRuns.flatMap(\.tracker.entered)
+            let latencies = SampleSet(modeRuns.flatMap(\.tracker.latencies))
+            latency[asynchronous] = latencies
+            guard !cards.isEmpty else { throw BenchError(message: "no card entered the viewport in the \(name) feed") }
+            recorder.record("\(name)_latency_p50", latencies.percentile(0.5), unit: "frames")
+            recorder.record("\(name)_latency_p99", latencies.percentile(0.99), unit: "frames",
+                            goal: asynchronous ? .atMost(2) : nil)
+            recorder.record("\(name)_latency_max", latencies.values.max(), unit: "frames")
+            let share = { (flag: (FeedLatencyTracker.Binding) -> Bool) in Double(cards.filter(flag).count) / Double(cards.count) }
+            recorder.record("\(name)_cards_blank_share", share(\.blank), unit: "share")
+            recorder.record("\(name)_cards_stale_share", share(\.stale), unit: "share")
+            recorder.record("\(name)_cards_unreadable", Double(cards.filter(\.unreadable).count), unit: "cards")
+            recorder.record("\(name)_cards_never_final", Double(modeRuns.reduce(0) { $0 + $1.tracker.neverFinal }), unit: "cards")
+            recorder.record("\(name)_cards_entered", Double(cards.count), unit: "cards")
+            let drawnOnMain = modeRuns.reduce(0) { $0 + $1.cardsDrawnOnMainThread }
+            recorder.record("\(name)_cards_drawn_on_main_thread", Double(drawnOnMain), unit: "cards")
+            if asynchronous, drawnOnMain > 0 { throw BenchError(message: "\(drawnOnMain) cards drew on the main thread in async mode") }
         }
-        let ratio = (asynchronous.samples.percentile(0.99) ?? .nan) / (synchronous.samples.percentile(0.99) ?? .nan)
-        recorder.record("async_p99_over_sync_p99", ratio, unit: "x", goal: .atMost(0.1))
+        recorder.ratio("async_p99_over_sync_p99", mainThread[true]?.percentile(0.99), over: mainThread[false]?.percentile(0.99),
+                       goal: .atMost(0.1))
         if let path = options.plotPath("m2-main-thread.png") {
-            try? Plot.scatter([
-                .init(name: "sync mode (displaysAsynchronously = false)", color: Color(rgb: 0xFF9500), values: synchronous.samples.values),
-                .init(name: "async (default)", color: Color(rgb: 0x0A84FF), values: asynchronous.samples.values),
-            ], title: "M2: main-thread busy time per frame, 40 text cards scrolling 8 px a frame", unit: "ms", to: path)
+            try Plot.scatter([
+                .init(name: "sync (displaysAsynchronously = false)", color: Color(rgb: 0xFF9500), values: mainThread[false]?.values ?? []),
+                .init(name: "async (default)", color: Color(rgb: 0x0A84FF), values: mainThread[true]?.values ?? []),
+            ], title: "M2: main-thread CPU per frame, feed of new cards (PNG + CJK text) at scale 2 scrolling 24 pt a frame", unit: "ms", to: path)
+        }
+        if let path = options.plotPath("m2-latency.png") {
+            try Plot.scatter([
+                .init(name: "sync", color: Color(rgb: 0xFF9500), values: latency[false]?.values ?? []),
+                .init(name: "async", color: Color(rgb: 0x0A84FF), values: latency[true]?.values ?? []),
+            ], title: "M2: frames from a card entering to its contents composed", unit: "frames",
+               xLabel: "card, in order of entry", to: path)
         }
     }
 }

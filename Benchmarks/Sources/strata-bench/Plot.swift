@@ -9,18 +9,22 @@ enum Plot {
         let values: [Double]
     }
 
-    static func scatter(_ series: [Series], title: String, unit: String, to path: String) throws {
+    /// `xLabel` names what the samples are, in order: frames by default.
+    static func scatter(_ series: [Series], title: String, unit: String, xLabel: String = "frame", to path: String) throws {
         let (width, height) = (880.0, 380.0)
         let bitmap = try Bitmap(width: Int(width), height: Int(height))
         bitmap.clear(to: .white)
         let canvas = Canvas(bitmap: bitmap)
-        let plot = Rect(x: 70, y: 50, width: width - 100, height: height - 110)
         let all = series.flatMap(\.values).sorted()
         // The top of the scale: the 99.9th percentile, so one outlier does not flatten the rest.
         let top = max(all.isEmpty ? 1 : all[min(all.count - 1, Int(Double(all.count) * 0.999))] * 1.1, 1e-6)
         func text(_ string: String, size: Double = 12, color: Color = Color(rgb: 0x3A3A3C)) -> TextLayout {
             TextLayout(AttributedText(string, style: TextStyle(font: Font(size: size), color: color)))
         }
+        // Room on the left for the widest value label.
+        let labelWidth = text(format3(top) + " " + unit, size: 10).size.width
+        let left = max(70, labelWidth + 12)
+        let plot = Rect(x: left, y: 50, width: width - left - 30, height: height - 110)
         canvas.draw(text(title, size: 15, color: .black), at: Point(x: plot.minX, y: 14))
         for step in 0...4 {
             let value = top * Double(step) / 4
@@ -44,7 +48,8 @@ enum Plot {
             canvas.draw(name, at: Point(x: legendX + 16, y: height - 40))
             legendX += name.size.width + 40
         }
-        canvas.draw(text("frame", size: 10), at: Point(x: plot.maxX - 30, y: plot.maxY + 6))
+        let axis = text(xLabel, size: 10)
+        canvas.draw(axis, at: Point(x: plot.maxX - axis.size.width, y: plot.maxY + 6))
         try PNG.write(bitmap, to: path)
     }
 

@@ -12,6 +12,10 @@
 open class AsyncLayer: Layer {
     /// Renders on a worker (the default) or inline on the main thread.
     public var displaysAsynchronously = true
+    /// Clears the contents when an asynchronous display starts, as YYAsyncLayer's
+    /// `clearContentsBeforeAsynchronouslyDisplay` does: a reused cell then shows its background,
+    /// not its previous item, until the new render arrives. Off by default: the old contents stay.
+    public var clearsContentsBeforeAsynchronousDisplay = false
     /// Held weakly: the owner usually holds the layer.
     public weak var delegate: (any AsyncLayerDelegate)?
     /// Cancels renders started before its latest increase.
@@ -105,6 +109,8 @@ open class AsyncLayer: Layer {
                                        pixelWidth: Int, pixelHeight: Int, context: DisplayContext) {
         task.willDisplay?(self)
         context.record(.started)
+        // Back to the pool now, so the worker can draw into it.
+        if clearsContentsBeforeAsynchronousDisplay { replaceContents(with: nil, scale: context.scale, context: context) }
         let (sentinel, scale, pool, post) = (self.sentinel, context.scale, context.bitmapPool, context.post)
         let generation = sentinel.value
         let didDisplay = task.didDisplay

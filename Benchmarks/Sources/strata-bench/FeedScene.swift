@@ -1,0 +1,334 @@
+import Foundation
+import Glibc
+import Strata
+import Synchronization
+
+/// One entry of the feed: text and an encoded PNG that no other item shares, so neither the
+/// layout cache nor any image cache can answer for it.
+struct FeedItem: Sendable {
+    /// Unique across every item of a process; also drawn into the card as its code.
+    let serial: Int
+    let title: String
+    let body: String
+    let png: [UInt8]
+
+    /// The value the card's code carries: the low 16 bits of the serial.
+    var code: Int { serial & 0xFFFF }
+}
+
+/// Generated feed items: Latin and CJK text from a seeded generator, and a distinct photo-like
+/// PNG per item (a gradient with grain, so it compresses and decodes like a small photo).
+enum FeedContent {
+    /// The photo's encoded size in pixels: twice its size in the card, as a feed serves one
+    /// size for HiDPI displays.
+    static let photoPixels = (width: 624, height: 352)
+
+    /// `count` items with serials from `firstSerial`.
+    static func items(count: Int, firstSerial: Int) throws -> [FeedItem] {
+        var random = SplitMix(seed: UInt64(firstSerial) &* 0x9E37_79B9 &+ 17)
+        var items: [FeedItem] = []
+        items.reserveCapacity(count)
+        for offset in 0..<count {
+            let serial = firstSerial + offset
+            let png = try PNG.encode(photo(&random))
+            items.append(FeedItem(serial: serial, title: title(serial, &random), body: body(&random), png: png))
+        }
+        return items
+    }
+
+    private static let syllables = ["ka", "lo", "mi", "ren", "tas", "vo", "ple", "dun", "sir", "el", "qua", "bri", "not", "zan", "hu", "fe"]
+
+    private static func word(_ random: inout SplitMix) -> String {
+        (0..<(2 + random.next(3))).map { _ in syllables[random.next(syllables.count)] }.joined()
+    }
+
+    private static func title(_ serial: Int, _ random: inout SplitMix) -> String {
+        "#\(serial) " + (0..<3).map { _ in word(&random) }.joined(separator: " ").capitalizedFirst
+    }
+
+    /// About 200 characters: runs of CJK ideographs (from the 8 700 most common code points of
+    /// the unified block) between Latin words, with CJK punctuation.
+    private static func body(_ random: inout SplitMix) -> String {
+        var text = ""
+        while text.unicodeScalars.count < 200 {
+            if random.next(3) == 0 {
+                text += word(&random) + " "
+            } else {
+                for _ in 0..<(3 + random.next(9)) {
+                    text.unicodeScalars.append(Unicode.Scalar(UInt32(0x4E00 + random.next(0x2200)))!)
+                }
+                text += random.next(2) == 0 ? "，" : "。"
+            }
+        }
+        return text
+    }
+
+    private static func photo(_ random: inout SplitMix) throws -> Bitmap {
+        let (width, height) = photoPixels
+        let bitmap = try Bitmap(width: width, height: height)
+        let from = (r: random.next(256), g: random.next(256), b: random.next(256))
+        let to = (r: random.next(256), g: random.next(256), b: random.next(256))
+        // Written through `pixels`: the bitmap is new and no other thread has it.
+        for y in 0..<height {
+            let row = bitmap.pixels + y * bitmap.stride
+            for x in 0..<width {
+                let t = (x + y) * 256 / (width + height)
+                let grain = random.next(24)
+                func channel(_ a: Int, _ b: Int) -> UInt32 { UInt32(min(255, (a * (256 - t) + b * t) / 256 + grain)) }
+                let argb = 0xFF00_0000 | channel(from.r, to.r) << 16 | channel(from.g, to.g) << 8 | channel(from.b, to.b)
+                row.storeBytes(of: argb, toByteOffset: x * 4, as: UInt32.self)
+            }
+        }
+        return bitmap
+    }
+}
+
+/// A small, fast, seeded generator (SplitMix64), so runs are reproducible.
+struct SplitMix {
+    var state: UInt64
+    init(seed: UInt64) { state = seed }
+
+    mutating func next(_ bound: Int) -> Int {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        z ^= z >> 31
+        return Int(z % UInt64(bound))
+    }
+}
+
+extension String {
+    fileprivate var capitalizedFirst: String { prefix(1).uppercased() + dropFirst() }
+}
+
+/// A feed card: one asynchronously rendered layer, as Graver draws a cell, whose display task
+/// lays out the item's text and decodes its PNG, a full-width photo (on a render queue, or inline
+/// in sync mode).
+/// Along its top edge it draws its item's code, 18 blocks of 4 px, so that a composed frame tells
+/// which item each visible card shows.
+@MainActor
+final class FeedCard: AsyncLayer, AsyncLayerDelegate {
+    /// The item shown; nil until bound.
+    private(set) var item: FeedItem?
+    /// Where the code's first block sits in the card. A failed decode or an empty layout leaves
+    /// the code out, so such a card never reads as final.
+    nonisolated static let codeOrigin = Point(x: 20, y: 2)
+    nonisolated static let codeBits = 18
+    nonisolated static let codeBlock = 4.0
+    nonisolated static let one = Color(rgb: 0xFF0000)
+    nonisolated static let zero = Color(rgb: 0x0000FF)
+    /// Cards drawn on the main thread so far: a check that async mode really leaves it alone.
+    nonisolated static let drawnOnMainThread = Atomic<Int>(0)
+
+    override init() {
+        super.init()
+        delegate = self
+        backgroundColor = .white
+        cornerRadius = 10
+        // A reused card shows blank, never its previous item, until its new render arrives.
+        clearsContentsBeforeAsynchronousDisplay = true
+    }
+
+    /// Shows `item`, drawn at this tick.
+    func bind(_ item: FeedItem) {
+        self.item = item
+        setNeedsDisplay()
+    }
+
+    /// The blocks' colours: a start bit of 1, 16 bits of the code, and an even-parity bit.
+    nonisolated static func bits(of code: Int) -> [Bool] {
+        let payload = (0..<16).map { code >> (15 - $0) & 1 == 1 }
+        return [true] + payload + [payload.filter { $0 }.count % 2 == 1]
+    }
+
+    /// The code that `bits` encode, or nil if they are not a valid code.
+    nonisolated static func code(of bits: [Bool]) -> Int? {
+        guard bits.count == codeBits, bits[0], bits[1...16].filter({ $0 }).count % 2 == 1 ? bits[17] : !bits[17] else { return nil }
+        return bits[1...16].reduce(0) { $0 << 1 | ($1 ? 1 : 0) }
+    }
+
+    func displayTask(for layer: AsyncLayer) -> DisplayTask {
+        guard let item else { return DisplayTask(display: nil) }
+        let scale = host?.scale ?? 1
+        return DisplayTask(display: { canvas, size, isCancelled in
+            if Thread.isMainThread { Self.drawnOnMainThread.add(1, ordering: .relaxed) }
+            var text = AttributedText(item.title + "\n", style: TextStyle(font: Font(size: 15, weight: .bold), color: Color(rgb: 0x1C1C1E)))
+            text.append(item.body, style: TextStyle(font: Font(size: 13), color: Color(rgb: 0x3A3A3C)))
+            let options = TextLayoutOptions(width: size.width - 24, maximumLines: 6, truncatesTail: true)
+            let layout = TextLayout.cached(text, options: options, scale: scale)
+            guard !layout.lines.isEmpty, !isCancelled() else { return }
+            canvas.draw(layout, at: Point(x: 12, y: 10))
+            guard let image = try? PNG.decode(item.png), !isCancelled() else { return }
+            canvas.draw(image, in: Rect(x: 12, y: size.height - 188, width: size.width - 24, height: 176), contentMode: .aspectFill, cornerRadius: 8)
+            // Last: the code says the whole card was drawn.
+            for (index, bit) in Self.bits(of: item.code).enumerated() {
+                canvas.fill(Rect(x: Self.codeOrigin.x + Double(index) * Self.codeBlock, y: Self.codeOrigin.y,
+                                 width: Self.codeBlock, height: Self.codeBlock), color: bit ? Self.one : Self.zero)
+            }
+        })
+    }
+}
+
+/// The feed: a clipped column of reused cards scrolled 24 px per frame. A card that scrolls out
+/// at the top moves below the last one and is bound to the next item when it enters the viewport
+/// (as a table view asks for a cell when it becomes visible), in the same tick.
+@MainActor
+final class FeedScene {
+    static let viewport = Size(width: 360, height: 640)
+    static let cardHeight = 320.0
+    /// 14 frames of scroll, a multiple of 24: a card's top then enters 16 pt above the bottom
+    /// edge, its code visible.
+    static let pitch = 336.0
+    static let scrollStep = 24.0
+
+    let content = Layer()
+    /// Top to bottom.
+    private(set) var cards: [FeedCard] = []
+    private var items: [FeedItem]
+    private var nextItem = 0
+    /// Cards below the viewport, waiting to be bound when they enter.
+    private var waiting: Set<ObjectIdentifier> = []
+    private(set) var offset = 0.0
+    /// Called with each card bound during scrolling (not the first screen).
+    var onBind: ((FeedCard, FeedItem) -> Void)?
+
+    /// The number of items a run of `frames` frames binds, at most.
+    static func itemsNeeded(frames: Int) -> Int {
+        Int((viewport.height + Double(frames) * scrollStep) / pitch) + 2
+    }
+
+    init(items: [FeedItem], asynchronous: Bool, in parent: Layer) {
+        self.items = items
+        content.frame = Rect(origin: .zero, size: Self.viewport)
+        content.clipsToBounds = true
+        content.backgroundColor = Color(rgb: 0xF2F2F7)
+        parent.addSublayer(content)
+        // Enough cards to cover the viewport at any offset, and one below it.
+        let count = Int((Self.viewport.height / Self.pitch).rounded(.up)) + 2
+        for index in 0..<count {
+            let card = FeedCard()
+            card.displaysAsynchronously = asynchronous
+            card.frame = Rect(x: 12, y: Double(index) * Self.pitch, width: Self.viewport.width - 24, height: Self.cardHeight)
+            content.addSublayer(card)
+            cards.append(card)
+            if card.frame.minY < Self.viewport.height, let item = takeItem() {
+                card.bind(item)
+            } else {
+                waiting.insert(ObjectIdentifier(card))
+            }
+        }
+    }
+
+    private func takeItem() -> FeedItem? {
+        guard nextItem < items.count else { return nil }
+        defer { nextItem += 1 }
+        return items[nextItem]
+    }
+
+    /// Whether every item has been bound.
+    var isExhausted: Bool { nextItem >= items.count }
+
+    /// One frame: scroll, reuse the cards that left, bind the ones entering.
+    func advance() {
+        offset += Self.scrollStep
+        content.bounds.origin.y = offset
+        for card in cards where card.frame.maxY <= offset {
+            card.frame.origin.y = (cards.map(\.frame.minY).max() ?? 0) + Self.pitch
+            waiting.insert(ObjectIdentifier(card))
+        }
+        for card in cards where waiting.contains(ObjectIdentifier(card)) && card.frame.minY < offset + Self.viewport.height {
+            guard let item = takeItem() else { break }
+            waiting.remove(ObjectIdentifier(card))
+            card.bind(item)
+            onBind?(card, item)
+        }
+    }
+}
+
+/// What a composed frame showed of each card, from the code's pixels.
+enum CardReading: Equatable {
+    case item(Int)
+    case blank
+    case unreadable
+}
+
+/// Follows every card bound during a run through the composed frames: the frame its code row
+/// first shows, the first frame it shows its own item, and whether it was ever shown blank or with
+/// another item's contents.
+@MainActor
+final class FeedLatencyTracker {
+    struct Binding {
+        let card: FeedCard
+        let code: Int
+        var entered: Int?
+        var final: Int?
+        var blank = false
+        var stale = false
+        var unreadable = false
+        var framesVisibleNotFinal = 0
+    }
+
+    private(set) var bindings: [Binding] = []
+    /// Composed frames seen so far.
+    private(set) var frames = 0
+
+    func bound(_ card: FeedCard, _ item: FeedItem) {
+        // The card's earlier binding is over.
+        bindings.append(Binding(card: card, code: item.code))
+    }
+
+    /// Reads one composed frame of `scale` pixels per point; `offset` is the scroll offset it was
+    /// composed at.
+    func inspect(_ frame: Bitmap, offset: Double, content: Layer, scale: Double) {
+        frames += 1
+        var latest: [ObjectIdentifier: Int] = [:]
+        for (index, binding) in bindings.enumerated() { latest[ObjectIdentifier(binding.card)] = index }
+        for index in latest.values {
+            var binding = bindings[index]
+            let card = binding.card
+            // The centre row of the code.
+            let y = content.frame.minY + card.frame.minY - offset + FeedCard.codeOrigin.y + FeedCard.codeBlock / 2
+            guard y >= content.frame.minY, y < content.frame.maxY else { continue }
+            let reading = Self.read(frame, x: content.frame.minX + card.frame.minX + FeedCard.codeOrigin.x, y: y, scale: scale)
+            if binding.entered == nil { binding.entered = frames }
+            guard binding.final == nil else { continue }
+            switch reading {
+            case .item(binding.code): binding.final = frames
+            case .item: binding.stale = true
+            case .blank: binding.blank = true
+            case .unreadable: binding.unreadable = true
+            }
+            if binding.final == nil { binding.framesVisibleNotFinal += 1 }
+            bindings[index] = binding
+        }
+    }
+
+    /// The card whose code starts at (`x`, `y`) points, its centre row, in a frame of `scale`.
+    static func read(_ frame: Bitmap, x: Double, y: Double, scale: Double) -> CardReading {
+        var bits: [Bool] = []
+        var white = 0
+        for index in 0..<FeedCard.codeBits {
+            let centre = x + (Double(index) + 0.5) * FeedCard.codeBlock
+            let pixel = frame.pixel(x: Int(centre * scale), y: Int(y * scale))
+            let (r, g, b) = (pixel >> 16 & 0xFF, pixel >> 8 & 0xFF, pixel & 0xFF)
+            if r > 200, g < 60, b < 60 { bits.append(true) }
+            else if b > 200, r < 60, g < 60 { bits.append(false) }
+            else if r > 240, g > 240, b > 240 { white += 1 }
+        }
+        if white == FeedCard.codeBits { return .blank }
+        return FeedCard.code(of: bits).map { .item($0) } ?? .unreadable
+    }
+
+    /// Frames from entering to final, for every card that entered; a card never shown final counts
+    /// the frames it was visible (a lower bound), and is counted in `neverFinal`.
+    var latencies: [Double] {
+        bindings.compactMap { binding in
+            guard let entered = binding.entered else { return nil }
+            return Double(binding.final.map { $0 - entered } ?? binding.framesVisibleNotFinal)
+        }
+    }
+
+    var entered: [Binding] { bindings.filter { $0.entered != nil } }
+    var neverFinal: Int { entered.filter { $0.final == nil }.count }
+}
