@@ -254,21 +254,6 @@ enum Cancellation {
     }
 }
 
-/// A small seeded generator, so a run's random changes can be repeated.
-struct SplitMix {
-    private var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-    /// A value in 0..<1.
-    mutating func unit() -> Double { Double(next() >> 11) / Double(1 << 53) }
-}
-
 extension Color {
     init(hue: Double, row: Int) {
         self.init(red: 0.3 + 0.5 * hue, green: 0.4 + 0.05 * Double(row), blue: 0.9 - 0.5 * hue)

@@ -14,16 +14,13 @@ enum WestonMetrics {
     /// The compositor's frame interval in ms: the one M5 measured in this run, or, when M5 did
     /// not run, the median of weston-presentation-shm's intervals over one second.
     static func frameInterval() throws -> Double {
-        if let interval = measuredInterval { return interval }
-        guard let median = FramePacing.peerIntervals(seconds: 1).median else {
+        if let interval = FramePacing.measuredInterval { return interval }
+        guard let median = try FramePacing.peerIntervals(seconds: 1).median else {
             throw BenchError(message: "could not measure the compositor's frame interval with weston-presentation-shm")
         }
-        measuredInterval = median
+        FramePacing.measuredInterval = median
         return median
     }
-
-    /// Set by M5 when it runs; see `frameInterval()`.
-    static var measuredInterval: Double?
 }
 
 extension WaylandSession {
