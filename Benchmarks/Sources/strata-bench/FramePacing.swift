@@ -73,5 +73,11 @@ enum FramePacing {
                         note: "intervals over 1.5× the peer's median, plus frame timeouts")
         recorder.record("strata_frame_timeouts", Double(strata.timeouts), unit: "frames")
         recorder.record("peer_missed_frames", missed(peer), unit: "frames")
+        if let path = options.plotPath("m5-intervals.png") {
+            try Plot.scatter([
+                .init(name: "weston-presentation-shm", color: Color(rgb: 0x8E8E93), values: peer.values),
+                .init(name: "Strata, the M2 feed scrolling", color: Color(rgb: 0x0A84FF), values: strata.intervals.values),
+            ], title: "M5: intervals between presentations under the same compositor", unit: "ms", xLabel: "presentation", to: path)
+        }
     }
 }
