@@ -230,3 +230,75 @@ public final class GlyphCache: Sendable {
         for shard in shards { shard.withLock { $0 = Shard() } }
     }
 }
+
+
+/// Each thread's pixman glyph cache, so that text is composited with
+/// `pixman_composite_glyphs_no_mask`: one call for a run of glyphs, which finds pixman's fast
+/// path once instead of once per glyph.
+///
+/// pixman's cache is not thread-safe (even compositing reorders it), and render workers share
+/// `GlyphCache`, so every thread keeps its own copies of the glyphs it draws, keyed by face
+/// serial, glyph and size. Bounded: past `budget` bytes the thread's copies are dropped together
+/// and gathered again from the shared cache. Freed when the thread exits.
+final class ThreadGlyphCache {
+    /// Bytes of copied coverage a thread keeps (each glyph counted with 256 bytes of overhead).
+    static let budget = 1 << 20
+
+    private(set) var cache: OpaquePointer
+    private var bytes = 0
+
+    private init?() {
+        guard let cache = pixman_glyph_cache_create() else { return nil }
+        self.cache = cache
+    }
+
+    deinit {
+        pixman_glyph_cache_destroy(cache)
+    }
+
+    private static let key: pthread_key_t? = {
+        var key = pthread_key_t()
+        let made = pthread_key_create(&key) { value in
+            guard let value else { return }
+            Unmanaged<ThreadGlyphCache>.fromOpaque(value).release()
+        }
+        return made == 0 ? key : nil
+    }()
+
+    /// The calling thread's cache, made on first use; nil when pixman or pthreads fail.
+    static var current: ThreadGlyphCache? {
+        guard let key else { return nil }
+        if let value = pthread_getspecific(key) {
+            return Unmanaged<ThreadGlyphCache>.fromOpaque(value).takeUnretainedValue()
+        }
+        guard let made = ThreadGlyphCache() else { return nil }
+        let retained = Unmanaged.passRetained(made)
+        guard pthread_setspecific(key, retained.toOpaque()) == 0 else {
+            retained.release()
+            return nil
+        }
+        return made
+    }
+
+    /// Drops every copy when over budget. Call only while not frozen (between draws).
+    func trim() {
+        guard bytes > Self.budget, let fresh = pixman_glyph_cache_create() else { return }
+        pixman_glyph_cache_destroy(cache)
+        cache = fresh
+        bytes = 0
+    }
+
+    /// pixman's glyph for `bitmap` (glyph `glyph` of face `face` at `pixelSize`), copied on first
+    /// use. Call between `pixman_glyph_cache_freeze` and `_thaw`.
+    func glyph(_ bitmap: GlyphBitmap, face: Int, glyph: UInt32, pixelSize: Int32) -> UnsafeRawPointer? {
+        let fontKey = UnsafeMutableRawPointer(bitPattern: UInt(bitPattern: face))
+        let glyphKey = UnsafeMutableRawPointer(bitPattern: UInt(UInt32(bitPattern: pixelSize)) << 32 | UInt(glyph))
+        if let found = pixman_glyph_cache_lookup(cache, fontKey, glyphKey) { return found }
+        guard let mask = bitmap.mask else { return nil }
+        // pixman's origin is the pen position within the glyph image.
+        guard let inserted = pixman_glyph_cache_insert(cache, fontKey, glyphKey, Int32(-bitmap.left), Int32(bitmap.top), mask)
+        else { return nil }
+        bytes += bitmap.byteCount
+        return inserted
+    }
+}
