@@ -104,9 +104,10 @@ extension Canvas {
 /// Solid pixman images for the colours of one text draw, made on first use.
 struct SolidSources {
     let opacity: Double
-    private var made: [Color: OpaquePointer] = [:]
-    // Runs of one colour are the rule: check the last one before hashing.
+    // Text of one colour is the rule: it needs no dictionary, nor a hash per glyph.
+    private var first: (color: Color, image: OpaquePointer)?
     private var last: (color: Color, image: OpaquePointer)?
+    private var others: [Color: OpaquePointer] = [:]
 
     init(opacity: Double) {
         self.opacity = opacity
@@ -114,20 +115,26 @@ struct SolidSources {
 
     mutating func source(for color: Color) -> OpaquePointer? {
         if let last, last.color == color { return last.image }
-        if let existing = made[color] {
+        if let first, first.color == color {
+            last = first
+            return first.image
+        }
+        if let existing = others[color] {
             last = (color, existing)
             return existing
         }
         var colour = PixmanColor.make(color.premultiplied(scale: opacity))
         guard let image = pixman_image_create_solid_fill(&colour) else { return nil }
-        made[color] = image
+        if first == nil { first = (color, image) } else { others[color] = image }
         last = (color, image)
         return image
     }
 
     mutating func release() {
-        for image in made.values { pixman_image_unref(image) }
-        made = [:]
+        if let first { pixman_image_unref(first.image) }
+        for image in others.values { pixman_image_unref(image) }
+        first = nil
+        others = [:]
         last = nil
     }
 }
