@@ -160,8 +160,11 @@ public final class GlyphCache: Sendable {
     /// FreeType cannot render it.
     func glyph(_ glyph: UInt32, of face: FontFace, pixelSize: Int32) -> GlyphBitmap? {
         let key = Key(face: face.id, glyph: glyph, pixelSize: pixelSize)
-        // Unsigned: abs(Int.min) would trap.
-        let shard = shards[Int(UInt(bitPattern: key.hashValue) % UInt(shards.count))]
+        // A multiplicative mix picks the shard: the dictionary hashes the key again anyway, so a
+        // second full hash here would double the cost of every lookup.
+        let mixed = (UInt(bitPattern: face.id) &* 0x9E37_79B9_7F4A_7C15)
+            ^ (UInt(glyph) &* 0xC2B2_AE3D_27D4_EB4F) ^ UInt(UInt32(bitPattern: pixelSize))
+        let shard = shards[Int((mixed ^ mixed >> 29) % UInt(shards.count))]
         if let hit = shard.withLock({ shard -> GlyphBitmap? in
             guard let entry = shard.entries[key] else { return nil }
             if !entry.referenced { shard.entries[key]?.referenced = true }
