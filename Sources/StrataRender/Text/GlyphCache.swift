@@ -241,11 +241,15 @@ public final class GlyphCache: Sendable {
 ///
 /// pixman's cache is not thread-safe (even compositing reorders it), and render workers share
 /// `GlyphCache`, so every thread keeps its own copies of the glyphs it draws, keyed by face
-/// serial, glyph and size. Bounded: past `budget` bytes the thread's copies are dropped together
-/// and gathered again from the shared cache. Freed when the thread exits.
+/// serial, glyph and size. Bounded: past `budget` bytes, or when all threads' copies together
+/// pass `processBudget`, a thread drops its copies together on its next draw and gathers them
+/// again from the shared cache. Freed when the thread exits.
 final class ThreadGlyphCache {
     /// Bytes of copied coverage a thread keeps (each glyph counted with 256 bytes of overhead).
-    static let budget = 1 << 20
+    static let budget = 512 << 10
+    /// Bytes all threads' copies may take before each drawing thread drops its own.
+    static let processBudget = 4 << 20
+    private static let processBytes = Atomic<Int>(0)
 
     private(set) var cache: OpaquePointer
     private var bytes = 0
@@ -257,6 +261,7 @@ final class ThreadGlyphCache {
 
     deinit {
         pixman_glyph_cache_destroy(cache)
+        Self.processBytes.subtract(bytes, ordering: .relaxed)
     }
 
     private static let key: pthread_key_t? = {
@@ -285,9 +290,11 @@ final class ThreadGlyphCache {
 
     /// Drops every copy when over budget. Call only while not frozen (between draws).
     func trim() {
-        guard bytes > Self.budget, let fresh = pixman_glyph_cache_create() else { return }
+        guard bytes > Self.budget || (bytes > 0 && Self.processBytes.load(ordering: .relaxed) > Self.processBudget),
+              let fresh = pixman_glyph_cache_create() else { return }
         pixman_glyph_cache_destroy(cache)
         cache = fresh
+        Self.processBytes.subtract(bytes, ordering: .relaxed)
         bytes = 0
     }
 
@@ -302,6 +309,7 @@ final class ThreadGlyphCache {
         guard let inserted = pixman_glyph_cache_insert(cache, fontKey, glyphKey, Int32(-bitmap.left), Int32(bitmap.top), mask)
         else { return nil }
         bytes += bitmap.byteCount
+        Self.processBytes.add(bitmap.byteCount, ordering: .relaxed)
         return inserted
     }
 }
