@@ -40,7 +40,8 @@ public final class Canvas {
     private var xBreaks: [Int] = []
     private var yBreaks: [Int] = []
     private var fullBoxes: [pixman_box32_t] = []
-    private let mask = CoverageMask()
+    /// Corner coverage, and the coverage of text's glyphs gathered for one composite.
+    let mask = CoverageMask()
 
     /// A canvas over `bitmap` in its initial state: the identity transform (one user unit is one
     /// device pixel; `scale(x:y:)` by the buffer scale to draw in points), the whole bitmap as the
@@ -316,21 +317,25 @@ public final class Canvas {
         composer.composeFull(&fullBoxes)
     }
 
-    /// Rasterizes a corner cell into the mask, in bands of rows that fit its budget.
+    /// Composites a corner cell: small cells straight from `CornerMasks`, larger ones rasterized
+    /// into the canvas's mask, in bands of rows that fit its budget.
     private func composeMasked(_ shape: CoverageShape, _ composer: inout Composer, x0: Int, y0: Int, x1: Int, y1: Int) {
-        let width = x1 - x0
-        let band = CoverageMask.rowsPerBand(width: width, height: y1 - y0)
+        let width = x1 - x0, height = y1 - y0
+        // The same corner at the same sub-pixel position has the same coverage: reuse it.
+        if width * height <= CornerMasks.largestCachedArea {
+            let key = CornerMasks.Key(shape: shape.translated(by: x0, y0).normalized(width: width, height: height),
+                                      width: width, height: height, scale: composer.maskScale)
+            if let cached = CornerMasks.shared.mask(for: key) {
+                withExtendedLifetime(cached) { composer.compose(pixmanBox(x0, y0, x1, y1), mask: cached.image) }
+                return
+            }
+        }
+        let band = CoverageMask.rowsPerBand(width: width, height: height)
         guard mask.reserve(width: width, height: band), let bytes = mask.bytes, let image = mask.image else { return }
         var top = y0
         while top < y1 {
             let bottom = Swift.min(top + band, y1)
-            // The same corner at the same sub-pixel position has the same coverage: reuse it.
-            let key = CornerMasks.Key(shape: shape.translated(by: x0, top), width: width, height: bottom - top,
-                                      scale: composer.maskScale)
-            if !CornerMasks.shared.copy(key, into: bytes, stride: mask.stride) {
-                shape.rasterize(into: bytes, stride: mask.stride, x0: x0, y0: top, x1: x1, y1: bottom, scale: composer.maskScale)
-                CornerMasks.shared.store(key, from: bytes, stride: mask.stride)
-            }
+            shape.rasterize(into: bytes, stride: mask.stride, x0: x0, y0: top, x1: x1, y1: bottom, scale: composer.maskScale)
             composer.compose(pixmanBox(x0, top, x1, bottom), mask: image)
             top = bottom
         }

@@ -1,8 +1,12 @@
+import CPixman
 import Glibc
 
-/// Coverage of small mask cells (rounded corners), by shape relative to the cell, so that the
-/// same rounded rectangle drawn again (every label's background, every card's corners) copies
-/// bytes instead of integrating arcs. Bounded by bytes (`RenderCaches.cornerMaskBudget`). Any thread.
+/// Coverage of small mask cells (rounded corners), kept as ready pixman A8 images by shape
+/// relative to the cell, so that the same corner drawn again (every label's background, every
+/// card's corners) is composited straight from the cache instead of integrating arcs. Edges far
+/// from the cell are left out of the key (`CoverageShape.normalized`), so boxes of different
+/// sizes with the same corners share them. Bounded by bytes (`RenderCaches.cornerMaskBudget`).
+/// Any thread.
 final class CornerMasks: Sendable {
     static let shared = CornerMasks()
 
@@ -13,36 +17,89 @@ final class CornerMasks: Sendable {
         let scale: Double
     }
 
+    /// One cell's coverage and a pixman image over it. Validated when made (pixman computes an
+    /// image's flags on first use), so any number of threads may composite through it.
+    final class Mask: Sendable {
+        nonisolated(unsafe) let image: OpaquePointer
+        nonisolated(unsafe) private let bytes: UnsafeMutableRawPointer
+
+        fileprivate init?(_ key: Key) {
+            let stride = (key.width + 3) & ~3
+            guard let bytes = calloc(key.height, stride) else { return nil }
+            key.shape.rasterize(into: bytes.assumingMemoryBound(to: UInt8.self), stride: stride,
+                                x0: 0, y0: 0, x1: key.width, y1: key.height, scale: key.scale)
+            guard let image = pixman_image_create_bits_no_clear(
+                PIXMAN_a8, Int32(key.width), Int32(key.height), bytes.assumingMemoryBound(to: UInt32.self), Int32(stride))
+            else {
+                free(bytes)
+                return nil
+            }
+            self.bytes = bytes
+            self.image = image
+            var pixel: UInt32 = 0
+            if let scratch = pixman_image_create_bits(PIXMAN_a8r8g8b8, 1, 1, &pixel, 4) {
+                var white = pixman_color_t(red: 0xffff, green: 0xffff, blue: 0xffff, alpha: 0xffff)
+                if let source = pixman_image_create_solid_fill(&white) {
+                    pixman_image_composite32(PIXMAN_OP_OVER, source, image, scratch, 0, 0, 0, 0, 0, 0, 1, 1)
+                    pixman_image_unref(source)
+                }
+                pixman_image_unref(scratch)
+            }
+        }
+
+        deinit {
+            pixman_image_unref(image)
+            free(bytes)
+        }
+    }
+
     /// Cells larger than this are rasterized every time: they are not corners, and would crowd
     /// the cache.
     static let largestCachedArea = 64 * 64
 
     /// 1 MiB: hundreds of distinct corners.
     static let defaultBudget = 1 << 20
-    let masks = ByteBudgetCache<Key, [UInt8]>(budget: CornerMasks.defaultBudget)
+    let masks = ByteBudgetCache<Key, Mask>(budget: CornerMasks.defaultBudget)
 
-    /// Copies the cached coverage for `key` into `mask`; false when it is not cached.
-    func copy(_ key: Key, into mask: UnsafeMutablePointer<UInt8>, stride: Int) -> Bool {
-        guard key.width * key.height <= Self.largestCachedArea else { return false }
-        let copied: Bool? = masks.withValue(for: key) { bytes in
-            bytes.withUnsafeBufferPointer { source in
-                for row in 0..<key.height {
-                    (mask + row * stride).update(from: source.baseAddress! + row * key.width, count: key.width)
-                }
-            }
-            return true
-        }
-        return copied ?? false
+    /// The coverage for `key`, rasterized and kept on first use; nil for cells too large to
+    /// cache, or when memory ran out.
+    func mask(for key: Key) -> Mask? {
+        guard key.width > 0, key.height > 0, key.width * key.height <= Self.largestCachedArea else { return nil }
+        if let cached = masks.value(for: key) { return cached }
+        guard let made = Mask(key) else { return nil }
+        return masks.insert(made, cost: ((key.width + 3) & ~3) * key.height + 256, for: key)
     }
+}
 
-    func store(_ key: Key, from mask: UnsafeMutablePointer<UInt8>, stride: Int) {
-        guard key.width * key.height <= Self.largestCachedArea else { return }
-        var bytes = [UInt8](repeating: 0, count: key.width * key.height)
-        bytes.withUnsafeMutableBufferPointer { target in
-            for row in 0..<key.height {
-                (target.baseAddress! + row * key.width).update(from: mask + row * stride, count: key.width)
-            }
+extension CoverageShape {
+    /// The same coverage over the cell `[0, width) × [0, height)` with each edge that lies
+    /// wholly outside the cell, with its corners, moved to a fixed distance: a key under which
+    /// the corner of a 100 px and of a 300 px wide box is the same mask.
+    func normalized(width: Int, height: Int) -> CoverageShape {
+        CoverageShape(outer: outer.normalized(width: width, height: height),
+                      inner: inner.map { $0.normalized(width: width, height: height) })
+    }
+}
+
+extension RoundedBox {
+    /// See `CoverageShape.normalized`. An edge at least its corner radius plus a pixel outside
+    /// the cell changes no pixel's coverage there (neither its straight part nor its corner box
+    /// reaches the cell), so it is moved to exactly that far, unless the box would then be
+    /// narrower than its two corners.
+    func normalized(width: Int, height: Int) -> RoundedBox {
+        var box = self
+        let left = -(rx + 1), right = Double(width) + rx + 1
+        let top = -(ry + 1), bottom = Double(height) + ry + 1
+        if x0 < left && x1 > right { box.x0 = left; box.x1 = right } else if x0 < left && x1 - left >= 2 * rx {
+            box.x0 = left
+        } else if x1 > right && right - x0 >= 2 * rx {
+            box.x1 = right
         }
-        masks.insert(bytes, cost: bytes.count, for: key)
+        if y0 < top && y1 > bottom { box.y0 = top; box.y1 = bottom } else if y0 < top && y1 - top >= 2 * ry {
+            box.y0 = top
+        } else if y1 > bottom && bottom - y0 >= 2 * ry {
+            box.y1 = bottom
+        }
+        return box
     }
 }

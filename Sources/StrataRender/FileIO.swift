@@ -15,6 +15,16 @@ enum FileIO {
     /// - Throws: `io` when it is missing, unreadable or not a regular file; `fileTooLarge` when it
     ///   holds more than `maximumBytes` (at open, or because it grew while being read).
     static func read(_ path: String, maximumBytes: Int = defaultMaximumBytes) throws(RenderError) -> [UInt8] {
+        let (base, count) = try readOwned(path, maximumBytes: maximumBytes)
+        defer { base.deallocate() }
+        return [UInt8](UnsafeRawBufferPointer(start: base, count: count))
+    }
+
+    /// `read(_:maximumBytes:)` into memory the caller then owns (allocated with 16-byte
+    /// alignment; free it with `deallocate()`), not zero-filled first nor copied afterwards:
+    /// fonts are megabytes, read straight into where they stay.
+    static func readOwned(_ path: String, maximumBytes: Int = defaultMaximumBytes) throws(RenderError)
+        -> (base: UnsafeMutableRawPointer, count: Int) {
         let limit = max(maximumBytes, 0)
         try checkPath(path)
         // O_NONBLOCK: opening a FIFO with no writer would otherwise wait forever. O_NOCTTY: a
@@ -37,29 +47,35 @@ enum FileIO {
 
         // st_size is within the limit, so this allocation is bounded. One byte more than the
         // size lets the loop see a file that grew, without a second allocation.
-        let expected = Int(info.st_size)
-        var bytes = [UInt8](repeating: 0, count: min(expected + 1, limit + 1))
+        var capacity = min(Int(info.st_size) + 1, limit + 1)
+        var base = UnsafeMutableRawPointer.allocate(byteCount: capacity, alignment: 16)
         var filled = 0
-        while true {
-            if filled == bytes.count {
-                // The file grew past its size at open: go on in chunks, never beyond the limit.
-                guard filled <= limit else {
-                    throw RenderError(.fileTooLarge, "\(LogText.quoted(path)) grew past the limit of \(limit) bytes while being read")
+        do throws(RenderError) {
+            while true {
+                if filled == capacity {
+                    // The file grew past its size at open: go on in chunks, never beyond the limit.
+                    guard filled <= limit else {
+                        throw RenderError(.fileTooLarge, "\(LogText.quoted(path)) grew past the limit of \(limit) bytes while being read")
+                    }
+                    let larger = filled + min(1 << 16, limit + 1 - filled)
+                    let grown = UnsafeMutableRawPointer.allocate(byteCount: larger, alignment: 16)
+                    grown.copyMemory(from: base, byteCount: filled)
+                    base.deallocate()
+                    (base, capacity) = (grown, larger)
                 }
-                bytes.append(contentsOf: repeatElement(0, count: min(1 << 16, limit + 1 - filled)))
+                let count = retryingInterrupts { Glibc.read(fd, base + filled, capacity - filled) }
+                guard count >= 0 else { throw failure("cannot read", path) }
+                if count == 0 { break }
+                filled += count
             }
-            let count = bytes.withUnsafeMutableBytes { buffer in
-                retryingInterrupts { Glibc.read(fd, buffer.baseAddress! + filled, buffer.count - filled) }
+            guard filled <= limit else {
+                throw RenderError(.fileTooLarge, "\(LogText.quoted(path)) grew past the limit of \(limit) bytes while being read")
             }
-            guard count >= 0 else { throw failure("cannot read", path) }
-            if count == 0 { break }
-            filled += count
+        } catch {
+            base.deallocate()
+            throw error
         }
-        guard filled <= limit else {
-            throw RenderError(.fileTooLarge, "\(LogText.quoted(path)) grew past the limit of \(limit) bytes while being read")
-        }
-        bytes.removeLast(bytes.count - filled)
-        return bytes
+        return (base, filled)
     }
 
     /// Writes `bytes` to a regular file at `path`, replacing its contents, or creating it (mode

@@ -272,3 +272,44 @@ import Testing
         }
     }
 }
+
+/// Corner masks are cached under the shape with far edges moved (`CoverageShape.normalized`), so
+/// boxes of any size share corners; that must never change a byte of coverage.
+struct CornerMaskKeyTests {
+    private func bytes(_ shape: CoverageShape, width: Int, height: Int) -> [UInt8] {
+        var mask = [UInt8](repeating: 0, count: width * height)
+        mask.withUnsafeMutableBufferPointer {
+            shape.rasterize(into: $0.baseAddress!, stride: width, x0: 0, y0: 0, x1: width, y1: height, scale: 1)
+        }
+        return mask
+    }
+
+    @Test func normalizingAShapeKeepsEveryCellsCoverage() throws {
+        var generator = SystemRandomNumberGenerator()
+        for _ in 0..<3000 {
+            let x0 = Double.random(in: -80...20, using: &generator), y0 = Double.random(in: -80...20, using: &generator)
+            let w = Double.random(in: 0.5...200, using: &generator), h = Double.random(in: 0.5...200, using: &generator)
+            let r = Double.random(in: 0...40, using: &generator)
+            guard let outer = RoundedBox(x0: x0, y0: y0, x1: x0 + w, y1: y0 + h, rx: r, ry: r * 0.8) else { continue }
+            let inset = Double.random(in: 0.5...12, using: &generator)
+            let inner = RoundedBox(x0: x0 + inset, y0: y0 + inset, x1: x0 + w - inset, y1: y0 + h - inset,
+                                   rx: max(0, r - inset), ry: max(0, r * 0.8 - inset))
+            let shape = CoverageShape(outer: outer, inner: Bool.random(using: &generator) ? inner : nil)
+            let width = Int.random(in: 1...24, using: &generator), height = Int.random(in: 1...24, using: &generator)
+            #expect(bytes(shape.normalized(width: width, height: height), width: width, height: height)
+                    == bytes(shape, width: width, height: height))
+        }
+    }
+
+    @Test func boxesOfDifferentSizesShareTheirCorners() throws {
+        // The top-left 10×10 cell of boxes 123 to 400 px wide and 40 to 90 px tall: one key.
+        let keys = Set((123...400).flatMap { width in
+            (40...90).compactMap { height -> CoverageShape? in
+                guard let box = RoundedBox(x0: 0.25, y0: 0.5, x1: 0.25 + Double(width), y1: 0.5 + Double(height), rx: 9.5, ry: 9.5)
+                else { return nil }
+                return CoverageShape(outer: box).normalized(width: 10, height: 10)
+            }
+        })
+        #expect(keys.count == 1)
+    }
+}

@@ -109,6 +109,21 @@ struct HostileFileTests {
         }
     }
 
+    @Test func fontDataHoldsTheFileExactly() throws {
+        try withTemporaryDirectory { (directory: String) throws in
+            let path = directory + "/font"
+            let contents = (0..<100_003).map { UInt8(truncatingIfNeeded: $0 &* 7 &+ $0 >> 8) }
+            #expect(FileManager.default.createFile(atPath: path, contents: Data(contents)))
+            let data = try FontData(contentsOf: path)
+            #expect(data.count == contents.count)
+            #expect(Array(UnsafeBufferPointer(start: data.bytes, count: data.count)) == contents)
+            #expect(try FileIO.read(path) == contents)
+            let empty = directory + "/empty-font"
+            #expect(FileManager.default.createFile(atPath: empty, contents: Data()))
+            #expect(try FontData(contentsOf: empty).count == 0)
+        }
+    }
+
     @Test func writingNeverFollowsASymbolicLink() throws {
         try withTemporaryDirectory { (directory: String) throws in
             let target = directory + "/victim"

@@ -238,3 +238,66 @@ struct FontChainTests {
         }
     }
 }
+
+/// Text goes to pixman a run of glyphs at a time, clipped by a clip region set on the bitmap's
+/// image for the draw; these pin that path to what drawing each glyph alone gives.
+struct TextRunTests {
+    private func spans() -> TextLayout {
+        var text = AttributedText("Runs AV Wa ", style: TextStyle(font: Font(size: 18), color: .black))
+        text.append("red ", style: TextStyle(font: Font(size: 18), color: Color(red: 1, green: 0, blue: 0)))
+        text.append("half", style: TextStyle(font: Font(size: 18), color: Color(red: 0, green: 0, blue: 1, alpha: 0.5)))
+        return TextLayout(text, library: pinnedFonts)
+    }
+
+    @Test func aClipCuttingGlyphsKeepsExactlyTheUnclippedPixelsInside() throws {
+        let layout = spans()
+        let whole = try render(layout, width: 200, height: 40)
+        let clip = Rect(x: 13.5, y: 9, width: 61, height: 11)
+        let clipped = try Bitmap(width: 200, height: 40)
+        clipped.clear(to: .white)
+        let canvas = Canvas(bitmap: clipped)
+        canvas.clip(to: clip)
+        canvas.draw(layout, at: Point(x: 4, y: 4))
+        for y in 0..<40 {
+            for x in 0..<200 {
+                let inside = x >= 13 && x < 75 && y >= 9 && y < 20
+                #expect(clipped.pixel(x: x, y: y) == (inside ? whole.pixel(x: x, y: y) : Color.white.premultipliedARGB))
+            }
+        }
+    }
+
+    @Test func theClipDoesNotOutliveTheDraw() throws {
+        let bitmap = try Bitmap(width: 60, height: 30)
+        let canvas = Canvas(bitmap: bitmap)
+        canvas.save()
+        canvas.clip(to: Rect(x: 0, y: 0, width: 5, height: 5))
+        canvas.draw(spans(), at: .zero)
+        canvas.restore()
+        canvas.fill(Rect(x: 0, y: 0, width: 60, height: 30), color: .black)
+        // Another draw after the clip is gone reaches the whole bitmap too.
+        canvas.draw(layout("Wide", size: 20, color: .white), at: Point(x: 20, y: 2))
+        #expect(bitmap.pixel(x: 59, y: 29) == Color.black.premultipliedARGB)
+        #expect(inkBox(bitmap) != nil)
+        var white = 0
+        for y in 0..<30 { for x in 20..<60 where bitmap.pixel(x: x, y: y) == Color.white.premultipliedARGB { white += 1 } }
+        #expect(white > 0)
+    }
+
+    @Test func glyphsOnManyThreadsAndPastTheThreadBudgetMatch() async throws {
+        let reference = try render(spans(), width: 200, height: 40)
+        // Sizes enough to pass each thread's budget, drawn from several threads at once.
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for worker in 0..<4 {
+                group.addTask {
+                    for size in stride(from: 10.0, through: 90, by: 4) {
+                        let big = layout("ABCDEFGHIJKLMNOPQRSTUVWXYZ", size: size + Double(worker))
+                        _ = try render(big, width: 400, height: 120)
+                    }
+                    let again = try render(spans(), width: 200, height: 40)
+                    for y in 0..<40 { for x in 0..<200 { #expect(again.pixel(x: x, y: y) == reference.pixel(x: x, y: y)) } }
+                }
+            }
+            try await group.waitForAll()
+        }
+    }
+}

@@ -1,35 +1,46 @@
 import CPixman
+import Glibc
 
 extension Canvas {
     /// Draws laid-out text with its top-left corner at `origin` (user space). Each glyph comes
-    /// from its font library's `GlyphCache` and is composited through pixman as an A8 mask over a solid
-    /// colour, at whole device pixels. The canvas must be scaled like the layout (`scale`).
+    /// from its font library's `GlyphCache`, at whole device pixels, and is composited as an A8
+    /// mask over a solid colour; runs of one colour go to pixman in one call through the thread's
+    /// `ThreadGlyphCache`, which saves pixman's per-call setup for every glyph but the first. The
+    /// canvas must be scaled like the layout (`scale`).
     /// Glyphs too large for the cache (over `GlyphCache.maximumGlyphSide`) are rasterized from
     /// their outlines on each draw, only where they cross the clip, in bounded bands.
     public func draw(_ layout: TextLayout, at origin: Point) {
         let clip = deviceClipBounds
         guard !clip.isEmpty, opacity > 0 else { return }
-        // Runs of one colour are the rule: check the last one before hashing.
-        var sources: [Color: OpaquePointer] = [:]
-        var lastSource: (color: Color, image: OpaquePointer)?
-        defer { for source in sources.values { pixman_image_unref(source) } }
-        let opacity = opacity
-        func source(for color: Color) -> OpaquePointer? {
-            if let last = lastSource, last.color == color { return last.image }
-            if let existing = sources[color] {
-                lastSource = (color, existing)
-                return existing
-            }
-            var colour = PixmanColor.make(color.premultiplied(scale: opacity))
-            guard let made = pixman_image_create_solid_fill(&colour) else { return nil }
-            sources[color] = made
-            lastSource = (color, made)
-            return made
-        }
+        let clipX0 = Int(clip.minX), clipY0 = Int(clip.minY), clipX1 = Int(clip.maxX), clipY1 = Int(clip.maxY)
+        var solids = SolidSources(opacity: opacity)
+        defer { solids.release() }
+        let threadCache = ThreadGlyphCache.current
+        threadCache?.trim()
         bitmap.beginWriting()
+        let destination = bitmap.pixmanImage
+        // Runs are clipped by pixman: the clip becomes the bitmap image's clip region for the draw.
+        let clipped = clipX0 > 0 || clipY0 > 0 || clipX1 < bitmap.width || clipY1 < bitmap.height
+        if clipped {
+            var region = pixman_region32_t()
+            pixman_region32_init_rect(&region, Int32(clipX0), Int32(clipY0), UInt32(clipX1 - clipX0), UInt32(clipY1 - clipY0))
+            _ = pixman_image_set_clip_region32(destination, &region)
+            pixman_region32_fini(&region)
+        }
+        if let threadCache { pixman_glyph_cache_freeze(threadCache.cache) }
+        var run: [pixman_glyph_t] = []
+        var runColor: Color? = nil
+        func flush() {
+            defer { run.removeAll(keepingCapacity: true) }
+            guard !run.isEmpty, let threadCache, let runColor, let source = solids.source(for: runColor) else { return }
+            pixman_composite_glyphs_no_mask(PIXMAN_OP_OVER, source, destination, 0, 0, 0, 0,
+                                            threadCache.cache, Int32(run.count), &run)
+        }
         let resolved = layout.resolvedGlyphs.withLock { $0 }
+        let glyphCount = layout.lines.reduce(0) { $0 + $1.glyphs.count }
         var looked: [GlyphBitmap?] = []
-        if resolved == nil { looked.reserveCapacity(layout.lines.reduce(0) { $0 + $1.glyphs.count }) }
+        if resolved == nil { looked.reserveCapacity(glyphCount) }
+        run.reserveCapacity(glyphCount)
         var index = 0
         for line in layout.lines {
             for glyph in line.glyphs {
@@ -39,31 +50,46 @@ extension Canvas {
                 index += 1
                 let pen = convertToDevice(Point(x: origin.x + glyph.position.x, y: origin.y + glyph.position.y))
                 guard pen.x.isFinite, pen.y.isFinite, abs(pen.x) < 1e7, abs(pen.y) < 1e7 else { continue }
+                let penX = Int(pen.x.rounded()), penY = Int(pen.y.rounded())
                 guard let image else {
-                    // Nil: FreeType failed, or the glyph is too large to cache; draw its outline.
-                    guard let source = source(for: glyph.color) else { continue }
-                    glyph.face.drawOutline(glyph: glyph.glyph, pixelSize: glyph.pixelSize,
-                                           penX: Int(pen.x.rounded()), penY: Int(pen.y.rounded()),
-                                           clip: (Int(clip.minX), Int(clip.minY), Int(clip.maxX), Int(clip.maxY))) { bytes, stride, x, y, width, height in
+                    // Nil: FreeType failed, or the glyph is too large to cache; draw its outline,
+                    // after the glyphs before it so that overlaps stack in order.
+                    flush()
+                    guard let source = solids.source(for: glyph.color) else { continue }
+                    glyph.face.drawOutline(glyph: glyph.glyph, pixelSize: glyph.pixelSize, penX: penX, penY: penY,
+                                           clip: (clipX0, clipY0, clipX1, clipY1)) { bytes, stride, x, y, width, height in
                         guard let mask = pixman_image_create_bits_no_clear(
                             PIXMAN_a8, Int32(width), Int32(height), bytes.assumingMemoryBound(to: UInt32.self), Int32(stride)) else { return }
-                        pixman_image_composite32(PIXMAN_OP_OVER, source, mask, bitmap.pixmanImage, 0, 0, 0, 0,
+                        pixman_image_composite32(PIXMAN_OP_OVER, source, mask, destination, 0, 0, 0, 0,
                                                  Int32(x), Int32(y), Int32(width), Int32(height))
                         pixman_image_unref(mask)
                     }
                     continue
                 }
                 guard !image.isBlank, let mask = image.mask else { continue }
-                let x = Int(pen.x.rounded()) + image.left
-                let y = Int(pen.y.rounded()) - image.top
+                let x = penX + image.left, y = penY - image.top
                 // Only the part inside the clip.
-                let x0 = max(x, Int(clip.minX)), y0 = max(y, Int(clip.minY))
-                let x1 = min(x + image.width, Int(clip.maxX)), y1 = min(y + image.height, Int(clip.maxY))
-                guard x1 > x0, y1 > y0, let source = source(for: glyph.color) else { continue }
-                pixman_image_composite32(PIXMAN_OP_OVER, source, mask, bitmap.pixmanImage, 0, 0,
+                let x0 = max(x, clipX0), y0 = max(y, clipY0)
+                let x1 = min(x + image.width, clipX1), y1 = min(y + image.height, clipY1)
+                guard x1 > x0, y1 > y0 else { continue }
+                if let threadCache,
+                   let copy = threadCache.glyph(image, face: glyph.face.id, glyph: glyph.glyph, pixelSize: glyph.pixelSize) {
+                    if runColor != glyph.color {
+                        flush()
+                        runColor = glyph.color
+                    }
+                    run.append(pixman_glyph_t(x: Int32(penX), y: Int32(penY), glyph: copy))
+                    continue
+                }
+                flush()
+                guard let source = solids.source(for: glyph.color) else { continue }
+                pixman_image_composite32(PIXMAN_OP_OVER, source, mask, destination, 0, 0,
                                          Int32(x0 - x), Int32(y0 - y), Int32(x0), Int32(y0), Int32(x1 - x0), Int32(y1 - y0))
             }
         }
+        flush()
+        if let threadCache { pixman_glyph_cache_thaw(threadCache.cache) }
+        if clipped { _ = pixman_image_set_clip_region32(destination, nil) }
         bitmap.endWriting()
         if resolved == nil { layout.resolvedGlyphs.withLock { $0 = looked } }
         for line in layout.lines {
@@ -72,5 +98,43 @@ extension Canvas {
                 draw(image, in: frame.offsetBy(dx: origin.x, dy: origin.y), cornerRadius: attachment.cornerRadius)
             }
         }
+    }
+}
+
+/// Solid pixman images for the colours of one text draw, made on first use.
+struct SolidSources {
+    let opacity: Double
+    // Text of one colour is the rule: it needs no dictionary, nor a hash per glyph.
+    private var first: (color: Color, image: OpaquePointer)?
+    private var last: (color: Color, image: OpaquePointer)?
+    private var others: [Color: OpaquePointer] = [:]
+
+    init(opacity: Double) {
+        self.opacity = opacity
+    }
+
+    mutating func source(for color: Color) -> OpaquePointer? {
+        if let last, last.color == color { return last.image }
+        if let first, first.color == color {
+            last = first
+            return first.image
+        }
+        if let existing = others[color] {
+            last = (color, existing)
+            return existing
+        }
+        var colour = PixmanColor.make(color.premultiplied(scale: opacity))
+        guard let image = pixman_image_create_solid_fill(&colour) else { return nil }
+        if first == nil { first = (color, image) } else { others[color] = image }
+        last = (color, image)
+        return image
+    }
+
+    mutating func release() {
+        if let first { pixman_image_unref(first.image) }
+        for image in others.values { pixman_image_unref(image) }
+        first = nil
+        others = [:]
+        last = nil
     }
 }

@@ -282,8 +282,9 @@ final class FontData: @unchecked Sendable {
 
     /// The bytes of the font file at `path`.
     /// - Throws: `io` for a missing, unreadable or non-regular file; `fileTooLarge` past `maximumBytes`.
-    convenience init(contentsOf path: String) throws(RenderError) {
-        try self.init(FileIO.read(path, maximumBytes: Self.maximumBytes))
+    init(contentsOf path: String) throws(RenderError) {
+        // Read straight into the memory kept, instead of into an array copied afterwards.
+        (base, count) = try FileIO.readOwned(path, maximumBytes: Self.maximumBytes)
     }
 
     deinit { base.deallocate() }

@@ -160,8 +160,11 @@ public final class GlyphCache: Sendable {
     /// FreeType cannot render it.
     func glyph(_ glyph: UInt32, of face: FontFace, pixelSize: Int32) -> GlyphBitmap? {
         let key = Key(face: face.id, glyph: glyph, pixelSize: pixelSize)
-        // Unsigned: abs(Int.min) would trap.
-        let shard = shards[Int(UInt(bitPattern: key.hashValue) % UInt(shards.count))]
+        // A multiplicative mix picks the shard: the dictionary hashes the key again anyway, so a
+        // second full hash here would double the cost of every lookup.
+        let mixed = (UInt(bitPattern: face.id) &* 0x9E37_79B9_7F4A_7C15)
+            ^ (UInt(glyph) &* 0xC2B2_AE3D_27D4_EB4F) ^ UInt(UInt32(bitPattern: pixelSize))
+        let shard = shards[Int((mixed ^ mixed >> 29) % UInt(shards.count))]
         if let hit = shard.withLock({ shard -> GlyphBitmap? in
             guard let entry = shard.entries[key] else { return nil }
             if !entry.referenced { shard.entries[key]?.referenced = true }
@@ -228,5 +231,85 @@ public final class GlyphCache: Sendable {
     /// Forgets every glyph (the counts stay).
     public func removeAll() {
         for shard in shards { shard.withLock { $0 = Shard() } }
+    }
+}
+
+
+/// Each thread's pixman glyph cache, so that text is composited with
+/// `pixman_composite_glyphs_no_mask`: one call for a run of glyphs, which finds pixman's fast
+/// path once instead of once per glyph.
+///
+/// pixman's cache is not thread-safe (even compositing reorders it), and render workers share
+/// `GlyphCache`, so every thread keeps its own copies of the glyphs it draws, keyed by face
+/// serial, glyph and size. Bounded: past `budget` bytes, or when all threads' copies together
+/// pass `processBudget`, a thread drops its copies together on its next draw and gathers them
+/// again from the shared cache. Freed when the thread exits.
+final class ThreadGlyphCache {
+    /// Bytes of copied coverage a thread keeps (each glyph counted with 256 bytes of overhead).
+    static let budget = 512 << 10
+    /// Bytes all threads' copies may take before each drawing thread drops its own.
+    static let processBudget = 4 << 20
+    private static let processBytes = Atomic<Int>(0)
+
+    private(set) var cache: OpaquePointer
+    private var bytes = 0
+
+    private init?() {
+        guard let cache = pixman_glyph_cache_create() else { return nil }
+        self.cache = cache
+    }
+
+    deinit {
+        pixman_glyph_cache_destroy(cache)
+        Self.processBytes.subtract(bytes, ordering: .relaxed)
+    }
+
+    private static let key: pthread_key_t? = {
+        var key = pthread_key_t()
+        let made = pthread_key_create(&key) { value in
+            guard let value else { return }
+            Unmanaged<ThreadGlyphCache>.fromOpaque(value).release()
+        }
+        return made == 0 ? key : nil
+    }()
+
+    /// The calling thread's cache, made on first use; nil when pixman or pthreads fail.
+    static var current: ThreadGlyphCache? {
+        guard let key else { return nil }
+        if let value = pthread_getspecific(key) {
+            return Unmanaged<ThreadGlyphCache>.fromOpaque(value).takeUnretainedValue()
+        }
+        guard let made = ThreadGlyphCache() else { return nil }
+        let retained = Unmanaged.passRetained(made)
+        guard pthread_setspecific(key, retained.toOpaque()) == 0 else {
+            retained.release()
+            return nil
+        }
+        return made
+    }
+
+    /// Drops every copy when over budget. Call only while not frozen (between draws).
+    func trim() {
+        guard bytes > Self.budget || (bytes > 0 && Self.processBytes.load(ordering: .relaxed) > Self.processBudget),
+              let fresh = pixman_glyph_cache_create() else { return }
+        pixman_glyph_cache_destroy(cache)
+        cache = fresh
+        Self.processBytes.subtract(bytes, ordering: .relaxed)
+        bytes = 0
+    }
+
+    /// pixman's glyph for `bitmap` (glyph `glyph` of face `face` at `pixelSize`), copied on first
+    /// use. Call between `pixman_glyph_cache_freeze` and `_thaw`.
+    func glyph(_ bitmap: GlyphBitmap, face: Int, glyph: UInt32, pixelSize: Int32) -> UnsafeRawPointer? {
+        let fontKey = UnsafeMutableRawPointer(bitPattern: UInt(bitPattern: face))
+        let glyphKey = UnsafeMutableRawPointer(bitPattern: UInt(UInt32(bitPattern: pixelSize)) << 32 | UInt(glyph))
+        if let found = pixman_glyph_cache_lookup(cache, fontKey, glyphKey) { return found }
+        guard let mask = bitmap.mask else { return nil }
+        // pixman's origin is the pen position within the glyph image.
+        guard let inserted = pixman_glyph_cache_insert(cache, fontKey, glyphKey, Int32(-bitmap.left), Int32(bitmap.top), mask)
+        else { return nil }
+        bytes += bitmap.byteCount
+        Self.processBytes.add(bitmap.byteCount, ordering: .relaxed)
+        return inserted
     }
 }

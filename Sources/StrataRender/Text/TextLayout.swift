@@ -195,7 +195,8 @@ private struct Run {
 
 /// The smallest unit a line holds: a cluster of glyphs for one or more characters.
 private struct Cluster {
-    var glyphs: [(id: UInt32, xOffset: Double, yOffset: Double, advance: Double)]
+    /// As shaped (1/64 pixel), shared with the shaping result rather than copied per cluster.
+    var glyphs: [ShapeCache.Glyph]
     var advance: Double
     let run: Int
     let breakAfter: Bool
@@ -284,13 +285,12 @@ private struct LayoutBuilder {
         for cluster in shaped {
             let lastScalar = run.scalars[cluster.scalars.upperBound - 1]
             let next = cluster.scalars.upperBound < run.scalars.count ? run.scalars[cluster.scalars.upperBound] : nil
-            let glyphs = cluster.glyphs.map { (id: $0.id, xOffset: Double($0.xOffset) / 64 / scale,
-                                                yOffset: Double($0.yOffset) / 64 / scale, advance: Double($0.advance) / 64 / scale) }
+            let glyphs = cluster.glyphs
             // What follows a run's last character is in the next run, not known yet: allow a break
             // there after a space or a wide character, never inside a word split across styles.
             let breaks = next.map { LineBreaking.canBreak(after: lastScalar, before: $0) }
                 ?? (LineBreaking.isBreakingSpace(lastScalar) || LineBreaking.isWide(lastScalar))
-            result.append(Cluster(glyphs: glyphs, advance: glyphs.reduce(0) { $0 + $1.advance }, run: index,
+            result.append(Cluster(glyphs: glyphs, advance: glyphs.reduce(0) { $0 + Double($1.advance) / 64 / scale }, run: index,
                                   breakAfter: breaks, isSpace: cluster.scalars.allSatisfy { LineBreaking.isBreakingSpace(run.scalars[$0]) }))
         }
         return result
@@ -429,14 +429,14 @@ private struct LayoutBuilder {
                 let size = pixelSize(run.style.font)
                 var penX = x
                 for glyph in cluster.glyphs {
-                    let position = Point(x: penX + glyph.xOffset, y: baseline - glyph.yOffset)
+                    let position = Point(x: penX + Double(glyph.xOffset) / 64 / scale, y: baseline - Double(glyph.yOffset) / 64 / scale)
                     glyphs.append(PlacedGlyph(face: face, glyph: glyph.id, pixelSize: size, position: position, color: run.style.color))
                     if let extents = ShapeCache.shared.extents(of: glyph.id, face: face, pixelSize: size) {
                         let box = Rect(x: position.x + extents.minX / scale, y: position.y + extents.minY / scale,
                                        width: extents.width / scale, height: extents.height / scale)
                         ink = ink.union(box)
                     }
-                    penX += glyph.advance
+                    penX += Double(glyph.advance) / 64 / scale
                 }
             }
             x += cluster.advance + (cluster.isSpace ? extraPerSpace : 0)
