@@ -126,6 +126,27 @@ struct CacheBudgetTests {
         }
     }
 
+    /// A cache filled with glyphs used before (all marked recently used) must make room for a new
+    /// working set that fits, and then answer it from memory: the second time round, nearly
+    /// every lookup hits.
+    @Test(arguments: [40, 80, 160, 400, 900])
+    func aNewWorkingSetSettlesInAFullGlyphCache(filler: Int) throws {
+        let library = try FontLibrary(files: [dejaVu], glyphCacheBytes: 256 << 10)
+        let face = try #require(library.chain(for: Font()).first)
+        let cache = library.glyphCache
+        // Glyphs used before, each looked up twice so the ones kept are marked recently used.
+        for _ in 0..<2 { for glyph in UInt32(3)..<UInt32(3 + filler) { _ = cache.glyph(glyph, of: face, pixelSize: 30 * 64) } }
+        // A new working set that fits in a fraction of the budget, cycled: twice to settle.
+        let workingSet = UInt32(3)..<200
+        for _ in 0..<2 { for glyph in workingSet { _ = cache.glyph(glyph, of: face, pixelSize: 12 * 64) } }
+        let before = cache.counts
+        for _ in 0..<3 { for glyph in workingSet { _ = cache.glyph(glyph, of: face, pixelSize: 12 * 64) } }
+        let after = cache.counts
+        let hits = after.hits - before.hits, lookups = hits + after.misses - before.misses
+        #expect(Double(hits) / Double(lookups) > 0.99, "\(hits) of \(lookups) lookups hit after \(filler) other glyphs")
+        #expect(after.bytes <= cache.capacityBytes)
+    }
+
     /// Huge sizes: a 2048 pt font at scale 16 would make 32 768 px glyphs.
     @Test func hugeGlyphsAreRefusedAndBigOnesNotKept() throws {
         let library = try FontLibrary(files: [dejaVu], glyphCacheBytes: 64 << 10)

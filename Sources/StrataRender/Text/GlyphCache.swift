@@ -190,7 +190,13 @@ public final class GlyphCache: Sendable {
         return shard.withLock { shard in
             if let raced = shard.entries[key] { return raced.glyph }
             shard.entries[key] = Entry(glyph: rendered, referenced: false)
-            shard.clock.append(key)
+            // Just behind the hand, so a new glyph waits a whole turn of the clock before it can
+            // go. Appended at the end it was next in line whenever the hand was near the end, and
+            // a full cache evicted every new glyph before its second use: a new working set never
+            // settled (13 % hits cycling 3 200 glyphs through a cache with room for five times them).
+            if shard.hand > shard.clock.count { shard.hand = 0 }
+            shard.clock.insert(key, at: shard.hand)
+            shard.hand += 1
             shard.bytes += rendered.byteCount
             Self.evict(&shard, toFit: budget)
             return rendered
