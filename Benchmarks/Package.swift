@@ -24,6 +24,8 @@ let package = Package(
             "BenchKit", "Peers", .product(name: "Strata", package: "Strata"),
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
+        // M7's subject, a process of its own that links nothing but Strata.
+        .executableTarget(name: "first-frame-subject", dependencies: [.product(name: "Strata", package: "Strata")]),
         .testTarget(name: "BenchKitTests", dependencies: ["BenchKit"]),
         .testTarget(name: "StrataBenchTests", dependencies: ["strata-bench", .product(name: "Strata", package: "Strata")]),
     ],

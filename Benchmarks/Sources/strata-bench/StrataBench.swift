@@ -11,7 +11,7 @@ struct StrataBench: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "strata-bench",
         abstract: "Strata's benchmarks, each against its peer in the same run.",
-        subcommands: [RunCommand.self, MarkdownCommand.self, FirstFrameSubject.self, IdleSubject.self, CoalescingSubject.self,
+        subcommands: [RunCommand.self, MarkdownCommand.self, IdleSubject.self, CoalescingSubject.self,
                       ProfileCommand.self],
         defaultSubcommand: RunCommand.self)
 }

@@ -1,4 +1,3 @@
-import ArgumentParser
 import BenchKit
 import Glibc
 import Strata
@@ -41,10 +40,12 @@ enum TimeToFirstFrame {
         let runs = options.smoke ? 1 : 7
         var strata = (commit: SampleSet(), presentation: SampleSet())
         var peer = strata
-        let me = CommandLine.arguments[0]
+        // Built beside this program (`swift build --package-path Benchmarks` builds both).
+        let subject = String(CommandLine.arguments[0].reversed().drop { $0 != "/" }.reversed()) + "first-frame-subject"
+        guard access(subject, X_OK) == 0 else { throw BenchError(message: "\(subject) is missing: build every product of the Benchmarks package") }
         for _ in 0..<runs {
             // Interleaved, so a busy moment on the machine hits both alike.
-            let mine = try moments("'\(me)' first-frame")
+            let mine = try moments("'\(subject)'")
             let theirs = try moments("weston-simple-shm")
             strata.commit.append(mine.firstCommit)
             strata.presentation.append(mine.firstPresentation)
@@ -61,29 +62,4 @@ enum TimeToFirstFrame {
                             note: "goal: within one frame interval")
         }
     }
-
-    /// The subject, run in a process of its own: a window with one layer, kept running (and
-    /// dispatching, so its log shows the frame callback firing) until the benchmark stops it.
-    static func subject() -> Never {
-        do {
-            let session = try WaylandSession.connect()
-            let window = try Window(session: session, title: "first frame", size: Size(width: 250, height: 250))
-            let layer = Layer()
-            layer.backgroundColor = Color(rgb: 0x2266AA)
-            layer.frame = Rect(x: 0, y: 0, width: 250, height: 250)
-            window.contentLayer.addSublayer(layer)
-            let deadline = monotonicSeconds() + 10
-            while monotonicSeconds() < deadline { try session.loop.runOnce(timeout: .milliseconds(100)) }
-            exit(0)
-        } catch {
-            exit(1)
-        }
-    }
-}
-
-/// M7's subject, run as a process of its own.
-struct FirstFrameSubject: ParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "first-frame", abstract: "M7's subject: one window until stopped.",
-                                                    shouldDisplay: false)
-    func run() throws { MainActor.assumeIsolated { TimeToFirstFrame.subject() } }
 }
