@@ -36,6 +36,14 @@ public struct Report: Sendable, Equatable {
     /// The figures whose goals are missed.
     public var missed: [Figure] { figures.filter { $0.met == false } }
 
+    /// The program's exit status for this report: 2 when any metric failed or produced no figure
+    /// (which fails a smoke run, and any run), otherwise 1 when `check` is set and a goal is
+    /// missed, otherwise 0.
+    public func exitStatus(check: Bool) -> Int32 {
+        if !failedMetrics.isEmpty { return 2 }
+        return check && !missed.isEmpty ? 1 : 0
+    }
+
     /// The metrics in the order they first appear.
     public var metrics: [String] {
         var seen = Set<String>()

@@ -74,15 +74,14 @@ struct RunCommand: ParsableCommand {
             try report.json.write(toFile: path)
             print("\nwrote \(path)")
         }
-        // A smoke run is a test of the program: any metric without figures fails it.
+        // A smoke run is a test of the program: any metric that fails or has no figure fails it.
         if !report.failedMetrics.isEmpty {
             printError("strata-bench: failed or produced no figure: \(report.failedMetrics.joined(separator: ", "))\n")
-            throw ExitCode(2)
-        }
-        if check, !report.missed.isEmpty {
+        } else if check, !report.missed.isEmpty {
             printError("strata-bench: \(report.missed.count) goals missed: \(report.missed.map { "\($0.metric) \($0.name)" }.joined(separator: ", "))\n")
-            throw ExitCode(1)
         }
+        let status = report.exitStatus(check: check)
+        if status != 0 { throw ExitCode(status) }
     }
 }
 

@@ -131,6 +131,22 @@ struct HarnessTests {
         ])
     }
 
+    /// The smoke run in CI fails when any metric produces no figure, whatever `--check` says;
+    /// a missed goal fails only with `--check`.
+    @Test func aRunWithASilentMetricExitsNonZero() {
+        let (silent, _) = run([
+            Metric("M1", "fine") { $0.record("rate", 5, unit: "/s", goal: .atLeast(1)) },
+            Metric("M2", "silent") { _ in },
+        ])
+        #expect(silent.exitStatus(check: false) == 2)
+        #expect(silent.exitStatus(check: true) == 2)
+        let (missing, _) = run([Metric("M1", "slow") { $0.record("ratio", 0.5, unit: "x", goal: .atLeast(2)) }])
+        #expect(missing.exitStatus(check: false) == 0)
+        #expect(missing.exitStatus(check: true) == 1)
+        let (met, _) = run([Metric("M1", "fast") { $0.record("ratio", 2.5, unit: "x", goal: .atLeast(2)) }])
+        #expect(met.exitStatus(check: true) == 0)
+    }
+
     @Test func selectionByIDKeepsOrderAndNamesUnknownIDs() {
         let metrics = ["M1", "M2", "M3", "M4"].map { id in Metric(id, "n") { _ in } }
         #expect(Harness.select(metrics, only: []).selected.map(\.id) == ["M1", "M2", "M3", "M4"])
