@@ -40,8 +40,7 @@ public final class Canvas {
     private var xBreaks: [Int] = []
     private var yBreaks: [Int] = []
     private var fullBoxes: [pixman_box32_t] = []
-    /// Corner coverage, and the coverage of text's glyphs gathered for one composite.
-    let mask = CoverageMask()
+    private let mask = CoverageMask()
 
     /// A canvas over `bitmap` in its initial state: the identity transform (one user unit is one
     /// device pixel; `scale(x:y:)` by the buffer scale to draw in points), the whole bitmap as the

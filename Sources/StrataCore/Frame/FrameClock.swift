@@ -12,9 +12,9 @@
 ///
 /// Every waiting state has a timer as a way out, because the event it waits for may never come:
 /// a painting that never finishes (`armCompositionTimeout`), a frame callback the compositor never
-/// sends (`armFrameTimeout`), renders that take long (`armRenderWait`), a buffer release that never comes or an allocation that keeps
-/// failing (`armBufferRetry`, with exponential backoff from `firstBufferRetry` to
-/// `longestBufferRetry`). A scheduled tick needs only the loop's next iteration.
+/// sends (`armFrameTimeout`), renders that take long (`armRenderWait`), a buffer release that
+/// never comes or an allocation that keeps failing (`armBufferRetry`, with exponential backoff
+/// from `firstBufferRetry` to `longestBufferRetry`). A scheduled tick needs only the loop's next iteration.
 public struct FrameClock: Equatable, Sendable {
     /// What the caller must do after an event.
     public struct Actions: OptionSet, Sendable {

@@ -240,7 +240,6 @@ public final class GlyphCache: Sendable {
     }
 }
 
-
 /// Each thread's pixman glyph cache, so that text is composited with
 /// `pixman_composite_glyphs_no_mask`: one call for a run of glyphs, which finds pixman's fast
 /// path once instead of once per glyph.
