@@ -14,6 +14,9 @@ public struct Point: Hashable, Sendable {
 
     /// The origin of the space, (0, 0).
     public static let zero = Point(x: 0, y: 0)
+
+    /// Whether both coordinates are finite: what input must be before it is used.
+    public var isFinite: Bool { x.isFinite && y.isFinite }
 }
 
 /// A width and a height. A plain value; any thread.

@@ -455,8 +455,3 @@ private struct WeakLayer {
     weak var layer: Layer?
     init(_ layer: Layer) { self.layer = layer }
 }
-
-extension Point {
-    /// Whether both coordinates are finite: what input must be before it is used.
-    var isFinite: Bool { x.isFinite && y.isFinite }
-}

@@ -1,0 +1,470 @@
+import Glibc
+import StrataCore
+
+/// A layer that shows a larger `contentLayer` through its bounds, after UIScrollView: the
+/// content offset is the bounds origin, so scrolling moves what is already rendered at
+/// composition time and never asks content to draw again.
+///
+/// It scrolls with the wheel (notches from discrete axis events), the touchpad (finger axis
+/// events, with momentum after `axis_stop`), touch drags (with momentum at release), and
+/// `setContentOffset(_:animated:)`. Past an edge, drags and touchpad scrolling stretch with a
+/// rubber band and settle back on a spring; momentum that reaches an edge bounces the same way.
+/// Scroll indicators show while it moves and fade out after. Motion advances from the display
+/// link's target presentation time, and the view leaves the display link as soon as everything
+/// is at rest, so an idle scroll view costs no wake-ups. Main actor only.
+@MainActor
+open class ScrollView: Layer {
+    /// The scrolled content: add sublayers here, in content coordinates. Its frame is
+    /// `(0, 0, contentSize)`.
+    public let contentLayer = Layer()
+    /// The size of the content; the offset is kept within it.
+    public var contentSize = Size.zero {
+        didSet {
+            let valid = Size(width: contentSize.width.isFinite ? max(contentSize.width, 0) : 0,
+                             height: contentSize.height.isFinite ? max(contentSize.height, 0) : 0)
+            if valid != contentSize { contentSize = valid; return }
+            guard contentSize != oldValue else { return }
+            contentLayer.frame = Rect(origin: .zero, size: contentSize)
+            if !isTracking, motion.x == nil, motion.y == nil { setOffset(clamped(contentOffset)) }
+            updateIndicators()
+        }
+    }
+    /// The point of the content shown at the top-left corner.
+    public var contentOffset: Point {
+        get { bounds.origin }
+        set { setContentOffset(newValue, animated: false) }
+    }
+    /// Whether input scrolls the view; programmatic scrolling always works.
+    public var isScrollEnabled = true
+    /// Whether the vertical axis stretches past its edges even when the content fits.
+    public var alwaysBouncesVertical = true
+    /// Whether the horizontal axis stretches past its edges even when the content fits.
+    public var alwaysBouncesHorizontal = false
+    /// Whether drags and momentum may go past the edges at all.
+    public var bounces = true
+    /// The velocity kept per millisecond of momentum (0.998 is UIScrollView's normal rate,
+    /// 0.99 its fast one).
+    public var decelerationRate = 0.998
+    /// Points per wheel notch; nil uses the GTK rule, the viewport's extent to the power 2/3.
+    public var wheelStepDistance: Double?
+    /// Whether the indicators show while scrolling.
+    public var showsScrollIndicators = true { didSet { updateIndicators() } }
+    /// Called after every change of the content offset.
+    public var onScroll: ((ScrollView) -> Void)?
+
+    /// Whether a finger is dragging the content.
+    public private(set) var isTracking = false
+    /// Whether momentum (or a bounce back) is moving the content.
+    public var isDecelerating: Bool { !isTracking && (motion.x != nil || motion.y != nil) }
+    /// The current velocity in points per second: of the drag, or of the motion.
+    public private(set) var velocity = Point.zero
+    /// The direction of the last movement along each axis: -1, 0 or 1.
+    public private(set) var lastDirection = Point.zero
+
+    /// A scroll view with an empty content layer.
+    public override init() {
+        super.init()
+        clipsToBounds = true
+        addSublayer(contentLayer)
+        for indicator in [verticalIndicator, horizontalIndicator] {
+            indicator.backgroundColor = Color.black.withAlpha(0.4)
+            indicator.opacity = 0
+            indicator.isUserInteractionEnabled = false
+            addSublayer(indicator)
+        }
+    }
+
+    /// Moves the content so that `offset` is at the top-left corner, within the content's
+    /// extent; `animated` eases there over a short time.
+    public func setContentOffset(_ offset: Point, animated: Bool) {
+        guard offset.isFinite else { return }
+        let target = clamped(offset)
+        stopMotion()
+        guard animated, target != contentOffset else { return setOffset(target) }
+        motion.x = target.x == contentOffset.x ? nil : AxisMotion(kind: .ease(from: contentOffset.x, to: target.x, duration: 0.3))
+        motion.y = target.y == contentOffset.y ? nil : AxisMotion(kind: .ease(from: contentOffset.y, to: target.y, duration: 0.3))
+        startFrames()
+    }
+
+    /// Stops momentum, bounces and programmatic animation where they are (an overshoot settles
+    /// back onto the edge).
+    public func stopScrolling() {
+        stopMotion()
+        settleIfOvershot()
+    }
+
+    /// Moves the offset by `delta` together with every motion in progress (momentum, a bounce,
+    /// a drag, an animation), for content that moved under the viewport: a list whose items
+    /// above the screen changed height keeps what is on screen still, and a fling goes on.
+    public func shiftContentOffset(by delta: Point) {
+        guard delta.isFinite, delta != .zero else { return }
+        func shift(_ axis: inout AxisMotion?, _ amount: Double) {
+            guard var current = axis, amount != 0 else { return }
+            switch current.kind {
+            case var .decay(decay): decay.start += amount; current.kind = .decay(decay)
+            case var .spring(spring): spring.target += amount; current.kind = .spring(spring)
+            case let .ease(from, to, duration): current.kind = .ease(from: from + amount, to: to + amount, duration: duration)
+            }
+            axis = current
+        }
+        shift(&motion.x, delta.x)
+        shift(&motion.y, delta.y)
+        if let current = drag {
+            drag = (current.touch, current.start, Point(x: current.startOffset.x + delta.x, y: current.startOffset.y + delta.y))
+            trackers.x.shift(by: delta.x)
+            trackers.y.shift(by: delta.y)
+        }
+        if var finger = fingerScroll {
+            finger.raw = Point(x: finger.raw.x + delta.x, y: finger.raw.y + delta.y)
+            fingerScroll = finger
+            trackers.x.shift(by: delta.x)
+            trackers.y.shift(by: delta.y)
+        }
+        let direction = lastDirection
+        setOffset(Point(x: contentOffset.x + delta.x, y: contentOffset.y + delta.y))
+        // Content moving under the viewport is not scrolling: the direction stays.
+        lastDirection = direction
+    }
+
+    /// Called after every change of the content offset, before `onScroll`; subclasses such as a
+    /// list place their content here. The default does nothing.
+    open func contentOffsetDidChange() {}
+
+    /// Called when the size changes: keeps the offset valid.
+    open override func boundsSizeChanged() {
+        super.boundsSizeChanged()
+        if !isTracking, motion.x == nil, motion.y == nil { setOffset(clamped(contentOffset)) }
+        updateIndicators()
+    }
+
+    // MARK: Limits
+
+    /// The largest valid offset on each axis.
+    public var maximumContentOffset: Point {
+        Point(x: max(contentSize.width - bounds.width, 0), y: max(contentSize.height - bounds.height, 0))
+    }
+
+    private func clamped(_ point: Point) -> Point {
+        let limit = maximumContentOffset
+        return Point(x: min(max(point.x, 0), limit.x), y: min(max(point.y, 0), limit.y))
+    }
+
+    private func canScroll(vertically: Bool) -> Bool {
+        vertically ? maximumContentOffset.y > 0 || alwaysBouncesVertical : maximumContentOffset.x > 0 || alwaysBouncesHorizontal
+    }
+
+    // MARK: Touch
+
+    private var drag: (touch: Int32, start: Point, startOffset: Point)?
+    private var trackers = (x: VelocityTracker(), y: VelocityTracker())
+
+    open override func pointerPressed(_ event: PointerEvent) -> Bool {
+        // A new finger stops momentum wherever it lands, as on iOS; the mouse does not drag
+        // content (a desktop convention), but its press still stops a fling.
+        let wasMoving = motion.x != nil || motion.y != nil
+        stopMotion()
+        guard isScrollEnabled, case let .touch(id) = event.source, drag == nil else {
+            if wasMoving { settleIfOvershot() }
+            return false
+        }
+        drag = (id, event.hostLocation, contentOffset)
+        trackers.x.reset()
+        trackers.y.reset()
+        let seconds = Double(event.time) / 1000
+        trackers.x.add(contentOffset.x, at: seconds)
+        trackers.y.add(contentOffset.y, at: seconds)
+        isTracking = true
+        return true
+    }
+
+    open override func pointerDragged(_ event: PointerEvent) {
+        guard let drag, event.source == .touch(id: drag.touch) else { return }
+        let raw = Point(x: drag.startOffset.x - (event.hostLocation.x - drag.start.x) * (canScroll(vertically: false) ? 1 : 0),
+                        y: drag.startOffset.y - (event.hostLocation.y - drag.start.y) * (canScroll(vertically: true) ? 1 : 0))
+        let seconds = Double(event.time) / 1000
+        trackers.x.add(raw.x, at: seconds)
+        trackers.y.add(raw.y, at: seconds)
+        velocity = Point(x: trackers.x.velocity, y: trackers.y.velocity)
+        setOffset(stretched(raw))
+    }
+
+    open override func pointerReleased(_ event: PointerEvent) {
+        guard drag != nil else { return }
+        drag = nil
+        isTracking = false
+        fling(velocity: Point(x: trackers.x.velocity, y: trackers.y.velocity))
+    }
+
+    open override func pointerCancelled(_ event: PointerEvent) {
+        guard drag != nil else { return }
+        drag = nil
+        isTracking = false
+        velocity = .zero
+        settleIfOvershot()
+    }
+
+    /// A raw offset past an edge, shown through the rubber band (or clamped without bounces).
+    private func stretched(_ raw: Point) -> Point {
+        let limit = maximumContentOffset
+        func axis(_ value: Double, _ maximum: Double, _ dimension: Double) -> Double {
+            guard bounces else { return min(max(value, 0), maximum) }
+            if value < 0 { return ScrollMotion.rubberBand(value, dimension: dimension) }
+            if value > maximum { return maximum + ScrollMotion.rubberBand(value - maximum, dimension: dimension) }
+            return value
+        }
+        return Point(x: axis(raw.x, limit.x, bounds.width), y: axis(raw.y, limit.y, bounds.height))
+    }
+
+    // MARK: Wheel and touchpad
+
+    private var fingerScroll: (raw: Point, lastTime: Double)?
+
+    open override func scrolled(_ event: ScrollEvent) -> Bool {
+        guard isScrollEnabled else { return false }
+        var scroll = event.scroll
+        // Shift turns a vertical wheel horizontal, as GTK does.
+        if event.modifiers.contains(.shift), scroll.deltaX == 0, scroll.stepsX == 0 {
+            (scroll.deltaX, scroll.deltaY, scroll.stepsX, scroll.stepsY) = (scroll.deltaY, 0, scroll.stepsY, 0)
+        }
+        let wantsX = scroll.deltaX != 0 || scroll.stepsX != 0, wantsY = scroll.deltaY != 0 || scroll.stepsY != 0
+        let stops = scroll.stoppedX || scroll.stoppedY
+        // Nothing to move along the requested axes: let an outer scroll view have it. A wheel
+        // needs room to move; a touchpad may also stretch content that fits.
+        let limit = maximumContentOffset
+        let finger = scroll.source == .finger
+        let movesX = limit.x > 0 || (finger && canScroll(vertically: false))
+        let movesY = limit.y > 0 || (finger && canScroll(vertically: true))
+        guard (wantsX && movesX) || (wantsY && movesY) || (stops && fingerScroll != nil) else { return false }
+        stopMotion()
+        let seconds = Double(event.time) / 1000
+        if scroll.source == .finger {
+            var state = fingerScroll ?? (contentOffset, seconds)
+            if fingerScroll == nil {
+                trackers.x.reset()
+                trackers.y.reset()
+            }
+            state.raw.x += canScroll(vertically: false) ? scroll.deltaX : 0
+            state.raw.y += canScroll(vertically: true) ? scroll.deltaY : 0
+            state.lastTime = seconds
+            trackers.x.add(state.raw.x, at: seconds)
+            trackers.y.add(state.raw.y, at: seconds)
+            velocity = Point(x: trackers.x.velocity, y: trackers.y.velocity)
+            fingerScroll = state
+            setOffset(stretched(state.raw))
+            if stops {
+                // The fingers left the touchpad: momentum from their last speed.
+                fingerScroll = nil
+                fling(velocity: velocity)
+            }
+            return true
+        }
+        fingerScroll = nil
+        let step = wheelStepDistance ?? min(pow(max(bounds.height, 1), 2.0 / 3.0), max(bounds.height, 1))
+        let dx = scroll.stepsX != 0 ? Double(scroll.stepsX) * step : scroll.deltaX
+        let dy = scroll.stepsY != 0 ? Double(scroll.stepsY) * step : scroll.deltaY
+        velocity = .zero
+        setOffset(clamped(Point(x: contentOffset.x + dx, y: contentOffset.y + dy)))
+        return true
+    }
+
+    // MARK: Motion
+
+    private struct AxisMotion {
+        enum Kind {
+            case decay(ScrollMotion.Decay)
+            case spring(ScrollMotion.Spring)
+            case ease(from: Double, to: Double, duration: Double)
+        }
+        var kind: Kind
+        /// The frame time the motion started at, set by the first frame after it began.
+        var start: UInt64?
+    }
+
+    private var motion: (x: AxisMotion?, y: AxisMotion?) = (nil, nil)
+    private var frames: DisplayLink.Subscription?
+    /// When the indicators were last shown moving, in frame time, for their fade.
+    private var indicatorShownAt: UInt64?
+    private var indicatorsVisible = false
+    /// How long the indicators stay after the content stops, then how long they fade.
+    static let indicatorHold = 0.5, indicatorFade = 0.25
+
+    /// Starts momentum at `velocity` (points per second), or settles an overshoot.
+    private func fling(velocity: Point) {
+        let limit = maximumContentOffset
+        func axis(_ position: Double, _ speed: Double, _ maximum: Double, _ allowed: Bool) -> AxisMotion? {
+            guard allowed else { return nil }
+            if position < 0 || position > maximum {
+                let edge = position < 0 ? 0 : maximum
+                return AxisMotion(kind: .spring(ScrollMotion.Spring(from: position, velocity: speed, to: edge)))
+            }
+            guard abs(speed) > ScrollMotion.Decay.restSpeed else { return nil }
+            return AxisMotion(kind: .decay(ScrollMotion.Decay(start: position, velocity: speed, deceleration: decelerationRate)))
+        }
+        motion.x = axis(contentOffset.x, velocity.x, limit.x, canScroll(vertically: false))
+        motion.y = axis(contentOffset.y, velocity.y, limit.y, canScroll(vertically: true))
+        self.velocity = velocity
+        if motion.x != nil || motion.y != nil { startFrames() } else { self.velocity = .zero }
+    }
+
+    private func settleIfOvershot() {
+        let limit = maximumContentOffset
+        let offset = contentOffset
+        guard offset.x < 0 || offset.y < 0 || offset.x > limit.x || offset.y > limit.y else { return }
+        fling(velocity: .zero)
+    }
+
+    private func stopMotion() {
+        motion = (nil, nil)
+        velocity = .zero
+    }
+
+    private func startFrames() {
+        guard frames == nil, let host else { return }
+        frames = host.displayLink.add(self) { view, frame in view.advanceMotion(to: frame.targetTime) }
+    }
+
+    /// Steps every motion to `time` (CLOCK_MONOTONIC nanoseconds, the frame's target
+    /// presentation time). The display link calls it once per frame; tests call it with times
+    /// of their own to check a motion at fixed instants.
+    package func advanceMotion(to time: UInt64) {
+        var offset = contentOffset
+        var speed = Point.zero
+        let limit = maximumContentOffset
+        func step(_ axis: inout AxisMotion?, _ value: inout Double, _ velocity: inout Double, _ maximum: Double) {
+            guard var current = axis else { return }
+            let start = current.start ?? time
+            current.start = start
+            let seconds = Double(time &- start) / 1e9
+            switch current.kind {
+            case let .decay(decay):
+                value = decay.position(after: seconds)
+                velocity = decay.velocity(after: seconds)
+                if value < 0 || value > maximum {
+                    // Momentum reached an edge: bounce back onto it, keeping the speed.
+                    let edge = value < 0 ? 0.0 : maximum
+                    if bounces {
+                        current = AxisMotion(kind: .spring(ScrollMotion.Spring(from: value, velocity: velocity, to: edge)), start: time)
+                    } else {
+                        value = edge
+                        velocity = 0
+                        axis = nil
+                        return
+                    }
+                } else if seconds >= decay.duration {
+                    velocity = 0
+                    axis = nil
+                    return
+                }
+            case let .spring(spring):
+                value = spring.position(after: seconds)
+                velocity = spring.velocity(after: seconds)
+                if spring.isAtRest(after: seconds) {
+                    value = spring.target
+                    velocity = 0
+                    axis = nil
+                    return
+                }
+            case let .ease(from, to, duration):
+                let progress = seconds / duration
+                value = from + (to - from) * ScrollMotion.easeOut(progress)
+                if progress >= 1 {
+                    value = to
+                    axis = nil
+                    return
+                }
+            }
+            axis = current
+        }
+        step(&motion.x, &offset.x, &speed.x, limit.x)
+        step(&motion.y, &offset.y, &speed.y, limit.y)
+        if motion.x != nil || motion.y != nil || isTracking { velocity = speed }
+        if offset != contentOffset { setOffset(offset) }
+        fadeIndicators(at: time)
+        if motion.x == nil, motion.y == nil, !isTracking {
+            velocity = .zero
+            if !indicatorsVisible, let frames {
+                host?.displayLink.remove(frames)
+                self.frames = nil
+            }
+        }
+    }
+
+    /// Sets the bounds origin, records the direction, and tells subclasses and observers.
+    private func setOffset(_ offset: Point) {
+        let old = contentOffset
+        guard offset != old else { return }
+        lastDirection = Point(x: offset.x > old.x ? 1 : offset.x < old.x ? -1 : lastDirection.x,
+                              y: offset.y > old.y ? 1 : offset.y < old.y ? -1 : lastDirection.y)
+        bounds.origin = offset
+        indicatorShownAt = nil
+        updateIndicators()
+        if showsScrollIndicators, !indicatorsVisible, !(verticalIndicator.isHidden && horizontalIndicator.isHidden) {
+            indicatorsVisible = true
+            verticalIndicator.opacity = 1
+            horizontalIndicator.opacity = 1
+        }
+        if indicatorsVisible { startFrames() }
+        contentOffsetDidChange()
+        onScroll?(self)
+    }
+
+    // MARK: Indicators
+
+    private let verticalIndicator = Layer()
+    private let horizontalIndicator = Layer()
+    /// The indicators' thickness and their inset from the edges.
+    static let indicatorThickness = 3.0, indicatorInset = 2.0
+
+    /// Places the indicators in the visible part of the bounds, sized by how much of the
+    /// content shows, shortened while the content is stretched past an edge.
+    private func updateIndicators() {
+        let (thickness, inset) = (Self.indicatorThickness, Self.indicatorInset)
+        let offset = contentOffset
+        func bar(length: Double, content: Double, position: Double) -> (start: Double, length: Double)? {
+            guard showsScrollIndicators, content > length, length > thickness * 4 else { return nil }
+            let track = length - inset * 2
+            let overshoot = max(-position, 0) + max(position - (content - length), 0)
+            let size = max(track * length / content - overshoot, thickness * 2)
+            let progress = min(max(position / (content - length), 0), 1)
+            return (inset + (track - size) * progress, size)
+        }
+        if let (start, length) = bar(length: bounds.height, content: contentSize.height, position: offset.y) {
+            verticalIndicator.isHidden = false
+            verticalIndicator.frame = Rect(x: offset.x + bounds.width - thickness - inset, y: offset.y + start, width: thickness, height: length)
+            verticalIndicator.cornerRadius = thickness / 2
+        } else {
+            verticalIndicator.isHidden = true
+        }
+        if let (start, length) = bar(length: bounds.width, content: contentSize.width, position: offset.x) {
+            horizontalIndicator.isHidden = false
+            horizontalIndicator.frame = Rect(x: offset.x + start, y: offset.y + bounds.height - thickness - inset, width: length, height: thickness)
+            horizontalIndicator.cornerRadius = thickness / 2
+        } else {
+            horizontalIndicator.isHidden = true
+        }
+    }
+
+    /// Holds the indicators while anything moves, then fades them out.
+    private func fadeIndicators(at time: UInt64) {
+        guard indicatorsVisible else { return }
+        if isTracking || motion.x != nil || motion.y != nil {
+            indicatorShownAt = nil
+            return
+        }
+        let since = indicatorShownAt ?? time
+        indicatorShownAt = since
+        let elapsed = Double(time &- since) / 1e9
+        let alpha = 1 - min(max((elapsed - Self.indicatorHold) / Self.indicatorFade, 0), 1)
+        verticalIndicator.opacity = alpha
+        horizontalIndicator.opacity = alpha
+        if alpha == 0 {
+            indicatorsVisible = false
+            indicatorShownAt = nil
+        }
+    }
+
+    /// How opaque the vertical indicator is now (0 when hidden): for tests.
+    package var indicatorOpacity: Double { verticalIndicator.isHidden ? 0 : verticalIndicator.opacity }
+    /// Whether the view follows the display link now; for tests of idleness.
+    package var followsFrames: Bool { frames != nil }
+}
