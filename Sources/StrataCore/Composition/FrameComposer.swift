@@ -156,19 +156,32 @@ final class FrameComposer {
                 }
                 let alpha = opacity * layer.opacity
                 let drawn = shown && !visibleRect.isEmpty
-                var item = DrawItem(part: .body, frame: frame, clip: clip, opacity: alpha, backgroundColor: layer.backgroundColor,
-                                    cornerRadius: layer.cornerRadius, borderWidth: layer.borderWidth,
-                                    borderColor: layer.borderColor, contents: layer.contents, roundsContents: layer.clipsToBounds)
-                if drawn, layer.backgroundColor != nil || layer.contents != nil { items.append(item) }
-                if drawn, layer.borderWidth > 0, layer.borderColor != nil {
-                    item.part = .border
-                    stack.append(.border(item))
+                // A group's placeholder is one fill instead of the layer and its whole subtree.
+                if let placeholder = layer.groupPlaceholderColor {
+                    if drawn {
+                        items.append(DrawItem(part: .body, frame: frame, clip: clip, opacity: alpha, backgroundColor: placeholder,
+                                              cornerRadius: layer.cornerRadius, borderWidth: 0, borderColor: nil, contents: nil,
+                                              roundsContents: false))
+                    }
+                } else {
+                    var item = DrawItem(part: .body, frame: frame, clip: clip, opacity: alpha, backgroundColor: layer.backgroundColor,
+                                        cornerRadius: layer.cornerRadius, borderWidth: layer.borderWidth,
+                                        borderColor: layer.borderColor, contents: layer.contents, roundsContents: layer.clipsToBounds)
+                    if drawn, layer.backgroundColor != nil || layer.contents != nil { items.append(item) }
+                    if drawn, layer.borderWidth > 0, layer.borderColor != nil {
+                        item.part = .border
+                        stack.append(.border(item))
+                    }
                 }
                 let childOffset = Point(x: frame.minX - layer.bounds.minX, y: frame.minY - layer.bounds.minY)
                 let childClip = layer.clipsToBounds ? clip.intersection(frame) : clip
+                // Under a placeholder the subtree is walked as if hidden: it draws nothing, and
+                // its layers record that they are not shown, so that where they were is repainted
+                // now and where they are when it goes.
+                let childrenShown = shown && layer.groupPlaceholderColor == nil
                 // Pushed in reverse, so sublayers are visited in order, last on top.
                 for sublayer in layer.sublayers.reversed() {
-                    stack.append(.enter(sublayer, offset: childOffset, clip: childClip, opacity: alpha, visible: shown))
+                    stack.append(.enter(sublayer, offset: childOffset, clip: childClip, opacity: alpha, visible: childrenShown))
                 }
             }
         }

@@ -52,6 +52,10 @@ public final class LayerHost {
     private var compositionTimer: MainLoop.Token?
     private var renderWaitTimer: MainLoop.Token?
     private var allocationFailureReported = false
+    /// Groups with a cycle under way or renders pending, settled after each display pass.
+    var activeGroups: [ObjectIdentifier: Layer] = [:]
+    /// Between a tick's start and its settling of groups, which needs no further tick.
+    private var willSettleGroups = false
     private var tickSubscription: DisplayLink.Subscription?
     var lastTransactionCounts = TransactionQueue.Counts()
     var lastStatisticsLog: UInt64 = 0
@@ -86,6 +90,7 @@ public final class LayerHost {
     }
 
     isolated deinit {
+        for group in activeGroups.values { group.abandonGroup() }
         for timer in [frameTimer, bufferRetryTimer, compositionTimer, renderWaitTimer].compactMap({ $0 }) { loop.cancelTimer(timer) }
         if let tickHook { loop.removeHook(tickHook) }
         transactions.stopObserving(ObjectIdentifier(self))
@@ -158,7 +163,15 @@ public final class LayerHost {
     func layerRemoved(_ layer: Layer) {
         input.layerRemoved(layer)
         composer.layerRemoved(layer, geometry: geometry)
+        pruneGroups()
         invalidate()
+    }
+
+    /// A group has something to settle: a render started or ended, a placeholder went up, a
+    /// member left. It is settled after the next display pass.
+    func groupNeedsSettling(_ group: Layer) {
+        activeGroups[ObjectIdentifier(group)] = group
+        if !willSettleGroups { invalidate() }
     }
 
     /// The whole tree painted now, into a new bitmap: what an incrementally painted frame must
@@ -173,6 +186,7 @@ public final class LayerHost {
         guard clock.beginTick() else { return }
         let start = ContinuousClock.now
         isTicking = true
+        willSettleGroups = true
         invalidatedDuringTick = false
         statistics.ticks += 1
 
@@ -182,6 +196,8 @@ public final class LayerHost {
         layoutTree()
         input.treeChanged()
         displayTree()
+        willSettleGroups = false
+        settleGroups()
         compose()
         if rendersInFlight > 0 { perform(clock.tickEndedWithRendersInFlight()) }
 
@@ -196,13 +212,18 @@ public final class LayerHost {
     }
 
     /// Hidden layers display too: skipping them would show stale contents for a frame when they
-    /// are shown again.
+    /// are shown again. Each layer learns its group on the way down.
     private func displayTree() {
-        let context = DisplayContext(scale: geometry.scale, bitmapPool: bitmapPool, renderQueues: queues, loop: loop, recorder: self)
-        forEachLayer(in: rootLayer) { layer in
-            guard layer.needsDisplay else { return }
-            layer.markDisplayed()
-            layer.display(in: context)
+        var context = DisplayContext(scale: geometry.scale, bitmapPool: bitmapPool, renderQueues: queues, loop: loop, recorder: self)
+        var stack: [(layer: Layer, group: Layer?)] = [(rootLayer, nil)]
+        while let (layer, enclosing) = stack.popLast() {
+            let group = layer.groupCommit != nil ? layer : enclosing
+            if layer.needsDisplay {
+                layer.markDisplayed()
+                context.group = group
+                layer.display(in: context)
+            }
+            for sublayer in layer.sublayers.reversed() { stack.append((sublayer, group)) }
         }
     }
 

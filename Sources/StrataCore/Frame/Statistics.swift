@@ -15,12 +15,22 @@ public struct Statistics: Sendable, CustomStringConvertible {
     public var displayTasksCancelledAfterDrawing = 0
     /// Came back to the main thread and were found stale right before use.
     public var displayTasksDiscardedBeforeUse = 0
-    /// Became the layer's contents.
+    /// Became the layer's contents, or were staged for their group's commit.
     public var displayTasksFinished = 0
     /// Drawn inline on the main thread (`displaysAsynchronously == false`).
     public var displayTasksSynchronous = 0
     /// Could not get a bitmap to draw into.
     public var displayTasksFailed = 0
+
+    /// Groups (`Layer.groupCommit`) whose held contents appeared together with every member in.
+    public var groupsCommitted = 0
+    /// Groups that showed what was in when their timeout passed, without the members still rendering.
+    public var groupsTimedOut = 0
+    /// Results held back for their group's commit (each also counts as a finished display task).
+    public var groupContentsStaged = 0
+    /// Of those, the ones thrown away before they were shown: stale by then, replaced by a newer
+    /// result, or their group left the tree.
+    public var groupContentsDropped = 0
 
     /// Ticks run.
     public var ticks = 0
@@ -87,7 +97,8 @@ public struct Statistics: Sendable, CustomStringConvertible {
         transactions committed \(transactionsCommitted) coalesced \(transactionsCoalesced) performed \(transactionsPerformed); \
         display started \(displayTasksStarted) finished \(displayTasksFinished) sync \(displayTasksSynchronous) \
         cancelled before \(displayTasksCancelledBeforeDrawing) after \(displayTasksCancelledAfterDrawing) \
-        discarded \(displayTasksDiscardedBeforeUse); ticks \(ticks) composed \(framesComposed) committed \(framesCommitted) \
+        discarded \(displayTasksDiscardedBeforeUse); groups committed \(groupsCommitted) timed out \(groupsTimedOut) \
+        staged \(groupContentsStaged) dropped \(groupContentsDropped); ticks \(ticks) composed \(framesComposed) committed \(framesCommitted) \
         discarded \(framesDiscarded) deferred \(framesDeferred); frame signals \(frameSignals) timeouts \(frameTimeouts); \
         frame interval p50 \(Self.milliseconds(frameIntervals.percentile(0.5))) \
         p99 \(Self.milliseconds(frameIntervals.percentile(0.99))) from \(frameIntervalSource.rawValue); \

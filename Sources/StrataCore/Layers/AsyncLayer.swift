@@ -7,7 +7,12 @@
 /// pool and `didDisplay(finished: false)` runs.
 ///
 /// With `displaysAsynchronously` off, the task draws inline on the main thread and cancels any
-/// render still in flight. Main actor only.
+/// render still in flight.
+///
+/// In a group (`Layer.groupCommit`), a result is staged on the group instead of becoming
+/// `contents` at once; `didDisplay` then runs when the group commits it (finished as usual), or
+/// with `finished: false` if it is thrown away first (made stale, replaced by a newer result, or
+/// the group left the tree). Main actor only.
 @MainActor
 open class AsyncLayer: Layer {
     /// Renders on a worker (the default) or inline on the main thread.
@@ -15,6 +20,7 @@ open class AsyncLayer: Layer {
     /// Clears the contents when an asynchronous display starts, as YYAsyncLayer's
     /// `clearContentsBeforeAsynchronouslyDisplay` does: a reused cell then shows its background,
     /// not its previous item, until the new render arrives. Off by default: the old contents stay.
+    /// Ignored in a group, whose placeholder does this for the whole cell at once.
     public var clearsContentsBeforeAsynchronousDisplay = false
     /// Held weakly: the owner usually holds the layer.
     public weak var delegate: (any AsyncLayerDelegate)?
@@ -76,8 +82,7 @@ open class AsyncLayer: Layer {
         // free what was there.
         guard let draw = task.display, size.width >= 1, size.height >= 1 else {
             task.willDisplay?(self)
-            replaceContents(with: nil, scale: scale, context: context)
-            task.didDisplay?(self, true)
+            showInline(nil, finished: true, context: context, didDisplay: task.didDisplay)
             return
         }
         let pixelWidth = Self.pixels(size.width, scale)
@@ -85,8 +90,7 @@ open class AsyncLayer: Layer {
         guard pixelWidth <= Bitmap.maximumDimension, pixelHeight <= Bitmap.maximumDimension else {
             context.report(.oversizedLayer(width: pixelWidth, height: pixelHeight))
             task.willDisplay?(self)
-            replaceContents(with: nil, scale: scale, context: context)
-            task.didDisplay?(self, false)
+            showInline(nil, finished: false, context: context, didDisplay: task.didDisplay)
             return
         }
 
@@ -100,8 +104,7 @@ open class AsyncLayer: Layer {
                 draw(canvas, size, { false })
             }
             if bitmap == nil { context.report(.allocationFailed(width: pixelWidth, height: pixelHeight)) }
-            replaceContents(with: bitmap, scale: scale, context: context)
-            task.didDisplay?(self, bitmap != nil)
+            showInline(bitmap, finished: bitmap != nil, context: context, didDisplay: task.didDisplay)
         }
     }
 
@@ -110,14 +113,22 @@ open class AsyncLayer: Layer {
         task.willDisplay?(self)
         context.record(.started)
         // Back to the pool now, so the worker can draw into it.
-        if clearsContentsBeforeAsynchronousDisplay { replaceContents(with: nil, scale: context.scale, context: context) }
+        if clearsContentsBeforeAsynchronousDisplay, context.group == nil {
+            replaceContents(with: nil, scale: context.scale, context: context)
+        }
         let (sentinel, scale, pool, post) = (self.sentinel, context.scale, context.bitmapPool, context.post)
         let generation = sentinel.value
+        context.group?.groupRenderStarted(self, generation: generation)
         let didDisplay = task.didDisplay
-        // Outcomes are recorded on the main thread, where the context lives.
+        // Outcomes are recorded on the main thread, where the context lives; the group hears of
+        // every one, so a render that never shows does not hold it back.
+        let ended: @Sendable @MainActor (DisplayEvent) -> Void = { event in
+            context.record(event)
+            context.group?.groupRenderEnded(sentinel, generation: generation)
+        }
         let finish: @Sendable (DisplayEvent) -> Void = { [weak self] event in
             post {
-                context.record(event)
+                ended(event)
                 if let self { didDisplay?(self, false) }
             }
         }
@@ -137,29 +148,44 @@ open class AsyncLayer: Layer {
                 // The last check, on the main thread, right before the result is used.
                 guard let self, !isCancelled() else {
                     pool.recycle(bitmap)
-                    context.record(.discardedBeforeUse)
+                    ended(.discardedBeforeUse)
                     if let self { didDisplay?(self, false) }
                     return
                 }
                 context.record(.finished)
-                self.replaceContents(with: bitmap, scale: scale, context: context)
-                didDisplay?(self, true)
+                self.show(bitmap, generation: generation, scale: scale, finished: true, context: context, didDisplay: didDisplay)
+                context.group?.groupRenderEnded(sentinel, generation: generation)
             }
         }
     }
 
+    /// A result ready at once (drawn inline, or nothing to draw) is a render that starts and
+    /// ends here, so a group shows it with its other members.
+    private func showInline(_ bitmap: Bitmap?, finished: Bool, context: DisplayContext, didDisplay: DisplayTask.DidDisplay?) {
+        let generation = sentinel.value
+        context.group?.groupRenderStarted(self, generation: generation)
+        show(bitmap, generation: generation, scale: context.scale, finished: finished, context: context, didDisplay: didDisplay)
+        context.group?.groupRenderEnded(sentinel, generation: generation)
+    }
+
+    /// A current result becomes the contents, or waits on the group for the rest of it.
+    private func show(_ bitmap: Bitmap?, generation: UInt64, scale: Double, finished: Bool, context: DisplayContext,
+                      didDisplay: DisplayTask.DidDisplay?) {
+        if let group = context.group, group.groupStage(self, generation: generation, bitmap: bitmap, scale: scale,
+                                                       finished: finished, context: context, didDisplay: didDisplay) {
+            return
+        }
+        replaceContents(with: bitmap, scale: scale, context: context)
+        didDisplay?(self, finished)
+    }
+
     /// Swaps in new contents; the old bitmap is recycled when nothing else reads it, and freed on
     /// the release queue otherwise.
-    private func replaceContents(with bitmap: Bitmap?, scale: Double, context: DisplayContext) {
+    func replaceContents(with bitmap: Bitmap?, scale: Double, context: DisplayContext) {
         var old = contents
         contents = bitmap
         contentsScale = bitmap == nil ? 0 : scale
-        guard old != nil else { return }
-        if isKnownUniquelyReferenced(&old) {
-            context.bitmapPool.recycle(old!)
-        } else {
-            context.renderQueues.release(old!)
-        }
+        context.retire(&old)
     }
 
     private static func pixels(_ points: Double, _ scale: Double) -> Int {

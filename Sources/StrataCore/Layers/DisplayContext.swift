@@ -14,6 +14,9 @@ public struct DisplayContext {
     public let renderQueues: RenderQueuePool
     private let loop: MainLoop
     private weak var recorder: (any DisplayRecorder)?
+    /// The group the displaying layer belongs to (see `Layer.groupCommit`), set by the host's
+    /// display pass, which knows it on the way down without walking up from every layer.
+    weak var group: Layer?
 
     /// A context for displaying at `scale`.
     public init(scale: Double, bitmapPool: BitmapPool, renderQueues: RenderQueuePool, loop: MainLoop,
@@ -40,6 +43,20 @@ public struct DisplayContext {
     public func report(_ problem: LayerHost.Problem) {
         recorder?.report(problem)
     }
+
+    /// Gives back a bitmap that is no longer shown: to the pool when nothing else references it,
+    /// otherwise to the release queue, so the last reference is not dropped on the main thread.
+    func retire(_ bitmap: inout Bitmap?) {
+        guard bitmap != nil else { return }
+        let unique = isKnownUniquelyReferenced(&bitmap)
+        let taken = bitmap!
+        bitmap = nil
+        if unique {
+            bitmapPool.recycle(taken)
+        } else {
+            renderQueues.release(taken)
+        }
+    }
 }
 
 /// What happened to one display of a layer.
@@ -52,7 +69,7 @@ public enum DisplayEvent: Sendable {
     case cancelledAfterDrawing
     /// Came back to the main thread and was found stale right before use.
     case discardedBeforeUse
-    /// Became the layer's contents.
+    /// Became the layer's contents, or was staged on its group to become them at its commit.
     case finished
     /// A started render could not get its bitmap; the problem says why.
     case failed(LayerHost.Problem)

@@ -82,6 +82,25 @@ open class Layer {
         didSet { if contents !== oldValue { setNeedsComposite() } }
     }
 
+    // MARK: Group commit
+
+    /// Non-nil marks this layer's subtree as a group. Setting nil commits anything staged at once.
+    ///
+    /// The new contents of the group's async layers become visible in one frame, once every render
+    /// has finished or the timeout passed; until then the group shows its previous contents, or
+    /// its placeholder after `showPlaceholderUntilGroupCommits()`. An `AsyncLayer` belongs to its
+    /// nearest ancestor (or itself) with a `groupCommit`, as it was when its render started.
+    public var groupCommit: GroupCommit? {
+        didSet { if groupCommit != oldValue { groupCommitChanged(from: oldValue) } }
+    }
+
+    /// Called on the main thread each time the group's held contents become visible together
+    /// (argument: whether it committed complete (true) or because of the timeout (false)).
+    public var onGroupCommit: ((Layer, _ complete: Bool) -> Void)?
+
+    /// What the group waits for and holds back, while `groupCommit` is set.
+    var groupState: GroupCommitState?
+
     // MARK: Tree
 
     /// The layer this one is a sublayer of.
@@ -151,7 +170,15 @@ open class Layer {
         let host = self.host
         parent.sublayers.removeAll { $0 === self }
         superlayer = nil
-        if host != nil { forEachLayer(in: self) { $0.currentHost = nil } }
+        if let host {
+            forEachLayer(in: self) { layer in
+                if layer.groupState != nil {
+                    layer.abandonGroup()
+                    host.groupLeft(layer)
+                }
+                layer.currentHost = nil
+            }
+        }
         host?.layerRemoved(self)
     }
 
@@ -351,6 +378,7 @@ open class Layer {
         forEachLayer(in: self) { $0.currentHost = host }
         forEachLayer(in: self) { layer in
             layer.composition.needsComposite = true
+            if layer.isGroupPending { host.groupNeedsSettling(layer) }
             layer.didJoin(host)
             layer.hostScaleChanged(to: scale)
         }
