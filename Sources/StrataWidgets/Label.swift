@@ -43,6 +43,13 @@ open class Label: AsyncLayer, AsyncLayerDelegate {
     public var insets = 0.0 { didSet { if insets != oldValue { contentChanged() } } }
     /// Fonts used by this label; the shared library unless pinned (as golden tests do).
     public var fontLibrary = FontLibrary.shared { didSet { contentChanged() } }
+    /// A layout made ahead of time, such as by a list's prelayout on a worker: while set, the
+    /// label draws it as it is and shapes nothing, neither on the main thread nor when it
+    /// renders. It should be made at the host's scale and for the label's width (less the
+    /// insets); the text properties are ignored until it is set back to nil.
+    public var textLayout: TextLayout? {
+        didSet { if textLayout !== oldValue { contentChanged() } }
+    }
 
     /// A label showing `text` in one font and colour.
     public init(text: String = "", font: Font = Font(), color: Color = .black) {
@@ -55,17 +62,21 @@ open class Label: AsyncLayer, AsyncLayerDelegate {
 
     /// The size the text needs within `size` (insets included), measured now, on this thread.
     public func sizeThatFits(_ size: Size) -> Size {
-        let layout = makeLayout(width: size.width - insets * 2, scale: host?.scale ?? 1)
+        let layout = textLayout ?? makeLayout(width: size.width - insets * 2, scale: host?.scale ?? 1)
         let bounds = layout.bounds
         return Size(width: min((bounds.maxX - min(bounds.minX, 0)).rounded(.up) + insets * 2, size.width.isFinite ? size.width : .infinity),
                     height: (bounds.maxY - min(bounds.minY, 0)).rounded(.up) + insets * 2)
     }
 
     public func displayTask(for layer: AsyncLayer) -> DisplayTask {
+        let insets = insets, vertical = verticalAlignment
+        if let given = textLayout {
+            return DisplayTask(display: { canvas, size, _ in Self.draw(given, in: canvas, size: size, insets: insets, vertical: vertical) })
+        }
         guard !attributedText.isEmpty else { return DisplayTask(display: nil) }
         // The snapshot: values only; the worker lays out and draws.
-        let (text, options, insets) = (attributedText, options(width: bounds.width - insets * 2), insets)
-        let (library, vertical, scale) = (fontLibrary, verticalAlignment, host?.scale ?? 1)
+        let (text, options) = (attributedText, options(width: bounds.width - insets * 2))
+        let (library, scale) = (fontLibrary, host?.scale ?? 1)
         // Unchanged text reuses the last layout outright, as YYLabel keeps its layout; a new one
         // comes back from the worker for next time.
         let reusable = lastLayout.flatMap { $0.text == text && $0.layout.options == options && $0.layout.scale == scale
@@ -75,18 +86,23 @@ open class Label: AsyncLayer, AsyncLayerDelegate {
             let layout = reusable ?? TextLayout.cached(text, options: options, scale: scale, library: library)
             produced.withLock { $0 = layout }
             guard !isCancelled() else { return }
-            let height = layout.size.height
-            let free = size.height - insets * 2 - height
-            let top: Double = switch vertical {
-            case .top: insets
-            case .center: insets + (free / 2).rounded()
-            case .bottom: insets + free
-            }
-            canvas.draw(layout, at: Point(x: insets, y: top))
+            Self.draw(layout, in: canvas, size: size, insets: insets, vertical: vertical)
         }, didDisplay: { [text, library] layer, _ in
             guard let label = layer as? Label, let layout = produced.withLock({ $0 }) else { return }
             label.lastLayout = (text, library, layout)
         })
+    }
+
+    /// Draws `layout` inside the insets, placed vertically by `vertical`. Any thread.
+    private nonisolated static func draw(_ layout: TextLayout, in canvas: Canvas, size: Size, insets: Double,
+                                         vertical: VerticalAlignment) {
+        let free = size.height - insets * 2 - layout.size.height
+        let top: Double = switch vertical {
+        case .top: insets
+        case .center: insets + (free / 2).rounded()
+        case .bottom: insets + free
+        }
+        canvas.draw(layout, at: Point(x: insets, y: top))
     }
 
     /// The layout the last render used, with what it was made from.

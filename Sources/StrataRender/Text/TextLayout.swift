@@ -1,4 +1,5 @@
 import CHarfBuzz
+import Glibc
 import Locking
 
 /// How text is laid out in a box.
@@ -104,6 +105,7 @@ public final class TextLayout: Sendable {
                 library: FontLibrary = .shared) {
         self.options = options
         self.scale = scale.isFinite && scale > 0 ? min(scale, 16) : 1
+        Self.countLayoutOnCurrentThread()
         var builder = LayoutBuilder(options: options, scale: self.scale, library: library)
         builder.lay(text)
         lines = builder.lines
@@ -121,6 +123,29 @@ public final class TextLayout: Sendable {
 
     /// The memory the layout holds, estimated for the caches that keep layouts.
     let estimatedBytes: Int
+}
+
+// MARK: - Counting
+
+extension TextLayout {
+    /// How many layouts this thread has made (shaped and broken into lines), ever. A list
+    /// checks with it that configuring cells on the main thread shapes nothing, because
+    /// prelayout did it on workers; tests read it the same way.
+    public static var layoutsMadeOnCurrentThread: Int {
+        Int(bitPattern: pthread_getspecific(layoutCountKey))
+    }
+
+    /// Kept in the thread-specific pointer itself, so counting allocates nothing.
+    private static let layoutCountKey: pthread_key_t = {
+        var key = pthread_key_t()
+        pthread_key_create(&key, nil)
+        return key
+    }()
+
+    fileprivate static func countLayoutOnCurrentThread() {
+        let next = layoutsMadeOnCurrentThread &+ 1
+        pthread_setspecific(layoutCountKey, UnsafeRawPointer(bitPattern: next))
+    }
 }
 
 // MARK: - Reuse

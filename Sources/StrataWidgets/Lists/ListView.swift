@@ -1,0 +1,634 @@
+import StrataCore
+
+/// A vertical list of variable-height cells over any number of items, after UITableView,
+/// Texture's ASTableNode and GTK4's GtkListView.
+///
+/// Only items near the viewport cost anything, in three ranges (`ListRanges`) that lean
+/// towards the scroll direction and grow with speed:
+/// - in the **preload** range, each item's `ListPrelayout` runs on a worker: text is laid out and
+///   images decoded, and the item's real height replaces its estimate;
+/// - in the **display** range, the data source configures a cell from that prelayout and its
+///   layers render; a cell shows all of its parts at once (`ListCell` is a group);
+/// - cells leaving the display range go back to a reuse pool, and prelayout for items leaving
+///   the preload range is cancelled through its sentinel before it starts.
+///
+/// So the number of live cells is bounded by the ranges, not by the item count, and configuring
+/// a cell on the main thread shapes no text. When an item above the screen changes height, the
+/// offset moves with it, so what is on screen stays still. Main actor only.
+@MainActor
+open class ListView: ScrollView {
+    /// The most items a list takes: heights cost 16 bytes an item.
+    public static let maximumItemCount = 1 << 20
+    /// The tallest an item may be, in points.
+    public static let maximumItemHeight = 100_000.0
+
+    /// Supplies the items. Held weakly; `reloadData()` after setting it.
+    public weak var dataSource: (any ListViewDataSource)?
+    /// Hears selections. Held weakly.
+    public weak var delegate: (any ListViewDelegate)?
+    /// The height assumed for an item until its prelayout measures it.
+    public var estimatedItemHeight = 100.0 {
+        didSet { if !(estimatedItemHeight.isFinite && estimatedItemHeight > 0) { estimatedItemHeight = 100 } }
+    }
+    /// How far ahead cells are configured and rendered.
+    public var displayTuning = ListRangeTuning.display { didSet { scheduleUpdate() } }
+    /// How far ahead items are laid out.
+    public var preloadTuning = ListRangeTuning.preload { didSet { scheduleUpdate() } }
+    /// Cells kept per reuse identifier while out of use; more are freed.
+    public var maximumPooledCellsPerIdentifier = 32
+    /// Layouts kept for items that left the preload range, so scrolling back finds them.
+    public var cachedLayoutLimit = 1024
+    /// Where prelayout runs.
+    public var prelayoutQueues = RenderQueuePool.shared
+    /// Called with every error: from the data source, or an inconsistent update.
+    public var onError: ((ListView.Error) -> Void)?
+    /// What the list did: cells, prelayout, readiness.
+    public private(set) var statistics = ListStatistics()
+
+    /// Prelayouts on their way from workers.
+    public var pendingPrelayouts: Int { jobs.count }
+
+    /// The number of items, as the data source last reported it.
+    public private(set) var itemCount = 0
+    /// The ranges at the last update.
+    public private(set) var ranges = ListRanges(visible: 0..<0, display: 0..<0, preload: 0..<0)
+
+    private var heights = HeightIndex()
+    /// Cells showing items, by index.
+    private var liveCells: [Int: ListCell] = [:]
+    /// Cells waiting for reuse, by identifier.
+    private var pool: [String: [ListCell]] = [:]
+    /// Prelayouts asked of the data source for items in the preload range, by index.
+    private var prelayouts: [Int: ListPrelayout] = [:]
+    private var layouts: [Int: CachedLayout] = [:]
+    private var jobs: [Int: PrelayoutJob] = [:]
+    private var timings: [ObjectIdentifier: CellTiming] = [:]
+    private var updateScheduled = false
+    private var useClock: UInt64 = 0
+    /// Where a press that may become a selection started.
+    private var press: (hostLocation: Point, index: Int, source: PointerSource)?
+
+    private struct CachedLayout {
+        let version: Int
+        let width: Double
+        let scale: Double
+        let layout: ListItemLayout
+        var lastUse: UInt64
+    }
+
+    private struct PrelayoutJob {
+        let sentinel: Sentinel
+        let index: Int
+        let version: Int
+    }
+
+    private struct CellTiming {
+        var readyAt: UInt64?
+        var visibleAt: UInt64?
+        var recorded = false
+    }
+
+    /// An empty list; set `dataSource` and call `reloadData()`.
+    public override init() {
+        super.init()
+        alwaysBouncesVertical = true
+    }
+
+    // MARK: Items
+
+    /// Asks the data source for everything again: every cell is reconfigured, and cached
+    /// layouts are kept only where the item's id and version still match.
+    public func reloadData() {
+        cancelAllPrelayout()
+        for index in Array(liveCells.keys) { recycleCell(at: index) }
+        prelayouts = [:]
+        guard let count = reportedCount() else {
+            itemCount = 0
+            heights.replaceAll(with: [])
+            contentSize = Size(width: bounds.width, height: 0)
+            return
+        }
+        itemCount = count
+        heights.replaceAll(with: Array(repeating: estimatedItemHeight, count: count))
+        contentSize = Size(width: bounds.width, height: heights.total)
+        updateCells()
+    }
+
+    /// Items were inserted at `indices` (in the new numbering); the data source already has
+    /// them. The items on screen stay where they are.
+    public func insertItems(at indices: [Int]) {
+        applyUpdate(inserted: Set(indices), deleted: [])
+    }
+
+    /// Items at `indices` (in the old numbering) were deleted; the data source already dropped
+    /// them. The items on screen stay where they are.
+    public func deleteItems(at indices: [Int]) {
+        applyUpdate(inserted: [], deleted: Set(indices))
+    }
+
+    /// The items at `indices` changed: their cells are configured again, and their layouts
+    /// are made again unless their prelayout's version says nothing changed.
+    public func reloadItems(at indices: [Int]) {
+        for index in indices where index >= 0 && index < itemCount {
+            if let id = prelayouts[index]?.id { layouts[id] = nil }
+            prelayouts[index] = nil
+            recycleCell(at: index)
+        }
+        updateCells()
+    }
+
+    /// The cell showing item `index`, if it is in the display range.
+    public func cell(at index: Int) -> ListCell? { liveCells[index] }
+
+    /// The items with cells, in order, with their cells.
+    public var liveItems: [(index: Int, cell: ListCell)] {
+        liveCells.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
+    }
+
+    /// How many cells exist: showing items, and waiting for reuse.
+    public var cellCount: (live: Int, pooled: Int) { (liveCells.count, pool.values.reduce(0) { $0 + $1.count }) }
+
+    /// The top of item `index` in content coordinates.
+    public func offset(ofItem index: Int) -> Double { heights.offset(of: index) }
+
+    /// The item at `y` in content coordinates.
+    public func item(at y: Double) -> Int? { y >= 0 && y < heights.total ? heights.index(at: y) : nil }
+
+    /// The height the list has for item `index`: measured, or the estimate.
+    public func height(ofItem index: Int) -> Double? { heights.heights.indices.contains(index) ? heights.heights[index] : nil }
+
+    /// Scrolls so item `index` is at the top (or as near as the content allows).
+    public func scrollToItem(at index: Int, animated: Bool) {
+        guard index >= 0, index < itemCount else { return }
+        setContentOffset(Point(x: 0, y: heights.offset(of: index)), animated: animated)
+    }
+
+    /// A cell of `identifier` waiting for reuse, already prepared (`prepareForReuse()`), or nil.
+    public func dequeueReusableCell(withIdentifier identifier: String) -> ListCell? {
+        guard var cells = pool[identifier], let cell = cells.popLast() else { return nil }
+        pool[identifier] = cells
+        dequeued.append(cell)
+        return cell
+    }
+
+    /// Cells handed out during the current configuration; any the data source did not return
+    /// leave the tree.
+    private var dequeued: [ListCell] = []
+
+    // MARK: Updating
+
+    open override func contentOffsetDidChange() {
+        super.contentOffsetDidChange()
+        updateCells()
+    }
+
+    open override func boundsSizeChanged() {
+        let widthChanged = contentSize.width != bounds.width
+        super.boundsSizeChanged()
+        if widthChanged {
+            // Layouts are per width: cells stay until their items are laid out again.
+            cancelAllPrelayout()
+            contentSize = Size(width: bounds.width, height: heights.total)
+        }
+        scheduleUpdate()
+    }
+
+    open override func didJoin(_ host: LayerHost) {
+        super.didJoin(host)
+        scheduleUpdate()
+    }
+
+    /// Updates the ranges at the next loop turn, once however many things asked.
+    private func scheduleUpdate() {
+        guard !updateScheduled, let loop = host?.loop else { return }
+        updateScheduled = true
+        loop.post { [weak self] in
+            self?.updateScheduled = false
+            self?.updateCells()
+        }
+    }
+
+    /// Moves the ranges to the current offset: cancels, recycles, preloads and configures.
+    private func updateCells() {
+        guard dataSource != nil, itemCount > 0, bounds.width > 0, bounds.height > 0 else { return }
+        ranges = ListRanges.compute(offset: contentOffset.y, length: bounds.height, contentLength: heights.total,
+                                    direction: lastDirection.y, speed: abs(velocity.y), display: displayTuning, preload: preloadTuning)
+        let preload = items(in: ranges.preload), display = items(in: ranges.display), visible = items(in: ranges.visible)
+
+        for (id, job) in jobs where !preload.contains(job.index) {
+            job.sentinel.increase()
+            jobs[id] = nil
+            statistics.prelayoutsCancelled += 1
+        }
+        for index in Array(liveCells.keys) where !display.contains(index) { recycleCell(at: index) }
+        prelayouts = prelayouts.filter { preload.contains($0.key) }
+
+        // What is on screen first, then outwards in the scroll direction.
+        let forward = lastDirection.y >= 0
+        let ahead = forward ? Array(visible.upperBound..<preload.upperBound) : Array((preload.lowerBound..<visible.lowerBound).reversed())
+        let behind = forward ? Array((preload.lowerBound..<visible.lowerBound).reversed()) : Array(visible.upperBound..<preload.upperBound)
+        for index in Array(visible) + ahead + behind { requestLayout(at: index) }
+
+        for index in display where liveCells[index] == nil {
+            if let layout = readyLayout(at: index) { configureCell(at: index, layout: layout) }
+        }
+        for (index, cell) in liveCells {
+            let frame = Rect(x: 0, y: heights.offset(of: index), width: bounds.width, height: heights.heights[index])
+            if cell.frame != frame { cell.frame = frame }
+        }
+        recordVisibility(visible)
+    }
+
+    /// The items overlapping `span`.
+    private func items(in span: Range<Double>) -> Range<Int> {
+        guard itemCount > 0, !span.isEmpty, let first = heights.index(at: span.lowerBound),
+              let last = heights.index(at: span.upperBound.nextDown) else { return 0..<0 }
+        return first..<(last + 1)
+    }
+
+    // MARK: Prelayout
+
+    private func prelayout(at index: Int) -> ListPrelayout? {
+        if let known = prelayouts[index] { return known }
+        guard let dataSource else { return nil }
+        do {
+            let made = try dataSource.list(self, prelayoutForItemAt: index)
+            prelayouts[index] = made
+            return made
+        } catch {
+            report(Error(.dataSourceFailed, "prelayoutForItemAt \(index) threw: \(error)"))
+            return nil
+        }
+    }
+
+    /// The cached layout of item `index` if it matches the item's version, width and scale.
+    private func readyLayout(at index: Int) -> ListItemLayout? {
+        guard let item = prelayout(at: index), var cached = layouts[item.id], cached.version == item.version,
+              cached.width == bounds.width, cached.scale == currentScale else { return nil }
+        useClock &+= 1
+        cached.lastUse = useClock
+        layouts[item.id] = cached
+        return cached.layout
+    }
+
+    private var currentScale: Double { host?.scale ?? 1 }
+
+    /// Starts prelayout of item `index` on a worker unless its layout is ready or on its way.
+    private func requestLayout(at index: Int) {
+        guard readyLayout(at: index) == nil, let item = prelayout(at: index) else { return }
+        if let job = jobs[item.id], job.version == item.version, job.index == index { return }
+        jobs[item.id]?.sentinel.increase()
+        let sentinel = Sentinel()
+        let generation = sentinel.value
+        jobs[item.id] = PrelayoutJob(sentinel: sentinel, index: index, version: item.version)
+        statistics.prelayoutsStarted += 1
+        let (make, width, scale, id, version) = (item.make, bounds.width, currentScale, item.id, item.version)
+        guard let loop = host?.loop else { return }
+        prelayoutQueues.next().async { [weak self] in
+            let isCancelled = { sentinel.isCancelled(since: generation) }
+            // Cancelled while queued: it costs nothing.
+            guard !isCancelled() else { return }
+            let result: Result<ListItemLayout, any Swift.Error>
+            do { result = .success(try make(width, scale, isCancelled)) } catch { result = .failure(error) }
+            guard !isCancelled() else { return }
+            // `any Error` is not Sendable: only its description crosses back.
+            let outcome: Result<ListItemLayout, Error> = result.mapError { Error(.prelayoutFailed, "item \(index): \($0)") }
+            loop.post { [weak self] in
+                guard !isCancelled() else { return }
+                self?.prelayoutFinished(id: id, version: version, index: index, width: width, scale: scale, outcome: outcome)
+            }
+        }
+    }
+
+    private func prelayoutFinished(id: Int, version: Int, index: Int, width: Double, scale: Double,
+                                   outcome: Result<ListItemLayout, Error>) {
+        jobs[id] = nil
+        var layout: ListItemLayout
+        switch outcome {
+        case let .success(made):
+            statistics.prelayoutsCompleted += 1
+            layout = made
+        case let .failure(error):
+            // The item still gets a row: its cell is configured with no content.
+            statistics.prelayoutsFailed += 1
+            report(error)
+            layout = ListItemLayout(height: estimatedItemHeight, content: nil)
+        }
+        if !(layout.height.isFinite && layout.height >= 0) {
+            report(Error(.invalidHeight, "item \(index) measured \(layout.height) points high"))
+            layout.height = estimatedItemHeight
+        }
+        layout.height = min(layout.height, Self.maximumItemHeight)
+        useClock &+= 1
+        layouts[id] = CachedLayout(version: version, width: width, scale: scale, layout: layout, lastUse: useClock)
+        evictLayouts()
+        guard index < itemCount, prelayouts[index]?.id == id else { return }
+        setHeight(layout.height, at: index)
+        // A live cell laid out for an older width or version shows the new layout now.
+        if liveCells[index] != nil, width == bounds.width { recycleCell(at: index) }
+        scheduleUpdate()
+    }
+
+    /// Sets an item's height, keeping the first visible item where it is on screen.
+    private func setHeight(_ height: Double, at index: Int) {
+        let old = heights.heights[index]
+        guard height != old else { return }
+        let anchor = heights.index(at: contentOffset.y) ?? 0
+        heights.setHeight(height, at: index)
+        contentSize = Size(width: bounds.width, height: heights.total)
+        if index < anchor, contentOffset.y > 0 { shiftContentOffset(by: Point(x: 0, y: height - old)) }
+    }
+
+    private func evictLayouts() {
+        guard layouts.count > cachedLayoutLimit + 64 else { return }
+        let keep = Set(prelayouts.values.map(\.id))
+        let oldest = layouts.filter { !keep.contains($0.key) }.sorted { $0.value.lastUse < $1.value.lastUse }
+        for (id, _) in oldest.prefix(layouts.count - cachedLayoutLimit) { layouts[id] = nil }
+    }
+
+    private func cancelAllPrelayout() {
+        for job in jobs.values { job.sentinel.increase() }
+        statistics.prelayoutsCancelled += jobs.count
+        jobs = [:]
+    }
+
+    // MARK: Cells
+
+    private func configureCell(at index: Int, layout: ListItemLayout) {
+        guard let dataSource else { return }
+        let shapedBefore = TextLayout.layoutsMadeOnCurrentThread
+        dequeued = []
+        let made = Result { try dataSource.list(self, cellForItemAt: index, layout: layout) }
+        // Pooled cells handed out but not returned would stay hidden in the tree for ever.
+        for unused in dequeued where unused !== (try? made.get()) { unused.removeFromSuperlayer() }
+        dequeued = []
+        let cell: ListCell
+        switch made {
+        case let .success(returned): cell = returned
+        case let .failure(error):
+            report(Error(.dataSourceFailed, "cellForItemAt \(index) threw: \(error)"))
+            return
+        }
+        statistics.layoutsMadeWhileConfiguring += TextLayout.layoutsMadeOnCurrentThread - shapedBefore
+        if let other = cell.index, liveCells[other] === cell {
+            report(Error(.dataSourceFailed, "cellForItemAt \(index) returned the cell already showing item \(other)"))
+            return
+        }
+        statistics.cellsConfigured += 1
+        if cell.superlayer === contentLayer {
+            statistics.cellsReused += 1
+        } else {
+            statistics.cellsCreated += 1
+            contentLayer.addSublayer(cell)
+            cell.onGroupCommit = { [weak self] layer, _ in self?.cellCommitted(layer) }
+        }
+        cell.index = index
+        cell.isHidden = false
+        cell.frame = Rect(x: 0, y: heights.offset(of: index), width: bounds.width, height: heights.heights[index])
+        cell.showPlaceholderUntilGroupCommits()
+        timings[ObjectIdentifier(cell)] = CellTiming()
+        liveCells[index] = cell
+    }
+
+    private func recycleCell(at index: Int) {
+        guard let cell = liveCells.removeValue(forKey: index) else { return }
+        statistics.cellsRecycled += 1
+        if cell.isGroupPending || cell.isShowingGroupPlaceholder { statistics.cellsRecycledBeforeReady += 1 }
+        cell.index = nil
+        cell.isHidden = true
+        timings[ObjectIdentifier(cell)] = nil
+        cell.prepareForReuse()
+        if pool[cell.reuseIdentifier, default: []].count < maximumPooledCellsPerIdentifier {
+            pool[cell.reuseIdentifier, default: []].append(cell)
+        } else {
+            cell.removeFromSuperlayer()
+        }
+    }
+
+    // MARK: Readiness
+
+    private func cellCommitted(_ layer: Layer) {
+        let key = ObjectIdentifier(layer)
+        guard var timing = timings[key], timing.readyAt == nil else { return }
+        let now = Monotonic.now
+        timing.readyAt = now
+        if let visible = timing.visibleAt, !timing.recorded {
+            // Shown before it was ready: a negative lead.
+            statistics.recordReadiness(lead: -Double(now &- visible) / 1e9)
+            timing.recorded = true
+        }
+        timings[key] = timing
+    }
+
+    private func recordVisibility(_ visible: Range<Int>) {
+        let now = Monotonic.now
+        for index in visible {
+            statistics.visibleCellFrames += 1
+            guard let cell = liveCells[index] else {
+                statistics.incompleteCellFrames += 1
+                continue
+            }
+            if cell.isShowingGroupPlaceholder { statistics.incompleteCellFrames += 1 }
+            let key = ObjectIdentifier(cell)
+            guard var timing = timings[key], timing.visibleAt == nil else { continue }
+            timing.visibleAt = now
+            if let ready = timing.readyAt, !timing.recorded {
+                statistics.recordReadiness(lead: Double(now &- ready) / 1e9)
+                timing.recorded = true
+            }
+            timings[key] = timing
+        }
+    }
+
+    // MARK: Updates and errors
+
+    /// The data source's count, checked; nil (reported) when it throws or is absurd.
+    private func reportedCount() -> Int? {
+        guard let dataSource else { return nil }
+        let count: Int
+        do { count = try dataSource.numberOfItems(in: self) } catch {
+            report(Error(.dataSourceFailed, "numberOfItems threw: \(error)"))
+            return nil
+        }
+        guard count >= 0, count <= Self.maximumItemCount else {
+            report(Error(.invalidCount, "numberOfItems returned \(count); the list takes 0…\(Self.maximumItemCount)"))
+            return nil
+        }
+        return count
+    }
+
+    private func applyUpdate(inserted: Set<Int>, deleted: Set<Int>) {
+        let oldCount = itemCount
+        guard let newCount = reportedCount() else { return reloadData() }
+        let validDeletions = deleted.filter { $0 >= 0 && $0 < oldCount }
+        let expected = oldCount - validDeletions.count + inserted.count
+        guard validDeletions.count == deleted.count, newCount == expected,
+              inserted.allSatisfy({ $0 >= 0 && $0 < newCount }) else {
+            report(Error(.inconsistentUpdate, "the data source has \(newCount) items; \(oldCount) − \(deleted.count) deleted + "
+                         + "\(inserted.count) inserted (all in range) was expected"))
+            return reloadData()
+        }
+        // The first visible item that survives, and where it is on screen.
+        let firstVisible = heights.index(at: contentOffset.y) ?? 0
+        let anchorOld = (firstVisible..<oldCount).first { !validDeletions.contains($0) }
+        let anchorScreenOffset = anchorOld.map { heights.offset(of: $0) - contentOffset.y } ?? 0
+
+        // Old index → new index for survivors.
+        var mapping = [Int](repeating: -1, count: oldCount)
+        var newHeights: [Double] = []
+        newHeights.reserveCapacity(newCount)
+        var old = 0
+        for new in 0..<newCount {
+            if inserted.contains(new) {
+                newHeights.append(estimatedItemHeight)
+                continue
+            }
+            while validDeletions.contains(old) { old += 1 }
+            mapping[old] = new
+            newHeights.append(heights.heights[old])
+            old += 1
+        }
+        cancelAllPrelayout()
+        prelayouts = [:]
+        var moved: [Int: ListCell] = [:]
+        for (index, cell) in liveCells {
+            if mapping[index] >= 0 {
+                moved[mapping[index]] = cell
+                cell.index = mapping[index]
+            } else {
+                liveCells[index] = nil
+                liveCells[-1 - index] = cell
+                recycleCell(at: -1 - index)
+            }
+        }
+        liveCells = moved
+        itemCount = newCount
+        heights.replaceAll(with: newHeights)
+        contentSize = Size(width: bounds.width, height: heights.total)
+        if let anchorOld, mapping[anchorOld] >= 0 {
+            let target = heights.offset(of: mapping[anchorOld]) - anchorScreenOffset
+            shiftContentOffset(by: Point(x: 0, y: target - contentOffset.y))
+        }
+        updateCells()
+    }
+
+    private func report(_ error: Error) {
+        statistics.errors += 1
+        onError?(error)
+    }
+
+    // MARK: Selection
+
+    open override func pointerPressed(_ event: PointerEvent) -> Bool {
+        let wasMoving = isDecelerating
+        let handled = super.pointerPressed(event)
+        // A tap that stops a fling only stops it.
+        guard !wasMoving, event.button == .left, let index = item(at: event.location.y) else {
+            press = nil
+            return handled
+        }
+        press = (event.hostLocation, index, event.source)
+        return true
+    }
+
+    open override func pointerDragged(_ event: PointerEvent) {
+        super.pointerDragged(event)
+        // Moving further than a small slop makes it a drag, not a selection.
+        if let start = press, event.source == start.source,
+           abs(event.hostLocation.x - start.hostLocation.x) > 8 || abs(event.hostLocation.y - start.hostLocation.y) > 8 {
+            press = nil
+        }
+    }
+
+    open override func pointerReleased(_ event: PointerEvent) {
+        super.pointerReleased(event)
+        guard let start = press, event.source == start.source else { return }
+        press = nil
+        if item(at: event.location.y) == start.index { delegate?.list(self, didSelectItemAt: start.index) }
+    }
+
+    open override func pointerCancelled(_ event: PointerEvent) {
+        super.pointerCancelled(event)
+        press = nil
+    }
+}
+
+extension ListView {
+    /// Why the list could not use what its data source gave it.
+    public struct Error: Swift.Error, Sendable, Equatable, CustomStringConvertible {
+        /// The kind of failure.
+        public enum Kind: Sendable, Equatable {
+            /// A data source method threw or returned something unusable.
+            case dataSourceFailed
+            /// The item count is negative or above `maximumItemCount`.
+            case invalidCount
+            /// After an insertion or deletion the count is not what it should be: the list
+            /// reloads everything.
+            case inconsistentUpdate
+            /// An item's prelayout threw: its cell gets no content.
+            case prelayoutFailed
+            /// A prelayout measured a height that is not a finite, non-negative number.
+            case invalidHeight
+        }
+
+        /// The kind.
+        public let kind: Kind
+        /// What happened, for logs.
+        public let message: String
+
+        /// An error of `kind`.
+        public init(_ kind: Kind, _ message: String) {
+            self.kind = kind
+            self.message = message
+        }
+
+        public var description: String { "ListView: \(message)" }
+    }
+}
+
+/// What a list did, counted since it was made. Observed, never used to decide anything.
+public struct ListStatistics: Sendable, Equatable {
+    /// Cells the data source made.
+    public var cellsCreated = 0
+    /// Configurations of a cell that had shown another item.
+    public var cellsReused = 0
+    /// Configurations in all.
+    public var cellsConfigured = 0
+    /// Cells that left the display range.
+    public var cellsRecycled = 0
+    /// Of those, cells whose renders were still running: that work was cancelled.
+    public var cellsRecycledBeforeReady = 0
+    /// Prelayouts sent to workers.
+    public var prelayoutsStarted = 0
+    /// Prelayouts whose layout arrived.
+    public var prelayoutsCompleted = 0
+    /// Prelayouts cancelled because their item left the preload range (or the list changed).
+    public var prelayoutsCancelled = 0
+    /// Prelayouts that threw.
+    public var prelayoutsFailed = 0
+    /// Text layouts made on the main thread while the data source configured cells; 0 when
+    /// prelayout did all the shaping.
+    public var layoutsMadeWhileConfiguring = 0
+    /// Visible items summed over every update of the ranges (about one per frame while scrolling).
+    public var visibleCellFrames = 0
+    /// Of those, items shown incomplete: no cell yet, or a cell still showing its placeholder.
+    public var incompleteCellFrames = 0
+    /// Cells that were ready before they became visible.
+    public var cellsReadyEarly = 0
+    /// Cells that became visible before they were ready.
+    public var cellsReadyLate = 0
+    /// How long before becoming visible each recent cell was ready, in seconds (negative when it
+    /// was late); the last `readinessSampleLimit`.
+    public var readinessLeads: [Double] = []
+    /// Errors reported through `onError`.
+    public var errors = 0
+
+    /// How many readiness samples are kept.
+    public static let readinessSampleLimit = 1024
+
+    mutating func recordReadiness(lead: Double) {
+        if lead >= 0 { cellsReadyEarly += 1 } else { cellsReadyLate += 1 }
+        if readinessLeads.count >= Self.readinessSampleLimit { readinessLeads.removeFirst(readinessLeads.count / 2) }
+        readinessLeads.append(lead)
+    }
+}
