@@ -80,6 +80,9 @@ let package = Package(
             dependencies: ["Strata", system],
             path: "Examples/embed-host"
         ),
+        // The README's main demo: the feed, its model and cells in a library the tests use too.
+        .target(name: "FeedKit", dependencies: ["Strata", "Locking"], path: "Examples/feed/FeedKit"),
+        .executableTarget(name: "feed", dependencies: ["FeedKit", "Strata"], path: "Examples/feed/App"),
         .executableTarget(name: "gallery", dependencies: ["Strata"], path: "Examples/gallery", exclude: ["screenshot.png"]),
         .executableTarget(name: "headless-scene", dependencies: ["Strata"], path: "Examples/headless-scene", exclude: ["screenshot.png"]),
 
@@ -108,6 +111,7 @@ let package = Package(
         // The core alone, with no Wayland anywhere in its dependencies.
         .testTarget(name: "StrataCoreTests", dependencies: ["StrataCore", "CoreTestSupport", "Locking", "RenderTestSupport"], exclude: ["Golden"]),
         .testTarget(name: "StrataTests", dependencies: ["Strata", "CoreTestSupport", "Locking", "RenderTestSupport"], exclude: ["Golden"]),
+        .testTarget(name: "FeedTests", dependencies: ["FeedKit", "Strata", "CoreTestSupport", "RenderTestSupport"], exclude: ["Golden"]),
         .testTarget(name: "WindowTests", dependencies: ["Strata", "WaylandTestSupport", "RenderTestSupport", "embed-host"]),
         // Input end to end under the headless sway Scripts/test starts: a raw client, and a driver
         // making real wl_pointer and wl_keyboard events through sway's virtual devices. The driver's

@@ -1,0 +1,128 @@
+import Strata
+
+/// Everything a feed cell shows, measured and decoded on a worker by prelayout: the main thread
+/// only assigns it. Sizes follow CONTENT.md.
+public struct FeedLayout: Sendable {
+    public let name: TextLayout
+    public let timestamp: TextLayout
+    public let body: TextLayout
+    /// Nil when the avatar could not be decoded: the cell shows a grey disc instead.
+    public let avatar: Bitmap?
+    public let picture: Bitmap?
+    public let bodyFrame: Rect
+    public let pictureFrame: Rect?
+    public let height: Double
+
+    static let textColor = Color(rgb: 0x1C1C1E), secondaryColor = Color(rgb: 0x8E8E93)
+
+    /// Lays out `item` for a list `width` points wide at `scale`.
+    public static func make(_ item: FeedItem, width: Double, scale: Double, library: FontLibrary, assets: FeedAssets,
+                            isCancelled: () -> Bool) -> FeedLayout? {
+        let textWidth = max(width - 92, 1)
+        let name = TextLayout(AttributedText(item.name, style: TextStyle(font: Font(size: 15, weight: .bold), color: textColor)),
+                              options: TextLayoutOptions(width: textWidth, maximumLines: 1, truncatesTail: true),
+                              scale: scale, library: library)
+        let timestamp = TextLayout(AttributedText(item.timestamp, style: TextStyle(font: Font(size: 12), color: secondaryColor)),
+                                   options: TextLayoutOptions(width: textWidth, maximumLines: 1, truncatesTail: true),
+                                   scale: scale, library: library)
+        guard !isCancelled() else { return nil }
+        var text = AttributedText()
+        let regular = TextStyle(font: Font(size: 15), color: textColor), bold = TextStyle(font: Font(size: 15, weight: .bold), color: textColor)
+        for (index, sentence) in item.sentences.enumerated() {
+            text.append((index == 0 ? "" : " ") + sentence, style: index == item.emphasis ? bold : regular)
+        }
+        let body = TextLayout(text, options: TextLayoutOptions(width: textWidth), scale: scale, library: library)
+        guard !isCancelled() else { return nil }
+        // A broken image is not a broken item: the cell shows its placeholder.
+        let avatar = try? assets.image(named: FeedAssets.avatarName(item.avatar))
+        let picture = item.picture.flatMap { try? assets.image(named: FeedAssets.pictureName($0)) }
+        let bodyFrame = Rect(x: 76, y: 58, width: textWidth, height: body.bounds.maxY.rounded(.up))
+        let pictureFrame = item.picture.map { _ in Rect(x: 76, y: bodyFrame.maxY + 8, width: 320, height: 180) }
+        let bottom = pictureFrame?.maxY ?? bodyFrame.maxY
+        return FeedLayout(name: name, timestamp: timestamp, body: body, avatar: avatar, picture: picture, bodyFrame: bodyFrame,
+                          pictureFrame: pictureFrame, height: max(80, (bottom + 16).rounded(.up)))
+    }
+}
+
+/// A post: avatar, name, timestamp, body and an optional picture, each rendered on its own
+/// worker, shown together when all are drawn (a `ListCell` is a group).
+@MainActor
+public final class FeedCell: ListCell {
+    public static let identifier = "post"
+    let avatar = ImageView(contentMode: .aspectFill)
+    let name = Label(), timestamp = Label(), body = Label()
+    let picture = ImageView(contentMode: .aspectFill)
+    let separator = Layer()
+
+    public init() {
+        super.init(reuseIdentifier: Self.identifier)
+        backgroundColor = .white
+        placeholderColor = Color(rgb: 0xF4F4F6)
+        avatar.cornerRadius = 24
+        avatar.clipsToBounds = true
+        avatar.backgroundColor = Color(rgb: 0xD1D1D6)
+        picture.cornerRadius = 8
+        picture.clipsToBounds = true
+        picture.backgroundColor = Color(rgb: 0xE5E5EA)
+        separator.backgroundColor = Color(rgb: 0xE5E5EA)
+        for label in [name, timestamp, body] { label.verticalAlignment = .top }
+        for layer in [avatar, name, timestamp, body, picture, separator] as [Layer] { addSublayer(layer) }
+    }
+
+    /// Assigns a prelaid item: frames and finished layouts and images, nothing measured.
+    func configure(with layout: FeedLayout?) {
+        let width = bounds.width
+        avatar.frame = Rect(x: 16, y: 16, width: 48, height: 48)
+        avatar.image = layout?.avatar
+        name.frame = Rect(x: 76, y: 14, width: max(width - 92, 1), height: 20)
+        name.textLayout = layout?.name
+        timestamp.frame = Rect(x: 76, y: 36, width: max(width - 92, 1), height: 18)
+        timestamp.textLayout = layout?.timestamp
+        body.frame = layout?.bodyFrame ?? .zero
+        body.textLayout = layout?.body
+        picture.isHidden = layout?.pictureFrame == nil
+        picture.frame = layout?.pictureFrame ?? .zero
+        picture.image = layout?.picture
+        separator.frame = Rect(x: 0, y: bounds.height - 1, width: width, height: 1)
+    }
+
+    public override func prepareForReuse() {
+        avatar.image = nil
+        picture.image = nil
+    }
+}
+
+/// The feed's data source: the generated items, laid out by prelayout on workers.
+@MainActor
+public final class FeedDataSource: ListViewDataSource {
+    public let count: Int
+    public let assets: FeedAssets
+    public let library: FontLibrary
+
+    public init(count: Int = FeedContent.itemCount, assets: FeedAssets = FeedAssets(), library: FontLibrary = .shared) {
+        self.count = count
+        self.assets = assets
+        self.library = library
+    }
+
+    public func numberOfItems(in list: ListView) throws -> Int { count }
+
+    public func list(_ list: ListView, prelayoutForItemAt index: Int) throws -> ListPrelayout {
+        let (assets, library) = (assets, library)
+        return ListPrelayout(id: index) { width, scale, isCancelled in
+            guard let layout = FeedLayout.make(FeedContent.item(index), width: width, scale: scale, library: library,
+                                               assets: assets, isCancelled: isCancelled) else {
+                return ListItemLayout(height: 0)
+            }
+            return ListItemLayout(height: layout.height, content: layout)
+        }
+    }
+
+    public func list(_ list: ListView, cellForItemAt index: Int, layout: ListItemLayout) throws -> ListCell {
+        let cell = list.dequeueReusableCell(withIdentifier: FeedCell.identifier) as? FeedCell ?? FeedCell()
+        // The list sets the frame after this; size it now so the parts lay out for it.
+        cell.frame = Rect(x: 0, y: 0, width: list.bounds.width, height: layout.height)
+        cell.configure(with: layout.content as? FeedLayout)
+        return cell
+    }
+}
