@@ -77,4 +77,67 @@ struct FeedTests {
         #expect(feed.list.statistics.cellsConfigured > 0)
         #expect(errors.isEmpty, "a broken image is not a broken list: \(errors)")
     }
+
+    @Test func noFrameWhileScrollingShowsAHalfDrawnPost() throws {
+        let feed = FeedScene()
+        var framesChecked = 0, postsSeen = 0
+        var problems: [String] = []
+        feed.scene.host.frameInspector = { frame in
+            framesChecked += 1
+            let (seen, found) = Self.halfDrawnPosts(in: frame.bitmap)
+            postsSeen += seen
+            problems += found.map { "frame \(framesChecked): \($0)" }
+        }
+        try feed.settle()
+        // One loop turn per frame while scrolling 60 points a frame: renders land mid-scroll.
+        for _ in 0..<150 {
+            feed.list.contentOffset.y += 60
+            try feed.scene.loop.runOnce(timeout: .milliseconds(4))
+            feed.scene.backend.signalFrame()
+        }
+        try feed.settle()
+        #expect(framesChecked > 50)
+        #expect(postsSeen > 30, "the check saw too few posts to mean anything")
+        #expect(problems.isEmpty, "\(problems.prefix(5))")
+    }
+
+    @Test func theHalfDrawnCheckSeesAnAvatarWithoutItsName() throws {
+        let frame = try Bitmap(width: 300, height: 200)
+        frame.clear(to: .white)
+        let canvas = Canvas(bitmap: frame)
+        canvas.fill(Rect(x: 16, y: 16, width: 48, height: 48), color: .blue, cornerRadius: 24)
+        canvas.fill(Rect(x: 16, y: 116, width: 48, height: 48), color: .blue, cornerRadius: 24)
+        canvas.fill(Rect(x: 80, y: 114, width: 60, height: 12), color: .black)
+        let (seen, problems) = Self.halfDrawnPosts(in: frame)
+        #expect(seen == 2)
+        #expect(problems.count == 1 && problems[0].contains("y 16"), "\(problems)")
+    }
+
+    /// Posts in `bitmap` whose avatar is drawn but whose name is not: the avatar disc is a run of
+    /// coloured pixels down the column at x = 40, and the name's glyphs are dark pixels beside it.
+    private static func halfDrawnPosts(in bitmap: Bitmap) -> (seen: Int, problems: [String]) {
+        let plain: Set<UInt32> = [Color.white.premultipliedARGB, Color(rgb: 0xF4F4F6).premultipliedARGB,
+                                  Color(rgb: 0xF2F2F7).premultipliedARGB, Color(rgb: 0xE5E5EA).premultipliedARGB]
+        var seen = 0, problems: [String] = []
+        var y = 0
+        while y < bitmap.height {
+            guard !plain.contains(bitmap.pixel(x: 40, y: y)) else { y += 1; continue }
+            var end = y
+            while end < bitmap.height, !plain.contains(bitmap.pixel(x: 40, y: end)) { end += 1 }
+            // A whole disc (not one cut by the frame's edges) is about 48 pixels tall.
+            if end - y >= 44, y > 0, end < bitmap.height, y >= 4 {
+                seen += 1
+                var dark = false
+                for row in max(y - 4, 0)..<min(y + 18, bitmap.height) where !dark {
+                    for x in 76..<min(260, bitmap.width) {
+                        let pixel = bitmap.pixel(x: x, y: row)
+                        if (pixel >> 16) & 0xFF < 0x60, pixel >> 24 == 0xFF { dark = true; break }
+                    }
+                }
+                if !dark { problems.append("an avatar at y \(y)…\(end) with no name beside it") }
+            }
+            y = end
+        }
+        return (seen, problems)
+    }
 }
