@@ -67,7 +67,7 @@ do {
         _ = session.loop.addTimer(after: .milliseconds(Int(limit * 1000))) { session.loop.stop() }
     }
     try session.run()
-    print("feed: \(list.statistics.cellsConfigured) cells configured (\(list.statistics.cellsCreated) made), "
+    print("feed: at \(Int(list.contentOffset.y)) points, \(list.statistics.cellsConfigured) cells configured (\(list.statistics.cellsCreated) made), "
           + "\(list.statistics.prelayoutsCompleted) items laid out ahead, \(list.statistics.prelayoutsCancelled) cancelled; "
           + "\(list.statistics.incompleteCellFrames) of \(list.statistics.visibleCellFrames) visible cell-frames incomplete")
 } catch {
