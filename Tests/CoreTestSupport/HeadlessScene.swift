@@ -28,6 +28,15 @@ public struct HeadlessScene {
         #expect(idle, "the host did not settle", sourceLocation: sourceLocation)
     }
 
+    /// Runs until the host is idle and `condition` holds, for work the host does not track (a
+    /// list's prelayout on workers) that brings more host work when it lands.
+    public func settle(until condition: () -> Bool, sourceLocation: SourceLocation = #_sourceLocation) throws {
+        for _ in 0..<4 {
+            try step(until: { condition() && host.isIdle }, sourceLocation: sourceLocation)
+            try settle(sourceLocation: sourceLocation)
+        }
+    }
+
     /// Steps the loop, answering frame requests, until `condition` holds.
     public func step(until condition: () -> Bool, sourceLocation: SourceLocation = #_sourceLocation) throws {
         for _ in 0..<4000 where !condition() {

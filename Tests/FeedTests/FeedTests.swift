@@ -21,10 +21,7 @@ private struct FeedScene {
     }
 
     func settle(sourceLocation: SourceLocation = #_sourceLocation) throws {
-        for _ in 0..<4 {
-            try scene.step(until: { list.pendingPrelayouts == 0 && scene.host.isIdle }, sourceLocation: sourceLocation)
-            try scene.settle(sourceLocation: sourceLocation)
-        }
+        try scene.settle(until: { list.pendingPrelayouts == 0 }, sourceLocation: sourceLocation)
     }
 }
 

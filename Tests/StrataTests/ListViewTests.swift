@@ -87,10 +87,7 @@ private struct ListScene {
 
     /// Runs until prelayout, rendering and composition have all finished.
     func settle(sourceLocation: SourceLocation = #_sourceLocation) throws {
-        for _ in 0..<4 {
-            try scene.step(until: { list.pendingPrelayouts == 0 && scene.host.isIdle }, sourceLocation: sourceLocation)
-            try scene.settle(sourceLocation: sourceLocation)
-        }
+        try scene.settle(until: { list.pendingPrelayouts == 0 }, sourceLocation: sourceLocation)
     }
 
     /// Every layer in the list with contents: the bitmaps it holds.
