@@ -30,6 +30,21 @@ public enum ProtocolParser {
         guard String(validating: data, as: UTF8.self) != nil, !data.contains(0) else {
             throw ScannerError(file: fileName, line: 0, message: "malformed XML: not UTF-8 text")
         }
+        // FoundationXML passes a processing instruction without data to strlen(NULL) and
+        // crashes (found by the scanner fuzz target). Protocol files have none besides the XML
+        // declaration at the very start, so any other `<?` is refused before parsing.
+        let declaration = Data("<?xml".utf8)
+        var searchStart = data.startIndex
+        while let found = data[searchStart...].firstRange(of: Data("<?".utf8)) {
+            let after = found.lowerBound + declaration.count
+            let isDeclaration = found.lowerBound == data.startIndex && data.count > declaration.count
+                && data[found.lowerBound..<after] == declaration && [0x20, 0x09, 0x0A, 0x0D].contains(data[after])
+            guard isDeclaration else {
+                let line = data[..<found.lowerBound].reduce(1) { $1 == 0x0A ? $0 + 1 : $0 }
+                throw ScannerError(file: fileName, line: line, message: "malformed XML: processing instructions are not supported")
+            }
+            searchStart = found.upperBound
+        }
         let parser = XMLParser(data: data)
         let builder = SpecBuilder(fileName: fileName)
         parser.delegate = builder

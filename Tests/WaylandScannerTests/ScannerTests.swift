@@ -129,6 +129,11 @@ private let fixtures = repository.appendingPathComponent("Tests/WaylandScannerTe
         ("<protocol name='p'><interface name='i' version='1'><event name='e'><arg name='a' type='new_id'/></event></interface></protocol>", "untyped new_id"),
         ("<protocol name='p'><interface name='i' version='1'>", "malformed XML"),
         ("<protocol name='p'><interface name='i' version='1'><bogus/></interface></protocol>", "unexpected element <bogus>"),
+        // Found by the scanner fuzz target: FoundationXML crashed on a processing instruction
+        // without data.
+        ("<?xmTutf5?><pr", "processing instructions are not supported"),
+        ("<?xml-stylesheet?><protocol name='p'/>", "processing instructions are not supported"),
+        ("<?xml version='1.0'?>\n<protocol name='p'><?x?></protocol>", "processing instructions are not supported"),
     ])
     func badInputIsRefusedWithWhereAndWhy(xml: String, message: String) {
         #expect {
