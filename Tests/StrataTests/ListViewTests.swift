@@ -323,6 +323,38 @@ struct ListViewTests {
         #expect(fixture.list.cellCount.live == 0)
     }
 
+    @Test func aListLoadedBeforeItJoinsATreeLaysOutWhenItDoes() throws {
+        let scene = HeadlessScene(width: 200, height: 300)
+        let source = TextSource(count: 100)
+        let list = ListView()
+        list.frame = Rect(x: 0, y: 0, width: 200, height: 300)
+        list.dataSource = source
+        list.reloadData()
+        #expect(list.pendingPrelayouts == 0, "work started with nowhere to report back")
+        scene.root.addSublayer(list)
+        try scene.settle(until: { list.pendingPrelayouts == 0 })
+        #expect(list.cell(at: 0) != nil)
+        #expect(list.height(ofItem: 0) == TextSource.height(of: 0))
+    }
+
+    @Test func hostileTuningValuesAreKeptInRange() throws {
+        let fixture = ListScene(count: 2_000)
+        fixture.list.cachedLayoutLimit = .max
+        #expect(fixture.list.cachedLayoutLimit == ListView.maximumItemCount)
+        fixture.list.cachedLayoutLimit = -7
+        #expect(fixture.list.cachedLayoutLimit == 0)
+        fixture.list.estimatedItemHeight = 1e300
+        #expect(fixture.list.estimatedItemHeight == ListView.maximumItemHeight)
+        fixture.list.estimatedItemHeight = .nan
+        #expect(fixture.list.estimatedItemHeight == 100)
+        fixture.list.displayTuning = ListRangeTuning(leadingScreens: .infinity, trailingScreens: -1)
+        fixture.list.maximumPooledCellsPerIdentifier = -3
+        fixture.list.scrollToItem(at: 1_000, animated: false)
+        try fixture.settle()
+        #expect(fixture.list.cell(at: 1_000) != nil)
+        #expect(fixture.list.cellCount.pooled == 0)
+    }
+
     @Test func aClickSelectsTheItemUnderItAndADragDoesNot() throws {
         final class Recorder: ListViewDelegate {
             var selected: [Int] = []

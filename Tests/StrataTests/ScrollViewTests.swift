@@ -237,4 +237,30 @@ struct ScrollViewTests {
         #expect(scene.host.isIdle)
         #expect(!scene.host.displayLink.isActive)
     }
+
+    @Test func aViewRemovedMidFlingStillLeavesItsHostsDisplayLink() throws {
+        let scene = HeadlessScene(width: 100, height: 200)
+        let view = scrollView()
+        scene.root.addSublayer(view)
+        try scene.settle()
+        fling(view)
+        #expect(view.followsFrames)
+        view.removeFromSuperlayer()
+        // Its frames come from the host it left until the motion and the indicators are done.
+        try scene.step(until: { !view.isDecelerating && !view.followsFrames })
+        #expect(!scene.host.displayLink.isActive)
+        try scene.settle()
+        #expect(scene.host.isIdle)
+    }
+
+    @Test func hostileWheelStepsFallBackToTheDefault() {
+        let view = scrollView(content: 1000)
+        for hostile in [Double.nan, -50, 0, .infinity] {
+            view.wheelStepDistance = hostile
+            view.contentOffset = .zero
+            _ = view.scrolled(ScrollEvent(location: .zero, scroll: ScrollInput(deltaY: 10, stepsY: 1, source: .wheel)))
+            // The GTK rule for a 200-point viewport: 200^(2/3).
+            #expect(abs(view.contentOffset.y - pow(200, 2.0 / 3.0)) < 1e-9, "step \(hostile)")
+        }
+    }
 }

@@ -28,7 +28,10 @@ open class ListView: ScrollView {
     public weak var delegate: (any ListViewDelegate)?
     /// The height assumed for an item until its prelayout measures it.
     public var estimatedItemHeight = 100.0 {
-        didSet { if !(estimatedItemHeight.isFinite && estimatedItemHeight > 0) { estimatedItemHeight = 100 } }
+        didSet {
+            if !(estimatedItemHeight.isFinite && estimatedItemHeight > 0) { estimatedItemHeight = 100 }
+            if estimatedItemHeight > Self.maximumItemHeight { estimatedItemHeight = Self.maximumItemHeight }
+        }
     }
     /// How far ahead cells are configured and rendered.
     public var displayTuning = ListRangeTuning.display { didSet { scheduleUpdate() } }
@@ -36,8 +39,11 @@ open class ListView: ScrollView {
     public var preloadTuning = ListRangeTuning.preload { didSet { scheduleUpdate() } }
     /// Cells kept per reuse identifier while out of use; more are freed.
     public var maximumPooledCellsPerIdentifier = 32
-    /// Layouts kept for items that left the preload range, so scrolling back finds them.
-    public var cachedLayoutLimit = 1024
+    /// Layouts kept for items that left the preload range, so scrolling back finds them; at
+    /// most `maximumItemCount`.
+    public var cachedLayoutLimit = 1024 {
+        didSet { cachedLayoutLimit = min(max(cachedLayoutLimit, 0), Self.maximumItemCount) }
+    }
     /// Where prelayout runs.
     public var prelayoutQueues = RenderQueuePool.shared
     /// Called with every error: from the data source, or an inconsistent update.
@@ -210,7 +216,9 @@ open class ListView: ScrollView {
 
     /// Moves the ranges to the current offset: cancels, recycles, preloads and configures.
     private func updateCells() {
-        guard dataSource != nil, itemCount > 0, bounds.width > 0, bounds.height > 0 else { return }
+        // Out of a tree there is no scale to lay out for and no loop to hear back on; joining
+        // one schedules an update.
+        guard dataSource != nil, host != nil, itemCount > 0, bounds.width > 0, bounds.height > 0 else { return }
         ranges = ListRanges.compute(offset: contentOffset.y, length: bounds.height, contentLength: heights.total,
                                     direction: lastDirection.y, speed: abs(velocity.y), display: displayTuning, preload: preloadTuning)
         let preload = items(in: ranges.preload), display = items(in: ranges.display), visible = items(in: ranges.visible)
@@ -275,7 +283,7 @@ open class ListView: ScrollView {
 
     /// Starts prelayout of item `index` on a worker unless its layout is ready or on its way.
     private func requestLayout(at index: Int) {
-        guard readyLayout(at: index) == nil, let item = prelayout(at: index) else { return }
+        guard let loop = host?.loop, readyLayout(at: index) == nil, let item = prelayout(at: index) else { return }
         if let job = jobs[item.id], job.version == item.version, job.index == index { return }
         jobs[item.id]?.sentinel.increase()
         let sentinel = Sentinel()
@@ -283,7 +291,6 @@ open class ListView: ScrollView {
         jobs[item.id] = PrelayoutJob(sentinel: sentinel, index: index, version: item.version)
         statistics.prelayoutsStarted += 1
         let (make, width, scale, id, version) = (item.make, bounds.width, currentScale, item.id, item.version)
-        guard let loop = host?.loop else { return }
         prelayoutQueues.next().async { [weak self] in
             let isCancelled = { sentinel.isCancelled(since: generation) }
             // Cancelled while queued: it costs nothing.
@@ -323,9 +330,11 @@ open class ListView: ScrollView {
         layouts[id] = CachedLayout(version: version, width: width, scale: scale, layout: layout, lastUse: useClock)
         evictLayouts()
         guard index < itemCount, prelayouts[index]?.id == id else { return }
+        // A live cell configured from an older width or version shows the new layout: taken
+        // now, since setting the height may update the ranges and configure from the new one.
+        let outdated = liveCells[index]
         setHeight(layout.height, at: index)
-        // A live cell laid out for an older width or version shows the new layout now.
-        if liveCells[index] != nil, width == bounds.width { recycleCell(at: index) }
+        if let outdated, liveCells[index] === outdated, width == bounds.width { recycleCell(at: index) }
         scheduleUpdate()
     }
 
@@ -391,7 +400,12 @@ open class ListView: ScrollView {
     }
 
     private func recycleCell(at index: Int) {
-        guard let cell = liveCells.removeValue(forKey: index) else { return }
+        if let cell = liveCells.removeValue(forKey: index) { recycle(cell) }
+    }
+
+    /// Sends a cell that no longer shows its item to the pool, or out of the tree when the
+    /// pool is full.
+    private func recycle(_ cell: ListCell) {
         statistics.cellsRecycled += 1
         if cell.isGroupPending || cell.isShowingGroupPlaceholder { statistics.cellsRecycledBeforeReady += 1 }
         cell.index = nil
@@ -496,9 +510,7 @@ open class ListView: ScrollView {
                 moved[mapping[index]] = cell
                 cell.index = mapping[index]
             } else {
-                liveCells[index] = nil
-                liveCells[-1 - index] = cell
-                recycleCell(at: -1 - index)
+                recycle(cell)
             }
         }
         liveCells = moved

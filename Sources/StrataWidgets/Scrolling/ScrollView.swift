@@ -45,7 +45,8 @@ open class ScrollView: Layer {
     /// The velocity kept per millisecond of momentum (0.998 is UIScrollView's normal rate,
     /// 0.99 its fast one).
     public var decelerationRate = 0.998
-    /// Points per wheel notch; nil uses the GTK rule, the viewport's extent to the power 2/3.
+    /// Points per wheel notch; nil (or a value that is not a positive number) uses the GTK rule,
+    /// the viewport's extent to the power 2/3.
     public var wheelStepDistance: Double?
     /// Whether the indicators show while scrolling.
     public var showsScrollIndicators = true { didSet { updateIndicators() } }
@@ -129,6 +130,16 @@ open class ScrollView: Layer {
     /// Called after every change of the content offset, before `onScroll`; subclasses such as a
     /// list place their content here. The default does nothing.
     open func contentOffsetDidChange() {}
+
+    /// A motion started while out of a tree, or in another host's, goes on with this host's frames.
+    open override func didJoin(_ host: LayerHost) {
+        super.didJoin(host)
+        if let frames, frames.link !== host.displayLink {
+            frames.link.remove(frames.subscription)
+            self.frames = nil
+        }
+        if motion.x != nil || motion.y != nil || indicatorsVisible { startFrames() }
+    }
 
     /// Called when the size changes: keeps the offset valid.
     open override func boundsSizeChanged() {
@@ -259,7 +270,8 @@ open class ScrollView: Layer {
             return true
         }
         fingerScroll = nil
-        let step = wheelStepDistance ?? min(pow(max(bounds.height, 1), 2.0 / 3.0), max(bounds.height, 1))
+        let chosen = wheelStepDistance.flatMap { $0.isFinite && $0 > 0 ? $0 : nil }
+        let step = chosen ?? min(pow(max(bounds.height, 1), 2.0 / 3.0), max(bounds.height, 1))
         let dx = scroll.stepsX != 0 ? Double(scroll.stepsX) * step : scroll.deltaX
         let dy = scroll.stepsY != 0 ? Double(scroll.stepsY) * step : scroll.deltaY
         velocity = .zero
@@ -281,7 +293,10 @@ open class ScrollView: Layer {
     }
 
     private var motion: (x: AxisMotion?, y: AxisMotion?) = (nil, nil)
-    private var frames: DisplayLink.Subscription?
+    /// The display link stepping the motion, kept with the link itself: a view that leaves its
+    /// tree mid-fling must still unsubscribe from the host it was in, or that host would keep
+    /// waking for it.
+    private var frames: (link: DisplayLink, subscription: DisplayLink.Subscription)?
     /// When the indicators were last shown moving, in frame time, for their fade.
     private var indicatorShownAt: UInt64?
     private var indicatorsVisible = false
@@ -320,7 +335,8 @@ open class ScrollView: Layer {
 
     private func startFrames() {
         guard frames == nil, let host else { return }
-        frames = host.displayLink.add(self) { view, frame in view.advanceMotion(to: frame.targetTime) }
+        let link = host.displayLink
+        frames = (link, link.add(self) { view, frame in view.advanceMotion(to: frame.targetTime) })
     }
 
     /// Steps every motion to `time` (CLOCK_MONOTONIC nanoseconds, the frame's target
@@ -383,7 +399,7 @@ open class ScrollView: Layer {
         if motion.x == nil, motion.y == nil, !isTracking {
             velocity = .zero
             if !indicatorsVisible, let frames {
-                host?.displayLink.remove(frames)
+                frames.link.remove(frames.subscription)
                 self.frames = nil
             }
         }
@@ -392,7 +408,9 @@ open class ScrollView: Layer {
     /// Sets the bounds origin, records the direction, and tells subclasses and observers.
     private func setOffset(_ offset: Point) {
         let old = contentOffset
-        guard offset != old else { return }
+        // Every path clamps or stretches finite input, but a NaN offset would undo the layout of
+        // the whole subtree: it is never applied.
+        guard offset != old, offset.isFinite else { return }
         lastDirection = Point(x: offset.x > old.x ? 1 : offset.x < old.x ? -1 : lastDirection.x,
                               y: offset.y > old.y ? 1 : offset.y < old.y ? -1 : lastDirection.y)
         bounds.origin = offset
