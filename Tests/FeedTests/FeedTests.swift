@@ -1,5 +1,5 @@
 import CoreTestSupport
-import FeedKit
+@testable import FeedKit
 import RenderTestSupport
 import Testing
 @testable import Strata
@@ -27,6 +27,20 @@ private struct FeedScene {
 
 @MainActor
 struct FeedTests {
+    @Test func theContentMatchesCONTENTmdsCheckValues() {
+        let sentences = FeedContent.sentences
+        func body(_ indices: [Int]) -> [String] { indices.map { sentences[$0] } }
+        #expect(FeedContent.item(0) == FeedItem(index: 0, avatar: 15, name: "Emil Novak", timestamp: "3 小时前",
+                                                sentences: body([17, 14, 14, 17, 17, 8]), emphasis: 3, picture: nil))
+        #expect(FeedContent.item(4) == FeedItem(index: 4, avatar: 4, name: "Lena Meyer", timestamp: "14 小时前",
+                                                sentences: body([19, 20, 20, 23, 0, 12]), emphasis: 0, picture: 5))
+        #expect(FeedContent.item(77) == FeedItem(index: 77, avatar: 4, name: "Xin Zhang", timestamp: "7 分钟前",
+                                                 sentences: body([5, 4, 10, 20, 17, 0]), emphasis: 0, picture: nil))
+        // Neighbours do not share their bodies' opening sentences wholesale, as unmixed seeds made them.
+        let repeats = (1..<1_000).filter { FeedContent.item($0).sentences.first == FeedContent.item($0 - 1).sentences.dropFirst().first }
+        #expect(repeats.count < 100, "\(repeats.count) bodies start with the previous body's second sentence")
+    }
+
     @Test func theContentFollowsItsDefinition() {
         let first = FeedContent.item(0), again = FeedContent.item(0)
         #expect(first == again)

@@ -15,7 +15,7 @@ public struct FeedItem: Sendable, Equatable {
     public let picture: Int?
 }
 
-/// The generator of CONTENT.md: SplitMix64 per item, draws in a fixed order.
+/// The generator of CONTENT.md: SplitMix64 per item, seeded through its mix, draws in a fixed order.
 public enum FeedContent {
     /// The feed's length.
     public static let itemCount = 10_000
@@ -53,13 +53,17 @@ public enum FeedContent {
 
     /// Item `index` (0-based).
     public static func item(_ index: Int) -> FeedItem {
-        var state = UInt64(truncatingIfNeeded: index &+ 1) &* 0x9E37_79B9_7F4A_7C15
-        func pick(_ count: Int) -> Int {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
+        func mix(_ value: UInt64) -> UInt64 {
+            var z = value
             z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
             z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return Int((z ^ (z >> 31)) % UInt64(count))
+            return z ^ (z >> 31)
+        }
+        // Mixed, so that one item's stream is not the previous item's shifted by one draw.
+        var state = mix(UInt64(truncatingIfNeeded: index &+ 1) &* 0x9E37_79B9_7F4A_7C15)
+        func pick(_ count: Int) -> Int {
+            state &+= 0x9E37_79B9_7F4A_7C15
+            return Int(mix(state) % UInt64(count))
         }
         let avatar = pick(24)
         let name = first[pick(16)] + " " + last[pick(16)]
