@@ -14,6 +14,7 @@ let package = Package(
         .systemLibrary(name: "CBenchPixman", pkgConfig: "pixman-1", providers: [.apt(["libpixman-1-dev"])]),
         .systemLibrary(name: "CBenchFreeType", pkgConfig: "freetype2", providers: [.apt(["libfreetype-dev"])]),
         .systemLibrary(name: "CBenchHarfBuzz", pkgConfig: "harfbuzz", providers: [.apt(["libharfbuzz-dev"])]),
+        .systemLibrary(name: "CBenchGtk", pkgConfig: "gtk4", providers: [.apt(["libgtk-4-dev"])]),
         // The peers in C: cairo + pango, and the raw pixman + FreeType (+ HarfBuzz) floor.
         .target(name: "Peers", dependencies: ["CBenchCairo", "CBenchPixman", "CBenchFreeType", "CBenchHarfBuzz"],
                 linkerSettings: [.linkedLibrary("m")]),
@@ -24,6 +25,8 @@ let package = Package(
             "BenchKit", "Peers", .product(name: "Strata", package: "Strata"),
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
+        // M9's GTK4 peer: the feed in a GtkListView, a C program of its own (see its README).
+        .executableTarget(name: "gtk-feed-peer", dependencies: ["CBenchGtk"], linkerSettings: [.linkedLibrary("m")]),
         // M7's subject, a process of its own that links nothing but Strata.
         .executableTarget(name: "first-frame-subject", dependencies: [.product(name: "Strata", package: "Strata")]),
         .testTarget(name: "BenchKitTests", dependencies: ["BenchKit"]),
