@@ -550,11 +550,8 @@ final class ShapeCache: Sendable {
            extents.width != 0, extents.height != 0 {
             let x = Double(extents.x_bearing) / 64, top = -Double(extents.y_bearing) / 64
             let width = Double(extents.width) / 64, height = -Double(extents.height) / 64
-            box = Rect(x: min(x, x + width), y: top, width: abs(width), height: abs(height))
-            if emboldened, let ink = box {
-                let grown = Double(GlyphRendering.emboldenStrength(pixelSize: pixelSize)) / 64
-                box = Rect(x: ink.minX, y: ink.minY - grown, width: ink.width + grown, height: ink.height + grown)
-            }
+            let grown = emboldened ? Double(GlyphRendering.emboldenStrength(pixelSize: pixelSize)) / 64 : 0
+            box = Rect(x: min(x, x + width), y: top - grown, width: abs(width) + grown, height: abs(height) + grown)
         }
         return extentsCache.insert(box, cost: 0, for: key)
     }
