@@ -4,3 +4,4 @@
 #include FT_FREETYPE_H
 #include FT_GLYPH_H
 #include FT_OUTLINE_H
+#include FT_TRUETYPE_TABLES_H

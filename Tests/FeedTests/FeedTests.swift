@@ -14,7 +14,10 @@ private struct FeedScene {
         scene = HeadlessScene(width: width, height: height, background: Color(rgb: 0xF2F2F7))
         source = FeedDataSource(assets: assets, library: pinnedFonts)
         list.frame = Rect(x: 0, y: 0, width: width, height: height)
-        list.estimatedItemHeight = 140
+        // The least a post measures (FeedList's 80-point floor), not the app's 140: measuring a post
+        // above the first visible one then only ever moves the content down, so the list shows
+        // at least the offset a golden asks for, whatever the posts' real heights.
+        list.estimatedItemHeight = 80
         list.dataSource = source
         scene.root.addSublayer(list)
         list.reloadData()

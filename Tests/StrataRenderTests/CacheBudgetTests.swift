@@ -115,13 +115,13 @@ struct CacheBudgetTests {
         let face = try #require(fonts.chain(for: Font()).first)
         for seed in 0..<40 {
             let scalars = Array(distinctText(10_000, seed: seed).unicodeScalars)
-            let shaped = cache.shape(scalars, face: face, pixelSize: 12 * 64)
+            let shaped = cache.shape(scalars, face: face, pixelSize: 12 * 64, emboldened: false)
             #expect(!shaped.isEmpty)
             #expect(cache.runs.cachedBytes <= 4 << 20)
         }
         #expect(cache.runs.statistics.evictions > 0)
         for glyph in 0..<2000 {
-            _ = cache.extents(of: UInt32(glyph), face: face, pixelSize: 12 * 64)
+            _ = cache.extents(of: UInt32(glyph), face: face, pixelSize: 12 * 64, emboldened: false)
             #expect(cache.extentsCache.cachedBytes <= 16 << 10)
         }
     }

@@ -45,7 +45,7 @@ extension Canvas {
         for line in layout.lines {
             for glyph in line.glyphs {
                 let image = resolved?[index] ?? (resolved == nil
-                    ? glyph.face.glyphCache.glyph(glyph.glyph, of: glyph.face, pixelSize: glyph.pixelSize) : nil)
+                    ? glyph.face.glyphCache.glyph(glyph.glyph, of: glyph.face, pixelSize: glyph.pixelSize, emboldened: glyph.emboldened) : nil)
                 if resolved == nil { looked.append(image) }
                 index += 1
                 let pen = convertToDevice(Point(x: origin.x + glyph.position.x, y: origin.y + glyph.position.y))
@@ -56,7 +56,7 @@ extension Canvas {
                     // after the glyphs before it so that overlaps stack in order.
                     flush()
                     guard let source = solids.source(for: glyph.color) else { continue }
-                    glyph.face.drawOutline(glyph: glyph.glyph, pixelSize: glyph.pixelSize, penX: penX, penY: penY,
+                    glyph.face.drawOutline(glyph: glyph.glyph, pixelSize: glyph.pixelSize, emboldened: glyph.emboldened, penX: penX, penY: penY,
                                            clip: (clipX0, clipY0, clipX1, clipY1)) { bytes, stride, x, y, width, height in
                         guard let mask = pixman_image_create_bits_no_clear(
                             PIXMAN_a8, Int32(width), Int32(height), bytes.assumingMemoryBound(to: UInt32.self), Int32(stride)) else { return }
@@ -73,7 +73,8 @@ extension Canvas {
                 let x1 = min(x + image.width, clipX1), y1 = min(y + image.height, clipY1)
                 guard x1 > x0, y1 > y0 else { continue }
                 if let threadCache,
-                   let copy = threadCache.glyph(image, face: glyph.face.id, glyph: glyph.glyph, pixelSize: glyph.pixelSize) {
+                   let copy = threadCache.glyph(image, face: glyph.face.id, glyph: glyph.glyph, pixelSize: glyph.pixelSize,
+                                                emboldened: glyph.emboldened) {
                     if runColor != glyph.color {
                         flush()
                         runColor = glyph.color

@@ -36,7 +36,9 @@ public struct Font: Hashable, Sendable, CustomStringConvertible {
     static func clampedSize(_ size: Double) -> Double {
         size.isFinite ? min(max(size, 0), maximumSize) : 0
     }
-    /// How heavy the strokes are; fontconfig picks the nearest weight the family has.
+    /// How heavy the strokes are; fontconfig picks the nearest weight the family has. Semibold or
+    /// more drawn in a face of medium weight or less (a family without bold, a CJK fallback, a
+    /// pinned regular file) is emboldened, as GTK does (`FontFace.needsSyntheticBold(for:)`).
     public var weight: Weight
     /// Whether an italic face is asked for; fontconfig's closest match may be upright when the family
     /// has none.

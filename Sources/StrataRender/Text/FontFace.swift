@@ -19,6 +19,11 @@ public final class FontFace: @unchecked Sendable {
     public let index: Int
     /// The family name the file declares.
     public let familyName: String
+    /// How heavy the face is drawn by design: its OS/2 `usWeightClass`, at least 700 when FreeType
+    /// calls its style bold (`FT_STYLE_FLAG_BOLD`), and 400 or 700 by that flag alone when the
+    /// file has no usable weight class. Text asking for semibold or more in a face of medium
+    /// weight or less is emboldened (`needsSyntheticBold(for:)`).
+    public let weight: Font.Weight
     /// Unique in the process, so glyph-cache keys of faces from different libraries never meet.
     let id: Int
     /// The cache its library keeps glyphs in.
@@ -93,6 +98,7 @@ public final class FontFace: @unchecked Sendable {
         self.glyphCache = glyphCache
         id = Self.nextID.wrappingAdd(1, ordering: .relaxed).oldValue
         familyName = face.pointee.family_name.map { String(cString: $0) } ?? "?"
+        weight = Self.designWeight(of: face)
         let units = Double(face.pointee.units_per_EM)
         unitsPerEm = units > 0 ? units : 1000
         // Prefer the OS/2 typographic metrics FreeType chose; fall back to the em box.
@@ -132,6 +138,25 @@ public final class FontFace: @unchecked Sendable {
         return bits
     }
 
+    private static func designWeight(of face: FT_Face) -> Font.Weight {
+        let isBold = face.pointee.style_flags & FT_Long(FT_STYLE_FLAG_BOLD) != 0
+        var weight = isBold ? Font.Weight.bold : .regular
+        if let table = FT_Get_Sfnt_Table(face, FT_SFNT_OS2) {
+            let weightClass = Int(table.assumingMemoryBound(to: TT_OS2.self).pointee.usWeightClass)
+            // 0 and values past 1000 are broken files; a bold style flag is believed over a lighter class.
+            if (1...1000).contains(weightClass) { weight = Font.Weight(isBold ? max(weightClass, 700) : weightClass) }
+        }
+        return weight
+    }
+
+    /// Whether text asking for `requested` is emboldened when drawn in this face, as fontconfig's
+    /// 90-synthetic.conf and cairo do: semibold or heavier asked for, and the face is medium or
+    /// lighter (a CJK fallback of bold Latin text, or a pinned regular file). A real bold face is
+    /// never emboldened again.
+    public func needsSyntheticBold(for requested: Font.Weight) -> Bool {
+        requested >= .semibold && weight <= .medium
+    }
+
     /// Whether the face has a glyph for `scalar`.
     func covers(_ scalar: Unicode.Scalar) -> Bool {
         if scalar.value < 64 { return asciiCoverage.low & (1 << UInt64(scalar.value)) != 0 }
@@ -151,27 +176,23 @@ public final class FontFace: @unchecked Sendable {
         case oversized
     }
 
-    /// Renders one glyph to 8-bit coverage with FreeType, under the face's lock; nil when it
-    /// cannot.
-    func rasterize(glyph: UInt32, pixelSize: Int32) -> GlyphBitmap? {
-        if case .glyph(let bitmap) = rasterize(glyph: glyph, pixelSize: pixelSize, maximumSide: GlyphCache.maximumGlyphSide) {
+    /// Renders one glyph to 8-bit coverage with FreeType, under the face's lock, emboldened
+    /// when asked; nil when it cannot.
+    func rasterize(glyph: UInt32, pixelSize: Int32, emboldened: Bool = false) -> GlyphBitmap? {
+        if case .glyph(let bitmap) = rasterize(glyph: glyph, pixelSize: pixelSize, emboldened: emboldened,
+                                               maximumSide: GlyphCache.maximumGlyphSide) {
             return bitmap
         }
         return nil
     }
 
-    /// Renders one glyph to 8-bit coverage with FreeType, under the face's lock, unless its
-    /// outline's box exceeds `maximumSide` pixels either way: that is checked from the loaded
-    /// outline, before any coverage memory is allocated.
-    func rasterize(glyph: UInt32, pixelSize: Int32, maximumSide: Int) -> Rasterized {
+    /// Renders one glyph to 8-bit coverage with FreeType, under the face's lock, emboldened when
+    /// asked, unless its outline's box exceeds `maximumSide` pixels either way: that is checked
+    /// from the loaded outline, before any coverage memory is allocated.
+    func rasterize(glyph: UInt32, pixelSize: Int32, emboldened: Bool = false, maximumSide: Int) -> Rasterized {
         guard pixelSize > 0 else { return .failed }
         return rasterizer.withLock { state -> Rasterized in
-            if state.pixelSize != pixelSize {
-                guard FT_Set_Char_Size(state.face, 0, FT_F26Dot6(pixelSize), 72, 72) == 0 else { return .failed }
-                state.pixelSize = pixelSize
-            }
-            guard FT_Load_Glyph(state.face, glyph, GlyphRendering.loadFlags) == 0,
-                  let slot = state.face.pointee.glyph else { return .failed }
+            guard let slot = Self.load(glyph, pixelSize: pixelSize, emboldened: emboldened, into: &state) else { return .failed }
             // 26.6 fixed point; a bitmap glyph (already rendered) is bounded by its strike.
             let limit = FT_Pos(maximumSide) * 64
             if slot.pointee.format == FT_GLYPH_FORMAT_OUTLINE {
@@ -194,16 +215,12 @@ public final class FontFace: @unchecked Sendable {
     /// handing each band to `composite` (A8 bytes, their stride, and the band's device origin
     /// and size). For glyphs too large to rasterize whole and cache: memory stays bounded by
     /// the band, however large the glyph. Nothing happens for a glyph without an outline.
-    func drawOutline(glyph: UInt32, pixelSize: Int32, penX: Int, penY: Int, clip: (x0: Int, y0: Int, x1: Int, y1: Int),
+    func drawOutline(glyph: UInt32, pixelSize: Int32, emboldened: Bool, penX: Int, penY: Int, clip: (x0: Int, y0: Int, x1: Int, y1: Int),
                      composite: (UnsafeMutableRawPointer, Int, Int, Int, Int, Int) -> Void) {
         guard pixelSize > 0 else { return }
         rasterizer.withLock { state in
-            if state.pixelSize != pixelSize {
-                guard FT_Set_Char_Size(state.face, 0, FT_F26Dot6(pixelSize), 72, 72) == 0 else { return }
-                state.pixelSize = pixelSize
-            }
-            guard FT_Load_Glyph(state.face, glyph, GlyphRendering.loadFlags) == 0,
-                  let slot = state.face.pointee.glyph, slot.pointee.format == FT_GLYPH_FORMAT_OUTLINE else { return }
+            guard let slot = Self.load(glyph, pixelSize: pixelSize, emboldened: emboldened, into: &state),
+                  slot.pointee.format == FT_GLYPH_FORMAT_OUTLINE else { return }
             var box = FT_BBox()
             FT_Outline_Get_CBox(&slot.pointee.outline, &box)
             // The glyph's device box (y down), cut to the clip.
@@ -236,6 +253,27 @@ public final class FontFace: @unchecked Sendable {
         }
     }
 
+    /// Loads `glyph` at `pixelSize` into the face's glyph slot, its outline emboldened when asked
+    /// (`GlyphRendering.emboldenStrength`, as `FT_GlyphSlot_Embolden` does); nil when FreeType
+    /// cannot. Call inside `rasterizer.withLock`.
+    private static func load(_ glyph: UInt32, pixelSize: Int32, emboldened: Bool, into state: inout Rasterizer) -> FT_GlyphSlot? {
+        if state.pixelSize != pixelSize {
+            guard FT_Set_Char_Size(state.face, 0, FT_F26Dot6(pixelSize), 72, 72) == 0 else { return nil }
+            state.pixelSize = pixelSize
+        }
+        // An emboldened glyph is taken from the outline: a bitmap strike cannot widen by a fraction
+        // of a pixel, as layout's advances do. A font of bitmaps only is drawn as it is.
+        let outlineOnly = GlyphRendering.loadFlags | Int32(FT_LOAD_NO_BITMAP)
+        guard (emboldened && FT_Load_Glyph(state.face, glyph, outlineOnly) == 0)
+                || FT_Load_Glyph(state.face, glyph, GlyphRendering.loadFlags) == 0,
+              let slot = state.face.pointee.glyph else { return nil }
+        if emboldened, slot.pointee.format == FT_GLYPH_FORMAT_OUTLINE {
+            let strength = FT_Pos(GlyphRendering.emboldenStrength(pixelSize: pixelSize))
+            FT_Outline_EmboldenXY(&slot.pointee.outline, strength, strength)
+        }
+        return slot
+    }
+
     /// An `hb_font`, destroyed with this object.
     final class SizedFont: @unchecked Sendable {
         // @unchecked: the font is immutable (hb_font_make_immutable) before it is shared.
@@ -254,6 +292,12 @@ public final class FontFace: @unchecked Sendable {
 enum GlyphRendering {
     /// `FT_LOAD_TARGET_LIGHT` (a function-like macro Swift cannot import).
     static let loadFlags = Int32(FT_RENDER_MODE_LIGHT.rawValue & 15) << 16
+
+    /// How much synthetic bold widens and heightens a glyph at `pixelSize` (26.6), in 1/64 pixel:
+    /// an em over 24, `FT_GlyphSlot_Embolden`'s strength. Its outline grows by this to the right and
+    /// upward (`FT_Outline_EmboldenXY`) and its advance by this, so layout, which never touches
+    /// FreeType, widens the same glyphs by exactly what is drawn.
+    static func emboldenStrength(pixelSize: Int32) -> Int32 { max(pixelSize, 0) / 24 }
 }
 
 /// A font file's bytes in memory of their own, which FreeType and HarfBuzz read from for the

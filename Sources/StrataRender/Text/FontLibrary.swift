@@ -13,6 +13,12 @@ import Synchronization
 /// that has it. A family fontconfig does not know falls back to its best match, with a logged
 /// note. For reproducible output (golden images), `init(files:)` pins the faces to given files.
 ///
+/// Bold is synthesized where no face has it, as fontconfig's 90-synthetic.conf and cairo do: a
+/// run asking for semibold or more in a face of medium weight or less (WenQuanYi Micro Hei reached
+/// from bold DejaVu Sans, or any pinned regular file) is emboldened by an em / 24, outline and
+/// advance (`FontFace.needsSyntheticBold(for:)`). The face's own weight decides, not fontconfig's
+/// answer, so pinned files and per-character fallbacks follow the same rule.
+///
 /// Any thread: fontconfig and FreeType's library object are used under one lock.
 public final class FontLibrary: @unchecked Sendable {
     // @unchecked: `freetype` and fontconfig are used only inside `state.withLock`.
@@ -75,7 +81,7 @@ public final class FontLibrary: @unchecked Sendable {
     }
 
     /// Faces only from `files`: the first is every font's primary face, the rest its fallbacks,
-    /// whatever family or weight is asked for.
+    /// whatever family or weight is asked for; bold asked of a regular file is synthesized.
     /// - Throws: as `face(contentsOf:index:)` does for the first file that fails.
     public init(files: [String], glyphCacheBytes: Int = 8 << 20) throws(RenderError) {
         glyphCache = GlyphCache(capacityBytes: glyphCacheBytes)

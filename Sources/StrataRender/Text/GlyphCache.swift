@@ -135,6 +135,9 @@ public final class GlyphCache: Sendable {
         let face: Int
         let glyph: UInt32
         let pixelSize: Int32
+        /// Synthetic bold (`FontFace.needsSyntheticBold`): the same glyph of the same face and
+        /// size, drawn wider.
+        let emboldened: Bool
     }
 
     private struct Entry {
@@ -156,14 +159,14 @@ public final class GlyphCache: Sendable {
         shards = (0..<16).map { _ in Locked(Shard()) }
     }
 
-    /// The glyph's coverage at `pixelSize` (26.6 fixed point), rasterized on first use. Nil when
-    /// FreeType cannot render it.
-    func glyph(_ glyph: UInt32, of face: FontFace, pixelSize: Int32) -> GlyphBitmap? {
-        let key = Key(face: face.id, glyph: glyph, pixelSize: pixelSize)
+    /// The glyph's coverage at `pixelSize` (26.6 fixed point), emboldened when asked, rasterized
+    /// on first use. Nil when FreeType cannot render it.
+    func glyph(_ glyph: UInt32, of face: FontFace, pixelSize: Int32, emboldened: Bool = false) -> GlyphBitmap? {
+        let key = Key(face: face.id, glyph: glyph, pixelSize: pixelSize, emboldened: emboldened)
         // A multiplicative mix picks the shard: the dictionary hashes the key again anyway, so a
         // second full hash here would double the cost of every lookup.
         let mixed = (UInt(bitPattern: face.id) &* 0x9E37_79B9_7F4A_7C15)
-            ^ (UInt(glyph) &* 0xC2B2_AE3D_27D4_EB4F) ^ UInt(UInt32(bitPattern: pixelSize))
+            ^ (UInt(glyph) &* 0xC2B2_AE3D_27D4_EB4F) ^ UInt(UInt32(bitPattern: pixelSize)) ^ (emboldened ? 1 << 40 : 0)
         let shard = shards[Int((mixed ^ mixed >> 29) % UInt(shards.count))]
         if let hit = shard.withLock({ shard -> GlyphBitmap? in
             guard let entry = shard.entries[key] else { return nil }
@@ -175,7 +178,7 @@ public final class GlyphCache: Sendable {
         }
         missCount.wrappingAdd(1, ordering: .relaxed)
         let rendered: GlyphBitmap
-        switch face.rasterize(glyph: glyph, pixelSize: pixelSize, maximumSide: Self.maximumGlyphSide) {
+        switch face.rasterize(glyph: glyph, pixelSize: pixelSize, emboldened: emboldened, maximumSide: Self.maximumGlyphSide) {
         case .glyph(let bitmap): rendered = bitmap
         case .failed: return nil
         case .oversized:
@@ -303,10 +306,11 @@ final class ThreadGlyphCache {
         bytes = 0
     }
 
-    /// pixman's glyph for `bitmap` (glyph `glyph` of face `face` at `pixelSize`), copied on first
-    /// use. Call between `pixman_glyph_cache_freeze` and `_thaw`.
-    func glyph(_ bitmap: GlyphBitmap, face: Int, glyph: UInt32, pixelSize: Int32) -> UnsafeRawPointer? {
-        let fontKey = UnsafeMutableRawPointer(bitPattern: UInt(bitPattern: face))
+    /// pixman's glyph for `bitmap` (glyph `glyph` of face `face` at `pixelSize`, emboldened or
+    /// not), copied on first use. Call between `pixman_glyph_cache_freeze` and `_thaw`.
+    func glyph(_ bitmap: GlyphBitmap, face: Int, glyph: UInt32, pixelSize: Int32, emboldened: Bool) -> UnsafeRawPointer? {
+        // A face's emboldened glyphs are pixman's font 2 × serial + 1, its others 2 × serial.
+        let fontKey = UnsafeMutableRawPointer(bitPattern: UInt(bitPattern: face) << 1 | (emboldened ? 1 : 0))
         let glyphKey = UnsafeMutableRawPointer(bitPattern: UInt(UInt32(bitPattern: pixelSize)) << 32 | UInt(glyph))
         if let found = pixman_glyph_cache_lookup(cache, fontKey, glyphKey) { return found }
         guard let mask = bitmap.mask else { return nil }

@@ -50,13 +50,15 @@ public struct TextLayoutOptions: Hashable, Sendable {
     }
 }
 
-/// One glyph ready to draw: which, from which face at which pixel size, where (its pen
-/// position on the baseline, in points from the layout's origin) and in what colour.
+/// One glyph ready to draw: which, from which face at which pixel size, whether emboldened,
+/// where (its pen position on the baseline, in points from the layout's origin) and in what colour.
 struct PlacedGlyph: Sendable {
     let face: FontFace
     let glyph: UInt32
     /// 26.6 fixed point.
     let pixelSize: Int32
+    /// Synthetic bold: the font asked for more weight than the face has.
+    let emboldened: Bool
     let position: Point
     let color: Color
 }
@@ -216,6 +218,8 @@ private struct Run {
     let face: FontFace?
     let attachment: TextAttachment?
     var scalars: [Unicode.Scalar]
+    /// Whether the run is drawn in synthetic bold: its font asks for more weight than its face has.
+    var emboldened: Bool { face?.needsSyntheticBold(for: style.font.weight) ?? false }
 }
 
 /// The smallest unit a line holds: a cluster of glyphs for one or more characters.
@@ -305,7 +309,7 @@ private struct LayoutBuilder {
         let run = runs[index]
         guard let face = run.face else { return [] }
         let size = pixelSize(run.style.font)
-        let shaped = ShapeCache.shared.shape(run.scalars, face: face, pixelSize: size)
+        let shaped = ShapeCache.shared.shape(run.scalars, face: face, pixelSize: size, emboldened: run.emboldened)
         var result: [Cluster] = []
         for cluster in shaped {
             let lastScalar = run.scalars[cluster.scalars.upperBound - 1]
@@ -451,12 +455,13 @@ private struct LayoutBuilder {
                 attachments.append((attachment, frame))
                 ink = ink.union(frame)
             } else if let face = run.face {
-                let size = pixelSize(run.style.font)
+                let size = pixelSize(run.style.font), emboldened = run.emboldened
                 var penX = x
                 for glyph in cluster.glyphs {
                     let position = Point(x: penX + Double(glyph.xOffset) / 64 / scale, y: baseline - Double(glyph.yOffset) / 64 / scale)
-                    glyphs.append(PlacedGlyph(face: face, glyph: glyph.id, pixelSize: size, position: position, color: run.style.color))
-                    if let extents = ShapeCache.shared.extents(of: glyph.id, face: face, pixelSize: size) {
+                    glyphs.append(PlacedGlyph(face: face, glyph: glyph.id, pixelSize: size, emboldened: emboldened,
+                                              position: position, color: run.style.color))
+                    if let extents = ShapeCache.shared.extents(of: glyph.id, face: face, pixelSize: size, emboldened: emboldened) {
                         let box = Rect(x: position.x + extents.minX / scale, y: position.y + extents.minY / scale,
                                        width: extents.width / scale, height: extents.height / scale)
                         ink = ink.union(box)
@@ -495,12 +500,14 @@ final class ShapeCache: Sendable {
         let text: [UInt32]
         let face: Int
         let pixelSize: Int32
+        let emboldened: Bool
     }
 
     struct GlyphKey: Hashable, Sendable {
         let glyph: UInt32
         let face: Int
         let pixelSize: Int32
+        let emboldened: Bool
     }
 
     /// 8 MiB of shaped runs: thousands of label-sized strings.
@@ -517,20 +524,24 @@ final class ShapeCache: Sendable {
         extentsCache = ByteBudgetCache(budget: extentsBudget)
     }
 
-    func shape(_ scalars: [Unicode.Scalar], face: FontFace, pixelSize: Int32) -> [ShapedCluster] {
-        let key = Key(text: scalars.map(\.value), face: face.id, pixelSize: pixelSize)
+    /// HarfBuzz's clusters for `scalars` in `face` at `pixelSize`; emboldened, every glyph that
+    /// advances advances `GlyphRendering.emboldenStrength` further, as FreeType's synthetic bold does.
+    func shape(_ scalars: [Unicode.Scalar], face: FontFace, pixelSize: Int32, emboldened: Bool) -> [ShapedCluster] {
+        let key = Key(text: scalars.map(\.value), face: face.id, pixelSize: pixelSize, emboldened: emboldened)
         if let cached = runs.value(for: key) { return cached }
         let sized = face.shapingFont(pixelSize: pixelSize)
-        let shaped = withExtendedLifetime(sized) { Self.harfbuzz(key.text, font: sized.font) }
+        let widening = emboldened ? GlyphRendering.emboldenStrength(pixelSize: pixelSize) : 0
+        let shaped = withExtendedLifetime(sized) { Self.harfbuzz(key.text, font: sized.font, widening: widening) }
         let glyphs = shaped.reduce(0) { $0 + $1.glyphs.count }
         let cost = key.text.count * MemoryLayout<UInt32>.stride
             + shaped.count * (MemoryLayout<ShapedCluster>.stride + 32) + glyphs * MemoryLayout<Glyph>.stride
         return runs.insert(shaped, cost: cost, for: key)
     }
 
-    /// A glyph's ink box in pixels, y down from the baseline; nil when it has no ink.
-    func extents(of glyph: UInt32, face: FontFace, pixelSize: Int32) -> Rect? {
-        let key = GlyphKey(glyph: glyph, face: face.id, pixelSize: pixelSize)
+    /// A glyph's ink box in pixels, y down from the baseline; nil when it has no ink. Emboldened,
+    /// the box grows right and up by `GlyphRendering.emboldenStrength`, as the outline does.
+    func extents(of glyph: UInt32, face: FontFace, pixelSize: Int32, emboldened: Bool) -> Rect? {
+        let key = GlyphKey(glyph: glyph, face: face.id, pixelSize: pixelSize, emboldened: emboldened)
         if let cached = extentsCache.value(for: key) { return cached }
         var extents = hb_glyph_extents_t()
         var box: Rect?
@@ -539,12 +550,14 @@ final class ShapeCache: Sendable {
            extents.width != 0, extents.height != 0 {
             let x = Double(extents.x_bearing) / 64, top = -Double(extents.y_bearing) / 64
             let width = Double(extents.width) / 64, height = -Double(extents.height) / 64
-            box = Rect(x: min(x, x + width), y: top, width: abs(width), height: abs(height))
+            let grown = emboldened ? Double(GlyphRendering.emboldenStrength(pixelSize: pixelSize)) / 64 : 0
+            box = Rect(x: min(x, x + width), y: top - grown, width: abs(width) + grown, height: abs(height) + grown)
         }
         return extentsCache.insert(box, cost: 0, for: key)
     }
 
-    private static func harfbuzz(_ text: [UInt32], font: OpaquePointer) -> [ShapedCluster] {
+    /// `widening` (1/64 pixel) is added to every advance that is not zero.
+    private static func harfbuzz(_ text: [UInt32], font: OpaquePointer, widening: Int32) -> [ShapedCluster] {
         guard let buffer = hb_buffer_create() else { return [] }
         defer { hb_buffer_destroy(buffer) }
         hb_buffer_add_utf32(buffer, text, Int32(clamping: text.count), 0, Int32(clamping: text.count))
@@ -563,7 +576,8 @@ final class ShapeCache: Sendable {
             let start = Int(infos[index].cluster)
             var glyphs: [Glyph] = []
             while index < total, Int(infos[index].cluster) == start {
-                glyphs.append(Glyph(id: infos[index].codepoint, advance: positions[index].x_advance,
+                let advance = positions[index].x_advance
+                glyphs.append(Glyph(id: infos[index].codepoint, advance: advance == 0 ? 0 : advance + widening,
                                     xOffset: positions[index].x_offset, yOffset: positions[index].y_offset))
                 index += 1
             }
