@@ -19,6 +19,8 @@ let package = Package(
         // The Wayland layer on its own: generated protocol bindings and the connection.
         .library(name: "WaylandClient", targets: ["WaylandClient"]),
         .executable(name: "strata-scanner", targets: ["strata-scanner"]),
+        // The feed example's content, assets and cells, for the benchmark's M9 subject.
+        .library(name: "FeedKit", targets: ["FeedKit"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-system", from: "1.8.1"),

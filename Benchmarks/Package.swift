@@ -22,15 +22,20 @@ let package = Package(
         // generated part of BENCHMARKS.md.
         .target(name: "BenchKit"),
         .executableTarget(name: "strata-bench", dependencies: [
-            "BenchKit", "Peers", .product(name: "Strata", package: "Strata"),
+            "BenchKit", "Peers", .product(name: "Strata", package: "Strata"), .product(name: "FeedKit", package: "Strata"),
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
         // M9's GTK4 peer: the feed in a GtkListView, a C program of its own (see its README).
         .executableTarget(name: "gtk-feed-peer", dependencies: ["CBenchGtk"], linkerSettings: [.linkedLibrary("m")]),
         // M7's subject, a process of its own that links nothing but Strata.
         .executableTarget(name: "first-frame-subject", dependencies: [.product(name: "Strata", package: "Strata")]),
+        // M9's Strata subject: the feed example's list and cells, scrolled and measured per frame.
+        .executableTarget(name: "feed-scroll-subject", dependencies: [
+            .product(name: "Strata", package: "Strata"), .product(name: "FeedKit", package: "Strata"),
+        ]),
         .testTarget(name: "BenchKitTests", dependencies: ["BenchKit"]),
-        .testTarget(name: "StrataBenchTests", dependencies: ["strata-bench", .product(name: "Strata", package: "Strata")]),
+        .testTarget(name: "StrataBenchTests", dependencies: ["strata-bench", .product(name: "Strata", package: "Strata"),
+                                                            .product(name: "FeedKit", package: "Strata")]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -15,6 +15,7 @@ enum Metrics {
             Metric("M6", "memory") { try Memory.run(context, &$0) },
             Metric("M7", "time_to_first_frame") { try TimeToFirstFrame.run(context, &$0) },
             Metric("M8", "idle_wakeups") { try IdleWakeUps.run(context, &$0) },
+            Metric("M9", "feed_scroll") { try FeedScroll.run(context, &$0) },
         ]
     }
 }
@@ -29,7 +30,7 @@ enum Machine {
             "mode": smoke ? "smoke" : "full",
             "compositor": compositor(),
         ]
-        for library in ["pixman-1", "freetype2", "harfbuzz", "cairo", "pango"] {
+        for library in ["pixman-1", "freetype2", "harfbuzz", "cairo", "pango", "gtk4"] {
             if let version = try? capture("pkg-config --modversion \(library)").trimmingCharacters(in: " \n"), !version.isEmpty {
                 machine[library] = version
             }

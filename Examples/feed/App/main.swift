@@ -2,7 +2,7 @@
 // Latin text and pictures, in a ListView that lays items out on workers ahead of the scroll,
 // reuses its cells and shows each cell only once all of its parts are drawn.
 //
-// In your session, scroll it with the wheel, the touchpad or touch. With STRATA_DEMO_SECONDS
+// In your session, scroll it with the wheel, the touchpad or touch; click a post to like it. With STRATA_DEMO_SECONDS
 // set (as Scripts/demo does under the embedded compositor) it scrolls itself: a fling through
 // the real input path, then steady scrolling at 2 000 points per second, and quits when the time
 // is up. `feed --export-assets DIR` writes its pictures as PNG files for the GTK4 peer.
@@ -35,6 +35,7 @@ do {
     let list = ListView()
     let source = FeedDataSource()
     list.dataSource = source
+    list.delegate = source
     list.estimatedItemHeight = 140
     list.onError = { error in print("feed: \(error)") }
     let fps = FPSLabel()

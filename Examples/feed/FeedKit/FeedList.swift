@@ -14,12 +14,16 @@ public struct FeedLayout: Sendable {
     public let height: Double
 
     static let textColor = Color(rgb: 0x1C1C1E), secondaryColor = Color(rgb: 0x8E8E93)
+    static let nameStyle = TextStyle(font: Font(size: 15, weight: .bold), color: textColor)
+    /// What a liked post shows in place of its author's name (CONTENT.md's and the GTK peer's
+    /// like: a click toggles it).
+    static let likedText = AttributedText("✓ liked", style: nameStyle)
 
     /// Lays out `item` for a list `width` points wide at `scale`.
     public static func make(_ item: FeedItem, width: Double, scale: Double, library: FontLibrary, assets: FeedAssets,
                             isCancelled: () -> Bool) -> FeedLayout? {
         let textWidth = max(width - 92, 1)
-        let name = TextLayout(AttributedText(item.name, style: TextStyle(font: Font(size: 15, weight: .bold), color: textColor)),
+        let name = TextLayout(AttributedText(item.name, style: nameStyle),
                               options: TextLayoutOptions(width: textWidth, maximumLines: 1, truncatesTail: true),
                               scale: scale, library: library)
         let timestamp = TextLayout(AttributedText(item.timestamp, style: TextStyle(font: Font(size: 12), color: secondaryColor)),
@@ -53,6 +57,13 @@ public final class FeedCell: ListCell {
     let name = Label(), timestamp = Label(), body = Label()
     let picture = ImageView(contentMode: .aspectFill)
     let separator = Layer()
+    private var nameLayout: TextLayout?
+
+    /// Whether the post shows "✓ liked" in place of its author's name. The label lays that
+    /// text out on its render worker: liking is rare, so it is not prelaid.
+    public var isLiked = false {
+        didSet { if isLiked != oldValue { showName() } }
+    }
 
     public init() {
         super.init(reuseIdentifier: Self.identifier)
@@ -75,7 +86,8 @@ public final class FeedCell: ListCell {
         avatar.frame = Rect(x: 16, y: 16, width: 48, height: 48)
         avatar.image = layout?.avatar
         name.frame = Rect(x: 76, y: 14, width: max(width - 92, 1), height: 20)
-        name.textLayout = layout?.name
+        nameLayout = layout?.name
+        showName()
         timestamp.frame = Rect(x: 76, y: 36, width: max(width - 92, 1), height: 18)
         timestamp.textLayout = layout?.timestamp
         body.frame = layout?.bodyFrame ?? .zero
@@ -86,18 +98,33 @@ public final class FeedCell: ListCell {
         separator.frame = Rect(x: 0, y: bounds.height - 1, width: width, height: 1)
     }
 
+    private func showName() {
+        if isLiked {
+            name.textLayout = nil
+            name.attributedText = FeedLayout.likedText
+        } else {
+            name.textLayout = nameLayout
+        }
+    }
+
+    /// The name label, for harnesses that check when a change reaches the screen.
+    public var nameLabel: Label { name }
+
     public override func prepareForReuse() {
         avatar.image = nil
         picture.image = nil
     }
 }
 
-/// The feed's data source: the generated items, laid out by prelayout on workers.
+/// The feed's data source: the generated items, laid out by prelayout on workers. As the
+/// list's delegate, a click on a post likes it, or unlikes it.
 @MainActor
-public final class FeedDataSource: ListViewDataSource {
+public final class FeedDataSource: ListViewDataSource, ListViewDelegate {
     public let count: Int
     public let assets: FeedAssets
     public let library: FontLibrary
+    /// The posts liked so far.
+    public private(set) var likedItems: Set<Int> = []
 
     public init(count: Int = FeedContent.itemCount, assets: FeedAssets = FeedAssets(), library: FontLibrary = .shared) {
         self.count = count
@@ -122,7 +149,19 @@ public final class FeedDataSource: ListViewDataSource {
         let cell = list.dequeueReusableCell(withIdentifier: FeedCell.identifier) as? FeedCell ?? FeedCell()
         // The list sets the frame after this; size it now so the parts lay out for it.
         cell.frame = Rect(x: 0, y: 0, width: list.bounds.width, height: layout.height)
+        cell.isLiked = likedItems.contains(index)
         cell.configure(with: layout.content as? FeedLayout)
         return cell
+    }
+
+    public func list(_ list: ListView, didSelectItemAt index: Int) {
+        toggleLike(at: index, in: list)
+    }
+
+    /// Likes item `index`, or unlikes it, and shows it at once if its cell is live.
+    public func toggleLike(at index: Int, in list: ListView) {
+        guard index >= 0, index < count else { return }
+        if likedItems.remove(index) == nil { likedItems.insert(index) }
+        (list.cell(at: index) as? FeedCell)?.isLiked = likedItems.contains(index)
     }
 }

@@ -1,0 +1,163 @@
+import BenchKit
+import FeedKit
+import Foundation
+import Glibc
+import Strata
+
+/// M9 `feed_scroll`: the feed of Examples/feed/CONTENT.md scrolled a fixed step a frame at
+/// 2 000 and then 6 000 px/s, in Strata (`feed-scroll-subject`) and in GTK4's GtkListView
+/// (`gtk-feed-peer`), one after the other under the same compositor: headless sway at 60 Hz when
+/// `Benchmarks/run` started one (STRATA_SWAY_DISPLAY), otherwise the session's compositor.
+///
+/// Both programs record the same per-frame samples (gtk-feed-peer's README defines them), and
+/// every figure here is computed from those samples with one definition for both:
+/// - late frames: intervals between consecutive frame starts (GTK's update phase, Strata's
+///   display-link tick) longer than 1.5 × the refresh interval;
+/// - main-thread busy: main-thread CPU from one frame start to the next;
+/// - incomplete cells (Strata): visible cells still behind their group placeholder, counted
+///   at each range update; GTK draws every cell synchronously, so its misses are late frames;
+/// - click latency: frames from the last frame started when the click arrived to the frame that
+///   shows its change, and milliseconds to that frame's commit.
+@MainActor
+enum FeedScroll {
+    /// Scrolling speeds, in pixels per second.
+    static let speeds = [2_000.0, 6_000.0]
+
+    struct Side {
+        let name: String
+        let report: [String: Any]
+        var phases: [[String: Any]] { report["phases"] as? [[String: Any]] ?? [] }
+    }
+
+    static func run(_ context: BenchContext, _ recorder: inout MetricRecorder) throws {
+        let compositor = try Compositor.find()
+        recorder.record("refresh_rate", compositor.refreshHz, unit: "Hz", note: compositor.description)
+        let directory = try temporaryDirectory()
+        defer { _ = try? capture("rm -rf '\(directory)'") }
+        mkdir(directory + "/assets", 0o700)
+        try FeedAssets.export(to: directory + "/assets")
+        let frames = context.count(600, smoke: 40)
+        let phases = speeds.map { "\(Plot.format3(($0 / compositor.refreshHz * 10).rounded() / 10)):\(frames)" }.joined(separator: ",")
+        let common = "--phases \(phases) --warmup-frames \(context.count(120, smoke: 10)) --refresh-hz \(compositor.refreshHz) "
+            + "--clicks \(context.count(5, smoke: 1)) --start-item 1000 --timeout-seconds \(context.count(120, smoke: 60))"
+        // Built beside this program (`swift build --package-path Benchmarks` builds every product).
+        let binaries = String(CommandLine.arguments[0].reversed().drop { $0 != "/" }.reversed())
+        let strata = try side("strata", command: "'\(binaries)feed-scroll-subject' \(common)", compositor: compositor, directory: directory)
+        let gtk = try side("gtk4", command: "'\(binaries)gtk-feed-peer' --assets '\(directory)/assets' \(common)",
+                           compositor: compositor, directory: directory)
+        let refreshMilliseconds = 1_000 / compositor.refreshHz
+        recorder.record("refresh_interval", refreshMilliseconds, unit: "ms",
+                        note: "GTK \(gtk.report["gtk_version"] ?? "?"), \(gtk.report["renderer"] ?? "?")")
+
+        for (index, speed) in speeds.enumerated() {
+            guard index < strata.phases.count, index < gtk.phases.count else { throw BenchError(message: "a report lacks phase \(index)") }
+            let (mine, theirs) = (strata.phases[index], gtk.phases[index])
+            let label = "\(Int(speed))"
+            for (side, phase) in [("strata", mine), ("gtk", theirs)] {
+                let mismatches = phase["scroll_mismatches"] as? Int
+                recorder.record("\(side)_scroll_mismatches_\(label)", mismatches.map(Double.init), unit: "frames", goal: .exactly(0),
+                                note: "frames whose content did not move the step: the run must scroll as asked")
+            }
+            let strataLate = lateFrames(mine, refresh: refreshMilliseconds), gtkLate = lateFrames(theirs, refresh: refreshMilliseconds)
+            recorder.record("strata_late_frames_\(label)", strataLate.map(Double.init), unit: "frames", goal: .exactly(0),
+                            note: "of \(frames): frame starts more than 1.5 refresh intervals apart")
+            recorder.record("gtk_late_frames_\(label)", gtkLate.map(Double.init), unit: "frames", note: "of \(frames), same definition")
+            let strataBusy = samples(mine, "busy_us", scale: 1e-3), gtkBusy = samples(theirs, "busy_us", scale: 1e-3)
+            for (name, fraction) in [("p50", 0.5), ("p99", 0.99), ("max", 1.0)] {
+                recorder.record("strata_busy_\(name)_\(label)", strataBusy.percentile(fraction), unit: "ms")
+                recorder.record("gtk_busy_\(name)_\(label)", gtkBusy.percentile(fraction), unit: "ms")
+            }
+            recorder.ratio("busy_p99_strata_over_gtk_\(label)", strataBusy.percentile(0.99), over: gtkBusy.percentile(0.99), goal: .atMost(0.2),
+                           note: "main-thread CPU per frame")
+            // Strata renders on workers: their CPU is reported too, so the saving is not hidden work.
+            recorder.record("strata_process_cpu_per_frame_\(label)", perFrame(mine, "process_cpu_ms"), unit: "ms",
+                            note: "every thread (GTK works on its main thread alone)")
+            recorder.record("gtk_process_cpu_per_frame_\(label)", perFrame(theirs, "process_cpu_ms"), unit: "ms")
+            let visible = mine["visible_cell_frames"] as? Int ?? 0, incomplete = mine["incomplete_cell_frames"] as? Int
+            recorder.record("strata_incomplete_cells_\(label)", incomplete.flatMap { visible > 0 ? Double($0) * 100 / Double(visible) : nil },
+                            unit: "%", goal: index == 0 ? .atMost(1) : nil,
+                            note: "\(incomplete ?? 0) of \(visible) visible cell-frames behind a placeholder")
+            for (side, phase) in [("strata", mine), ("gtk", theirs)] {
+                let clicks = phase["clicks"] as? [[String: Any]] ?? []
+                let failed = clicks.filter { !($0["error"] is NSNull) && $0["error"] != nil }.count
+                let shown = SampleSet(clicks.compactMap { ($0["frames_to_visible"] as? NSNumber)?.doubleValue })
+                let milliseconds = SampleSet(clicks.compactMap { ($0["event_to_paint_ms"] as? NSNumber)?.doubleValue })
+                recorder.record("\(side)_click_frames_\(label)", shown.median, unit: "frames",
+                                note: "median of \(clicks.count) clicks, \(failed) failed: frames from the click to the frame showing it")
+                recorder.record("\(side)_click_to_commit_\(label)", milliseconds.median, unit: "ms")
+            }
+            if let path = context.plotPath("m9-busy-\(label).png") {
+                try Plot.scatter([
+                    .init(name: "GTK 4 GtkListView (cairo)", color: Color(rgb: 0xFF9500), values: gtkBusy.values),
+                    .init(name: "Strata ListView", color: Color(rgb: 0x0A84FF), values: strataBusy.values),
+                ], title: "M9: main-thread CPU per frame, the feed at \(label) px/s (\(compositor.name), \(Int(compositor.refreshHz)) Hz)",
+                   unit: "ms", to: path)
+            }
+        }
+    }
+
+    // MARK: Running the two sides
+
+    struct Compositor {
+        let name: String
+        let refreshHz: Double
+        /// Environment assignments for the programs.
+        let environment: String
+        let description: String
+
+        /// Headless sway when Benchmarks/run started one, set to 1280×800 at 60 Hz; otherwise
+        /// the compositor of WAYLAND_DISPLAY, at the frame interval measured in this run.
+        @MainActor static func find() throws -> Compositor {
+            if let display = getenv("STRATA_SWAY_DISPLAY").map({ String(cString: $0) }),
+               let ipc = getenv("STRATA_SWAY_IPC").map({ String(cString: $0) }) {
+                let output = try capture("swaymsg -s '\(ipc)' output HEADLESS-1 mode 1280x800@60Hz")
+                guard !output.contains("Error") else { throw BenchError(message: "sway refused the output mode: \(output)") }
+                let runtime = String(display.reversed().drop { $0 != "/" }.dropFirst().reversed())
+                let version = (try? capture("sway --version").trimmingCharacters(in: " \n")) ?? "sway"
+                return Compositor(name: "sway", refreshHz: 60,
+                                  environment: "WAYLAND_DISPLAY='\(display)' XDG_RUNTIME_DIR='\(runtime)'",
+                                  description: "headless \(version), output 1280x800@60Hz")
+            }
+            try WestonMetrics.requireCompositor()
+            let interval = try WestonMetrics.frameInterval()
+            return Compositor(name: "weston", refreshHz: (10_000 / interval).rounded() / 10, environment: "",
+                              description: "\(Machine.compositor()): no sway, so its measured frame interval of \(Plot.format3(interval)) ms")
+        }
+    }
+
+    private static func side(_ name: String, command: String, compositor: Compositor, directory: String) throws -> Side {
+        let path = "\(directory)/\(name).json"
+        let output = try capture("env \(compositor.environment) \(command) --json '\(path)'")
+        guard let data = FileManager.default.contents(atPath: path),
+              let report = try? JSONSerialization.jsonObject(with: data) as? [String: Any] else {
+            throw BenchError(message: "\(name) produced no report: \(output.suffix(600))")
+        }
+        return Side(name: name, report: report)
+    }
+
+    private static func temporaryDirectory() throws -> String {
+        var template = Array("/tmp/strata-m9.XXXXXX".utf8CString)
+        guard let made = mkdtemp(&template) else { throw BenchError(message: "cannot make a temporary directory") }
+        return String(cString: made)
+    }
+
+    // MARK: Figures from samples
+
+    /// The phase's per-frame values of `key`, times `scale`, leaving out unknown ones.
+    static func samples(_ phase: [String: Any], _ key: String, scale: Double = 1) -> SampleSet {
+        let values = (phase["samples"] as? [String: Any])?[key] as? [Any] ?? []
+        return SampleSet(values.compactMap { ($0 as? NSNumber).map { $0.doubleValue * scale } })
+    }
+
+    /// Intervals between consecutive frame starts over 1.5 × `refresh` ms; nil without samples.
+    static func lateFrames(_ phase: [String: Any], refresh: Double) -> Int? {
+        let starts = samples(phase, "tick_us", scale: 1e-3).values
+        guard starts.count > 1 else { return nil }
+        return zip(starts.dropFirst(), starts).filter { $0 - $1 > 1.5 * refresh }.count
+    }
+
+    private static func perFrame(_ phase: [String: Any], _ key: String) -> Double? {
+        guard let total = (phase[key] as? NSNumber)?.doubleValue, let frames = phase["frames"] as? Int, frames > 0 else { return nil }
+        return total / Double(frames)
+    }
+}
