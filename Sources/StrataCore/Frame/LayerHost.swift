@@ -51,6 +51,7 @@ public final class LayerHost {
     private var bufferRetryTimer: MainLoop.Token?
     private var compositionTimer: MainLoop.Token?
     private var renderWaitTimer: MainLoop.Token?
+    private var displayAheadTimer: MainLoop.Token?
     private var allocationFailureReported = false
     /// Groups with a cycle under way or renders pending, settled after each display pass.
     var activeGroups: [ObjectIdentifier: Layer] = [:]
@@ -178,6 +179,39 @@ public final class LayerHost {
     /// equal. For tests.
     package func paintFullFrame() -> Bitmap? {
         composer.paintFullFrame(rootLayer, geometry: geometry, background: backgroundColor)
+    }
+
+    // MARK: Displaying ahead of a tick
+
+    /// Asks for `displayAhead()` at the end of this loop turn, once however many events ask, so
+    /// that a press and a release delivered together still coalesce.
+    func scheduleDisplayAhead() {
+        guard displayAheadTimer == nil else { return }
+        displayAheadTimer = loop.addTimer(after: .zero) { [weak self] in
+            guard let self else { return }
+            displayAheadTimer = nil
+            displayAhead()
+        }
+    }
+
+    /// Starts now, between frames, the renders that changes made since the last tick need,
+    /// instead of at the next tick: while a frame is in flight that tick waits for its frame
+    /// signal, and renders it started could only show in the frame after. Started here, they
+    /// are usually back by then, and their groups commit in the tick's settling, so a click's
+    /// response shows in the next frame. Transactions are flushed, and layout and the display
+    /// pass run, as in a tick; animation, group commits and composition stay with the ticks.
+    /// Input calls it after discrete events (`scheduleDisplayAhead()`), like YYTransaction's
+    /// commit when the run loop is about to sleep; continuous input stays coalesced into ticks.
+    func displayAhead() {
+        guard !isTicking, clock.isFrameInFlight || clock.isComposing, clock.isDirty || transactions.hasPending else { return }
+        let start = ContinuousClock.now
+        transactions.flush()
+        recordTransactionCounts()
+        layoutTree()
+        input.treeChanged()
+        displayTree()
+        statistics.displaysAhead += 1
+        recordMainThreadTime(since: start, tick: false)
     }
 
     // MARK: The tick

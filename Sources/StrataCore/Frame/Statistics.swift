@@ -34,6 +34,8 @@ public struct Statistics: Sendable, CustomStringConvertible {
 
     /// Ticks run.
     public var ticks = 0
+    /// Display passes run between ticks after discrete input (`LayerHost.displayAhead`).
+    public var displaysAhead = 0
     /// Frames painted by the compositor queue.
     public var framesComposed = 0
     /// Frames handed to the backend to show.

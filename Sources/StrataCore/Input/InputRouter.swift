@@ -117,6 +117,12 @@ public final class InputRouter {
         case let .modifiersChanged(new):
             modifiers = new
         }
+        // A discrete event's response should make the next frame (see `LayerHost.displayAhead`);
+        // motion and scrolling stay coalesced into ticks.
+        switch event {
+        case .pointerButton, .touchDown, .touchUp, .key: host?.scheduleDisplayAhead()
+        default: break
+        }
     }
 
     /// Gives `layer` the focus (nil clears it). Refused, returning false, for a layer that does
