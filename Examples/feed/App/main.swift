@@ -10,6 +10,18 @@ import FeedKit
 import Glibc
 import Strata
 
+/// A line on standard output, unbuffered: what the end-to-end tests under sway wait for.
+func report(_ line: String) {
+    let text = "feed: " + line + "\n"
+    _ = text.withCString { write(STDOUT_FILENO, $0, strlen($0)) }
+}
+
+/// The display link subscription that waits for the first screen of posts.
+@MainActor
+final class ReadyReport {
+    var subscription: DisplayLink.Subscription?
+}
+
 func fail(_ message: String) -> Never {
     let line = "feed: \(message)\n"
     _ = write(STDERR_FILENO, line, line.utf8.count)
@@ -37,7 +49,7 @@ do {
     list.dataSource = source
     list.delegate = source
     list.estimatedItemHeight = 140
-    list.onError = { error in print("feed: \(error)") }
+    list.onError = { error in report("\(error)") }
     let fps = FPSLabel()
     window.contentLayer.addSublayer(list)
     window.contentLayer.addSublayer(fps)
@@ -46,6 +58,16 @@ do {
         fps.frame = Rect(x: content.bounds.width - 176, y: 12, width: 160, height: 22)
     }
     list.reloadData()
+    source.onLikeChanged = { index, liked in report("\(liked ? "liked" : "unliked") \(index)") }
+    // Once the first screen of posts is drawn, say so, and stop looking.
+    let ready = ReadyReport()
+    ready.subscription = window.host.displayLink.add(list) { list, _ in
+        guard list.pendingPrelayouts == 0, !list.liveItems.isEmpty,
+              list.liveItems.allSatisfy({ !$0.cell.isShowingGroupPlaceholder }), let subscription = ready.subscription else { return }
+        report("ready")
+        window.host.displayLink.remove(subscription)
+        ready.subscription = nil
+    }
 
     if let limit = getenv("STRATA_DEMO_SECONDS").flatMap({ Double(String(cString: $0)) }) {
         // A fling: a finger drags 300 points up in 60 ms and lifts, as the seat would report it.
@@ -68,7 +90,7 @@ do {
         _ = session.loop.addTimer(after: .milliseconds(Int(limit * 1000))) { session.loop.stop() }
     }
     try session.run()
-    print("feed: at \(Int(list.contentOffset.y)) points, \(list.statistics.cellsConfigured) cells configured (\(list.statistics.cellsCreated) made), "
+    report("at \(Int(list.contentOffset.y)) points, \(list.statistics.cellsConfigured) cells configured (\(list.statistics.cellsCreated) made), "
           + "\(list.statistics.prelayoutsCompleted) items laid out ahead, \(list.statistics.prelayoutsCancelled) cancelled; "
           + "\(list.statistics.incompleteCellFrames) of \(list.statistics.visibleCellFrames) visible cell-frames incomplete")
 } catch {

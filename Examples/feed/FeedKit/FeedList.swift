@@ -125,6 +125,8 @@ public final class FeedDataSource: ListViewDataSource, ListViewDelegate {
     public let library: FontLibrary
     /// The posts liked so far.
     public private(set) var likedItems: Set<Int> = []
+    /// Called after a post is liked (true) or unliked (false).
+    public var onLikeChanged: ((_ index: Int, _ liked: Bool) -> Void)?
 
     public init(count: Int = FeedContent.itemCount, assets: FeedAssets = FeedAssets(), library: FontLibrary = .shared) {
         self.count = count
@@ -162,6 +164,8 @@ public final class FeedDataSource: ListViewDataSource, ListViewDelegate {
     public func toggleLike(at index: Int, in list: ListView) {
         guard index >= 0, index < count else { return }
         if likedItems.remove(index) == nil { likedItems.insert(index) }
-        (list.cell(at: index) as? FeedCell)?.isLiked = likedItems.contains(index)
+        let liked = likedItems.contains(index)
+        (list.cell(at: index) as? FeedCell)?.isLiked = liked
+        onLikeChanged?(index, liked)
     }
 }
