@@ -1,11 +1,11 @@
 /// A value moving from `from` to `to` over `duration` seconds, paced by a timing curve. A plain
 /// value; any thread.
 ///
-/// It may start with a velocity: a retarget of a moving value must not change the value's speed
-/// or direction in a jump. A curve alone starts at its own fixed slope, so the motion adds a
-/// correction `w·T·h(t/T)` with h(s) = s(1 − s)²: zero at both ends and flat at the end, with
-/// slope 1 at the start, and `w` is whatever velocity the curve does not already have there.
-/// The motion therefore starts at exactly `initialVelocity` and still ends at `to` at the
+/// It may be given a starting velocity: a retarget of a moving value must not change the value's
+/// speed or direction in a jump. A curve alone starts at its own fixed slope, so the motion then
+/// adds a correction `w·T·h(t/T)` with h(s) = s(1 − s)²: zero at both ends and flat at the end,
+/// with slope 1 at the start, where `w` is whatever velocity the curve does not already have
+/// there. The motion therefore starts at exactly `initialVelocity` and still ends at `to` at the
 /// curve's own end slope. A velocity against the new direction carries the value on for a moment
 /// and brings it back, as momentum would.
 public struct BasicMotion<Vector: VectorArithmetic>: Sendable, Equatable {
@@ -17,17 +17,18 @@ public struct BasicMotion<Vector: VectorArithmetic>: Sendable, Equatable {
     public let duration: Double
     /// How progress is paced.
     public let curve: TimingCurve
-    /// The velocity at time 0, in units per second; zero for a plain curve.
-    public let initialVelocity: Vector
+    /// The velocity at time 0, in units per second, or nil to start at the curve's own slope.
+    public let initialVelocity: Vector?
 
     /// A motion from `from` to `to` over `duration` seconds (a negative, NaN or infinite
-    /// duration becomes 0), starting at `initialVelocity` (a non-finite one becomes zero).
-    public init(from: Vector, to: Vector, duration: Double, curve: TimingCurve = .easeInOut, initialVelocity: Vector = .zero) {
+    /// duration becomes 0), starting at `initialVelocity` if one is given (a non-finite one
+    /// becomes zero) and at the curve's own slope if not.
+    public init(from: Vector, to: Vector, duration: Double, curve: TimingCurve = .easeInOut, initialVelocity: Vector? = nil) {
         self.from = from
         self.to = to
         self.duration = duration > 0 && duration.isFinite ? duration : 0
         self.curve = curve
-        self.initialVelocity = initialVelocity.isFiniteVector ? initialVelocity : .zero
+        self.initialVelocity = initialVelocity.map { $0.isFiniteVector ? $0 : .zero }
     }
 
     /// The same motion moved by `offset`; its velocity and timing are unchanged.
@@ -37,7 +38,8 @@ public struct BasicMotion<Vector: VectorArithmetic>: Sendable, Equatable {
 
     /// The velocity the correction term starts with: what the curve lacks at the start.
     private var correction: Vector {
-        initialVelocity - (to - from) * (curve.derivative(at: 0) / duration)
+        guard let initialVelocity else { return .zero }
+        return initialVelocity - (to - from) * (curve.derivative(at: 0) / duration)
     }
 
     /// The value `time` seconds after the start: `from` before it, `to` from `duration` on.

@@ -69,8 +69,10 @@ public struct SpringParameters: Sendable, Hashable {
 
     /// The solution at `time` seconds as a linear map of the initial state (x₀, v₀), which is what
     /// lets one solution move every component of a vector and carry velocity exactly.
+    /// Times beyond 10¹² s (30 000 years) are read as 10¹² s, where every damped spring has long
+    /// settled, so that an infinite time never meets an oscillation or t·e^(−ω₀t) as ∞·0.
     func gains(at time: Double) -> SpringGains {
-        let t = time > 0 ? time : 0
+        let t = time > 0 ? min(time, 1e12) : 0
         let omega = naturalFrequency, zeta = dampingRatio
         if abs(zeta - 1) <= Self.criticalTolerance {
             // x(t) = (x₀ + (v₀ + ω₀x₀)·t)·e^(−ω₀t)

@@ -94,9 +94,11 @@ public struct TimingCurve: Sendable, Hashable {
 
     /// The parameter at which the curve reaches time `x` (0 < x < 1). With both control times in
     /// 0…1, time never decreases along the curve, so a root exists and bisection always finds it;
-    /// Newton's method, tried first, finds it in a few steps for ordinary curves.
+    /// Newton's method, tried first, finds it in a few steps for ordinary curves. The tolerance is
+    /// relative: near 0 a curve that starts flat in time (ease-out) has t ≈ √x, and an absolute
+    /// tolerance would leave small times, and the first moments of a motion, imprecise.
     private func parameter(for x: Double) -> Double {
-        let tolerance = 1e-13
+        let tolerance = 1e-14 * x
         var t = x
         for _ in 0..<8 {
             let error = Self.bezier(t, x1, x2) - x
