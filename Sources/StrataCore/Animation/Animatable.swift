@@ -26,14 +26,17 @@ extension VectorArithmetic {
 }
 
 extension Double: VectorArithmetic {
+    /// The square of the value.
     public var magnitudeSquared: Double { self * self }
 }
 
 extension SIMD2: VectorArithmetic where Scalar == Double {
+    /// The sum of the squared components.
     public var magnitudeSquared: Double { (self * self).sum() }
 }
 
 extension SIMD4: VectorArithmetic where Scalar == Double {
+    /// The sum of the squared components.
     public var magnitudeSquared: Double { (self * self).sum() }
 }
 
@@ -51,19 +54,23 @@ public protocol Animatable: Sendable {
 }
 
 extension Double: Animatable {
+    /// The number itself.
     public var animatableData: Double { self }
+    /// The number itself.
     public init(animatableData: Double) { self = animatableData }
 }
 
 extension Point: Animatable {
     /// (x, y).
     public var animatableData: SIMD2<Double> { SIMD2(x, y) }
+    /// The point at (x, y).
     public init(animatableData: SIMD2<Double>) { self.init(x: animatableData.x, y: animatableData.y) }
 }
 
 extension Size: Animatable {
     /// (width, height).
     public var animatableData: SIMD2<Double> { SIMD2(width, height) }
+    /// The size width × height, stored as given (a negative side makes it empty).
     public init(animatableData: SIMD2<Double>) { self.init(width: animatableData.x, height: animatableData.y) }
 }
 
@@ -71,6 +78,7 @@ extension Rect: Animatable {
     /// (x, y, width, height): the origin and the size move independently, as Core Animation's
     /// position and bounds do.
     public var animatableData: SIMD4<Double> { SIMD4(minX, minY, width, height) }
+    /// The rectangle at (x, y) with size (width, height), stored as given.
     public init(animatableData: SIMD4<Double>) {
         self.init(x: animatableData[0], y: animatableData[1], width: animatableData[2], height: animatableData[3])
     }

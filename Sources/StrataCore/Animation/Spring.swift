@@ -94,11 +94,9 @@ public struct SpringParameters: Sendable, Hashable {
                 velocityFromVelocity: decay * (cosine + alpha * sine / damped)
             )
         }
-        // Two real roots: slow r₁ = −ω₀/(ζ + √(ζ²−1)) (written so it does not cancel when ζ is
-        // large) and fast r₂. Everything is written in e^(r₁t) and expm1, so neither a root gap
-        // near zero (ζ near 1) nor a huge one (ζ large) loses precision or overflows.
-        let root = omega * ((zeta - 1) * (zeta + 1)).squareRoot()
-        let slow = -omega * omega / (zeta * omega + root), fast = -(zeta * omega + root)
+        // Two real roots. Everything is written in e^(r₁t) and expm1, so neither a root gap near
+        // zero (ζ near 1) nor a huge one (ζ large) loses precision or overflows.
+        let (slow, fast) = realRoots
         let gap = slow - fast
         let slowDecay = exp(slow * t)
         let spread = slowDecay * -expm1(-gap * t) / gap   // (e^(r₁t) − e^(r₂t)) / (r₁ − r₂)
@@ -113,6 +111,14 @@ public struct SpringParameters: Sendable, Hashable {
         )
     }
 
+    /// The overdamped spring's roots: slow r₁ = −ω₀/(ζ + √(ζ²−1)), written so that it does not
+    /// cancel when ζ is large, and fast r₂ = −ω₀(ζ + √(ζ²−1)).
+    private var realRoots: (slow: Double, fast: Double) {
+        let omega = naturalFrequency, zeta = dampingRatio
+        let root = omega * ((zeta - 1) * (zeta + 1)).squareRoot()
+        return (-omega * omega / (zeta * omega + root), -(zeta * omega + root))
+    }
+
     /// Constants K and rates λ with |x(t)| ≤ K·e^(−λt)·(…) bounds, for the settling search: the
     /// largest each gain can be, as a multiple of an exponential envelope. Nil for critical
     /// damping, whose t·e^(−ω₀t) terms are handled by search instead.
@@ -125,8 +131,7 @@ public struct SpringParameters: Sendable, Hashable {
             let cross = 1 + alpha / damped
             return (alpha, (cross, 1 / damped), (omega * omega / damped, cross))
         }
-        let root = omega * ((zeta - 1) * (zeta + 1)).squareRoot()
-        let slow = -omega * omega / (zeta * omega + root), fast = -(zeta * omega + root)
+        let (slow, fast) = realRoots
         let gap = slow - fast
         return (-slow, (1 - slow / gap, 1 / gap), (omega * omega / gap, 1 - fast / gap))
     }
@@ -212,25 +217,29 @@ public struct SpringMotion<Vector: VectorArithmetic>: Sendable, Equatable {
 
     /// The value `time` seconds after the start (the start value before it).
     public func value(at time: Double) -> Vector {
-        let gains = parameters.gains(at: time)
-        return to + (from - to) * gains.displacementFromDisplacement + initialVelocity * gains.displacementFromVelocity
+        to + state(at: time).displacement
     }
 
     /// The velocity `time` seconds after the start, in units per second.
     public func velocity(at time: Double) -> Vector {
-        let gains = parameters.gains(at: time)
-        return (from - to) * gains.velocityFromDisplacement + initialVelocity * gains.velocityFromVelocity
+        state(at: time).velocity
     }
 
     /// Whether, at `time`, both the distance from the target and the speed are within the rest
     /// threshold. It can hold for a moment at a turning point; `settlingDuration` is when it
     /// holds for good.
     public func isSettled(at time: Double) -> Bool {
+        let state = state(at: time), limits = self.limits
+        return state.displacement.magnitude <= limits.displacement && state.velocity.magnitude <= limits.speed
+    }
+
+    private func state(at time: Double) -> (displacement: Vector, velocity: Vector) {
         let gains = parameters.gains(at: time)
-        let displacement = (from - to) * gains.displacementFromDisplacement + initialVelocity * gains.displacementFromVelocity
-        let velocity = (from - to) * gains.velocityFromDisplacement + initialVelocity * gains.velocityFromVelocity
-        let limits = self.limits
-        return displacement.magnitude <= limits.displacement && velocity.magnitude <= limits.speed
+        let start = from - to
+        return (
+            start * gains.displacementFromDisplacement + initialVelocity * gains.displacementFromVelocity,
+            start * gains.velocityFromDisplacement + initialVelocity * gains.velocityFromVelocity
+        )
     }
 
     private var limits: (displacement: Double, speed: Double) {
