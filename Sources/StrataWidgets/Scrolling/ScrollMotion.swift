@@ -1,4 +1,4 @@
-import Glibc
+import StrataCore
 
 /// The motions a scroll view runs between frames, as pure functions of elapsed time, so a test
 /// can check them at any instant and the frame clock's time, not wall time, drives them.
@@ -6,90 +6,83 @@ import Glibc
 public enum ScrollMotion {
     /// Momentum after a fling, as pop's decay animation: the velocity is multiplied by
     /// `deceleration` every millisecond, so it falls off exponentially and the distance left to
-    /// travel is finite (`-v / ln(deceleration)` per millisecond of velocity).
+    /// travel is finite. The core's `DecayMotion` with the scroll view's rest speed.
     public struct Decay: Sendable, Equatable {
-        /// Where the motion started.
-        public var start: Double
+        private var motion: DecayMotion<Double>
+
+        /// Where the motion started; setting it moves the whole motion.
+        public var start: Double {
+            get { motion.from }
+            set { motion = motion.shifted(by: newValue - motion.from) }
+        }
         /// The starting velocity in points per second.
-        public var velocity: Double
+        public var velocity: Double { motion.initialVelocity }
         /// The factor kept per millisecond, in 0.9…0.9999: UIScrollView's normal rate is 0.998.
-        public var deceleration: Double
+        public var deceleration: Double { motion.parameters.deceleration }
         /// Below this speed, in points per second, the motion is at rest.
         public static let restSpeed = 12.0
 
         /// A decay from `start` at `velocity`; the deceleration is clamped to a range that
         /// always comes to rest within seconds.
         public init(start: Double, velocity: Double, deceleration: Double = 0.998) {
-            self.start = start
-            self.velocity = velocity.isFinite ? velocity : 0
-            self.deceleration = deceleration.isFinite ? min(max(deceleration, 0.9), 0.9999) : 0.998
+            motion = DecayMotion(
+                from: start, initialVelocity: velocity,
+                parameters: DecayParameters(deceleration: deceleration), restSpeed: Self.restSpeed
+            )
         }
-
-        private var logRate: Double { log(deceleration) }
 
         /// The position `seconds` after the start.
-        public func position(after seconds: Double) -> Double {
-            let milliseconds = max(seconds, 0) * 1000
-            // ∫ v·dᵗ dt over t milliseconds, with v per millisecond.
-            return start + velocity / 1000 * (pow(deceleration, milliseconds) - 1) / logRate
-        }
+        public func position(after seconds: Double) -> Double { motion.value(at: seconds) }
 
         /// The velocity `seconds` after the start.
-        public func velocity(after seconds: Double) -> Double {
-            velocity * pow(deceleration, max(seconds, 0) * 1000)
-        }
+        public func velocity(after seconds: Double) -> Double { motion.velocity(at: seconds) }
 
         /// Where the motion comes to rest if nothing stops it.
-        public var restingPosition: Double { start - velocity / 1000 / logRate }
+        public var restingPosition: Double { motion.restingValue }
 
         /// How long until the speed falls below `restSpeed`.
-        public var duration: Double {
-            let speed = abs(velocity)
-            guard speed > Self.restSpeed else { return 0 }
-            return log(Self.restSpeed / speed) / logRate / 1000
-        }
+        public var duration: Double { motion.duration }
     }
 
     /// A critically damped spring pulling towards `target`: it never overshoots, so content
-    /// pulled past an edge settles back onto the edge without bouncing through it.
+    /// pulled past an edge settles back onto the edge without bouncing through it. The core's
+    /// `SpringMotion` with a damping fraction of 1 and rest limits in points.
     public struct Spring: Sendable, Equatable {
-        /// Where the spring pulls to.
-        public var target: Double
+        private var motion: SpringMotion<Double>
+
+        /// Where the spring pulls to; setting it moves the whole motion.
+        public var target: Double {
+            get { motion.to }
+            set { motion = motion.shifted(by: newValue - motion.to) }
+        }
         /// The displacement from the target at the start.
-        public var displacement: Double
+        public var displacement: Double { motion.from - motion.to }
         /// The velocity at the start, in points per second.
-        public var velocity: Double
+        public var velocity: Double { motion.initialVelocity }
         /// The natural angular frequency: 2π divided by the response time.
-        public var omega: Double
+        public var omega: Double { motion.parameters.naturalFrequency }
         /// Within this distance of the target, and slower than `Decay.restSpeed`, it is at rest.
         public static let restDistance = 0.25
 
         /// A spring from `position` moving at `velocity` towards `target`, settling in about
-        /// `response` seconds.
+        /// `response` seconds (clamped to 0.05…5).
         public init(from position: Double, velocity: Double, to target: Double, response: Double = 0.4) {
-            self.target = target
-            displacement = position.isFinite ? position - target : 0
-            self.velocity = velocity.isFinite ? velocity : 0
-            omega = 2 * Double.pi / (response.isFinite ? min(max(response, 0.05), 5) : 0.4)
+            let response = response.isFinite ? min(max(response, 0.05), 5) : 0.4
+            motion = SpringMotion(
+                from: position, to: target, initialVelocity: velocity,
+                parameters: SpringParameters(response: response, dampingFraction: 1),
+                restThreshold: .absolute(displacement: Self.restDistance, speed: Decay.restSpeed)
+            )
         }
 
         /// The position `seconds` after the start: x(t) = (x₀ + (v₀ + ωx₀)t)·e^(−ωt).
-        public func position(after seconds: Double) -> Double {
-            let t = max(seconds, 0)
-            return target + (displacement + (velocity + omega * displacement) * t) * exp(-omega * t)
-        }
+        public func position(after seconds: Double) -> Double { motion.value(at: seconds) }
 
         /// The velocity `seconds` after the start.
-        public func velocity(after seconds: Double) -> Double {
-            let t = max(seconds, 0)
-            let b = velocity + omega * displacement
-            return (b - omega * (displacement + b * t)) * exp(-omega * t)
-        }
+        public func velocity(after seconds: Double) -> Double { motion.velocity(at: seconds) }
 
         /// Whether it is at rest `seconds` after the start.
-        public func isAtRest(after seconds: Double) -> Bool {
-            abs(position(after: seconds) - target) < Self.restDistance && abs(velocity(after: seconds)) < Decay.restSpeed
-        }
+        public func isAtRest(after seconds: Double) -> Bool { motion.isSettled(at: seconds) }
     }
 
     /// How far content pulled `overshoot` points past an edge is shown to move: less and less
@@ -100,10 +93,14 @@ public enum ScrollMotion {
         return overshoot < 0 ? -magnitude : magnitude
     }
 
-    /// An ease-out cubic curve from 0 to 1, for programmatic scrolling.
+    /// The ease-out cubic 1 − (1 − t)³, for programmatic scrolling, as a timing curve: with its
+    /// control points a third of the way along in time, time runs linearly along the Bézier, and
+    /// its progress is exactly that cubic.
+    public static let easeOutCurve = TimingCurve(controlPoints: 1.0 / 3, 1, 2.0 / 3, 1)
+
+    /// `easeOutCurve`'s progress at `progress` (0…1) of the duration.
     public static func easeOut(_ progress: Double) -> Double {
-        let t = min(max(progress, 0), 1)
-        return 1 - pow(1 - t, 3)
+        easeOutCurve.value(at: progress)
     }
 }
 

@@ -82,8 +82,11 @@ open class ScrollView: Layer {
         let target = clamped(offset)
         stopMotion()
         guard animated, target != contentOffset else { return setOffset(target) }
-        motion.x = target.x == contentOffset.x ? nil : AxisMotion(kind: .ease(from: contentOffset.x, to: target.x, duration: 0.3))
-        motion.y = target.y == contentOffset.y ? nil : AxisMotion(kind: .ease(from: contentOffset.y, to: target.y, duration: 0.3))
+        func ease(_ from: Double, _ to: Double) -> AxisMotion? {
+            from == to ? nil : AxisMotion(kind: .ease(BasicMotion(from: from, to: to, duration: 0.3, curve: ScrollMotion.easeOutCurve)))
+        }
+        motion.x = ease(contentOffset.x, target.x)
+        motion.y = ease(contentOffset.y, target.y)
         startFrames()
     }
 
@@ -104,7 +107,7 @@ open class ScrollView: Layer {
             switch current.kind {
             case var .decay(decay): decay.start += amount; current.kind = .decay(decay)
             case var .spring(spring): spring.target += amount; current.kind = .spring(spring)
-            case let .ease(from, to, duration): current.kind = .ease(from: from + amount, to: to + amount, duration: duration)
+            case let .ease(ease): current.kind = .ease(ease.shifted(by: amount))
             }
             axis = current
         }
@@ -285,7 +288,7 @@ open class ScrollView: Layer {
         enum Kind {
             case decay(ScrollMotion.Decay)
             case spring(ScrollMotion.Spring)
-            case ease(from: Double, to: Double, duration: Double)
+            case ease(BasicMotion<Double>)
         }
         var kind: Kind
         /// The frame time the motion started at, set by the first frame after it began.
@@ -380,11 +383,10 @@ open class ScrollView: Layer {
                     axis = nil
                     return
                 }
-            case let .ease(from, to, duration):
-                let progress = seconds / duration
-                value = from + (to - from) * ScrollMotion.easeOut(progress)
-                if progress >= 1 {
-                    value = to
+            case let .ease(ease):
+                value = ease.value(at: seconds)
+                if seconds >= ease.duration {
+                    value = ease.to
                     axis = nil
                     return
                 }
