@@ -160,8 +160,7 @@ final class FeedScrollRun {
             if framesLeft <= 0 {
                 fail("the list did not settle at item \(options.startItem) within 600 frames")
             } else if ready && framesLeft < 590 {
-                stage = options.warmupFrames > 0 ? .warmup(phase: 0, framesLeft: options.warmupFrames) : .measuring(phase: 0, frame: 0)
-                if case .measuring = stage { beginPhase(0, start) }
+                enter(phase: 0, at: start)
             } else {
                 stage = .settling(framesLeft: framesLeft - 1)
             }
@@ -178,9 +177,7 @@ final class FeedScrollRun {
             if index == phases[phase].frames {
                 endPhase(phase, start, hostStatistics: hostStatistics)
                 if phase + 1 < phases.count {
-                    stage = options.warmupFrames > 0 ? .warmup(phase: phase + 1, framesLeft: options.warmupFrames)
-                                                     : .measuring(phase: phase + 1, frame: 0)
-                    if case .measuring = stage { beginPhase(phase + 1, start) }
+                    enter(phase: phase + 1, at: start)
                 } else {
                     stage = .tail(framesLeft: 30)
                 }
@@ -238,6 +235,16 @@ final class FeedScrollRun {
             middle = nil
         }
         return moved
+    }
+
+    /// Starts `phase`: its warm-up, or its measured frames at once when there is none.
+    private func enter(phase: Int, at start: (wall: Int64, cpu: Int64, process: Int64)) {
+        if options.warmupFrames > 0 {
+            stage = .warmup(phase: phase, framesLeft: options.warmupFrames)
+        } else {
+            stage = .measuring(phase: phase, frame: 0)
+            beginPhase(phase, start)
+        }
     }
 
     private func beginPhase(_ phase: Int, _ start: (wall: Int64, cpu: Int64, process: Int64)) {

@@ -19,7 +19,9 @@ func report(_ line: String) {
 /// The display link subscription that waits for the first screen of posts.
 @MainActor
 final class ReadyReport {
+    static let frameLimit = 600
     var subscription: DisplayLink.Subscription?
+    var framesLeft = ReadyReport.frameLimit
 }
 
 func fail(_ message: String) -> Never {
@@ -59,12 +61,16 @@ do {
     }
     list.reloadData()
     source.onLikeChanged = { index, liked in report("\(liked ? "liked" : "unliked") \(index)") }
-    // Once the first screen of posts is drawn, say so, and stop looking.
+    // Once the first screen of posts is drawn, say so, and stop looking; after ten seconds of
+    // frames without it, stop looking anyway, so the window can go idle.
     let ready = ReadyReport()
     ready.subscription = window.host.displayLink.add(list) { list, _ in
-        guard list.pendingPrelayouts == 0, !list.liveItems.isEmpty,
-              list.liveItems.allSatisfy({ !$0.cell.isShowingGroupPlaceholder }), let subscription = ready.subscription else { return }
-        report("ready")
+        guard let subscription = ready.subscription else { return }
+        ready.framesLeft -= 1
+        let isReady = list.pendingPrelayouts == 0 && !list.liveItems.isEmpty
+            && list.liveItems.allSatisfy({ !$0.cell.isShowingGroupPlaceholder })
+        guard isReady || ready.framesLeft <= 0 else { return }
+        report(isReady ? "ready" : "not ready after \(ReadyReport.frameLimit) frames")
         window.host.displayLink.remove(subscription)
         ready.subscription = nil
     }
