@@ -91,6 +91,29 @@ struct FrameRecoveryTests {
         #expect(try scene.run(until: { scene.shown == Color.green.premultipliedARGB }), "the change made while stuck is shown")
     }
 
+    /// The surface is resized while a frame waits for its turn to paint: the frame is not
+    /// painted at all (the old size is of no use), its buffer goes back to the pool, and the
+    /// new size is shown.
+    @Test func aFrameMadeStaleBeforeItPaintsIsNotPainted() throws {
+        let scene = UnreliableScene()
+        #expect(try scene.run(until: { scene.shown == Color.red.premultipliedARGB }))
+        let gate = DispatchSemaphore(value: 0)
+        defer { for _ in 0..<4 { gate.signal() } }
+        scene.host.beforePainting = { gate.wait() }
+        scene.layer.backgroundColor = .blue
+        #expect(try scene.run(until: { scene.host.clock.isComposing }))
+        #expect(scene.host.paintsInFlight == 1)
+        scene.host.beforePainting = nil
+        scene.host.resize(to: Size(width: 60, height: 60))
+        gate.signal()
+
+        #expect(try scene.run(until: { scene.host.statistics.framesDiscarded == 1 }))
+        #expect(scene.host.statistics.framesDiscardedUnpainted == 1)
+        #expect(try scene.run(until: { scene.backend.presentedBitmap?.width == 60 && scene.shown == Color.blue.premultipliedARGB }))
+        #expect(scene.host.paintsInFlight == 0)
+        #expect(try scene.run(until: { scene.host.isIdle }))
+    }
+
     /// A frame signal that never comes (the backend names no timeout): the host's default
     /// timeout lets the next frame through.
     @Test func aFrameSignalThatNeverComesTimesOut() throws {

@@ -1,8 +1,10 @@
 import Dispatch
+import Synchronization
 
 /// Turns the layer tree into frames: flattens it into draw items, tracks what changed (damage),
-/// repaints what a reused buffer's age requires, paints on its own queue, and on the way back
-/// discards a frame painted for a surface geometry that has since changed.
+/// repaints what a reused buffer's age requires, paints on its own queue, and discards a frame
+/// for a surface geometry that has since changed: unpainted if it had not started, and on the
+/// way back if it had.
 ///
 /// Main actor only; painting happens on `queue`, from draw items that are plain values.
 @MainActor
@@ -14,6 +16,8 @@ final class FrameComposer {
         let generation: UInt64
         /// The host tick that collected the tree this frame shows.
         let tick: Int
+        /// False when the frame was stale before its turn to paint came, and was skipped.
+        var isPainted = false
     }
 
     /// What `compose` did.
@@ -32,19 +36,37 @@ final class FrameComposer {
     private var pendingDamage = DamageRegion()
     /// Damage of recently presented frames, newest first, for buffer-age repaints.
     private var recentDamage: [DamageRegion] = []
-    /// Bumped when the surface geometry changes; a frame painted under an older one is stale.
-    private(set) var generation: UInt64 = 0
+    /// Moves on when the surface geometry changes, and when the composer goes: a frame from an
+    /// older generation is stale, and is not painted if its turn on the queue comes after.
+    private let sentinel = Sentinel()
+    var generation: UInt64 { sentinel.value }
+    /// Frames handed to the queue and not yet painted or skipped.
+    private let queuedPaints = PaintCount()
+
+    /// A count the compose queue lowers (an `Atomic` cannot be captured by the closure itself).
+    private final class PaintCount: Sendable {
+        let value = Atomic<Int>(0)
+    }
     /// Runs on `queue` before each paint; tests stall painting with it.
     var beforePainting: (@Sendable () -> Void)?
 
     /// The surface changed size or scale: frames in flight are stale, old damage means nothing,
     /// and the whole new surface must be painted.
     func geometryChanged(to geometry: SurfaceGeometry) {
-        generation += 1
+        sentinel.increase()
         recentDamage = []
         pendingDamage.removeAll()
         pendingDamage.add(geometry.pixelBounds)
     }
+
+    deinit {
+        // Whatever is still queued would be painted for no one.
+        sentinel.increase()
+    }
+
+    /// Frames on the compose queue, painting or waiting to: a closed surface's buffers are freed
+    /// once this reaches 0.
+    var paintsInFlight: Int { queuedPaints.value.load(ordering: .acquiring) }
 
     /// Everything must be painted again, such as after a background change.
     func damageEverything(_ geometry: SurfaceGeometry) {
@@ -93,12 +115,20 @@ final class FrameComposer {
             for older in recentDamage.prefix(buffer.age - 1) { paint.formUnion(older) }
         }
         let frame = PaintedFrame(buffer: buffer, damage: damage, generation: generation, tick: tick)
-        queue.async { [paint, scale = geometry.scale, beforePainting] in
+        queuedPaints.value.add(1, ordering: .relaxed)
+        queue.async { [paint, scale = geometry.scale, beforePainting, sentinel, queuedPaints] in
             beforePainting?()
-            buffer.beginPainting()
-            LayerPainter.paint(items, damage: paint, scale: scale, background: background, into: buffer.bitmap)
-            buffer.endPainting()
-            loop.post { completion(frame) }
+            // A stale frame still goes back, unpainted, so the clock finishes it and the buffer
+            // returns to the pool; `accept` turns it away.
+            var frame = frame
+            if !sentinel.isCancelled(since: frame.generation) {
+                buffer.beginPainting()
+                LayerPainter.paint(items, damage: paint, scale: scale, background: background, into: buffer.bitmap)
+                buffer.endPainting()
+                frame.isPainted = true
+            }
+            loop.post { [frame] in completion(frame) }
+            queuedPaints.value.subtract(1, ordering: .releasing)
         }
         return .painting
     }
@@ -106,7 +136,7 @@ final class FrameComposer {
     /// Whether a painted frame may be shown: it was painted for the current geometry. A shown
     /// frame's damage is remembered for buffer-age repaints.
     func accept(_ frame: PaintedFrame) -> Bool {
-        guard frame.generation == generation else { return false }
+        guard frame.isPainted, frame.generation == generation else { return false }
         recentDamage.insert(frame.damage, at: 0)
         if recentDamage.count > 4 { recentDamage.removeLast() }
         return true

@@ -115,6 +115,9 @@ public final class LayerHost {
         set { composer.beforePainting = newValue }
     }
 
+    /// Frames handed to the compose queue and not yet painted or skipped; each holds a buffer.
+    package var paintsInFlight: Int { composer.paintsInFlight }
+
     /// Bytes of layer bitmaps kept for reuse.
     public var bitmapPoolBytes: Int { bitmapPool.pooledBytes }
 
@@ -311,6 +314,7 @@ public final class LayerHost {
         } else {
             backend.discard(frame.buffer)
             statistics.framesDiscarded += 1
+            if !frame.isPainted { statistics.framesDiscardedUnpainted += 1 }
             perform(clock.compositionFinished(committed: false))
         }
         recordMainThreadTime(since: start, tick: false)

@@ -40,8 +40,10 @@ public struct Statistics: Sendable, CustomStringConvertible {
     public var framesComposed = 0
     /// Frames handed to the backend to show.
     public var framesCommitted = 0
-    /// Painted frames thrown away because the surface changed meanwhile.
+    /// Frames thrown away because the surface changed meanwhile.
     public var framesDiscarded = 0
+    /// Of those, the ones the change reached before painting started, so they were never painted.
+    public var framesDiscardedUnpainted = 0
     /// Ticks that had damage but found no buffer: every one busy, or none could be made.
     public var framesDeferred = 0
     /// Of those, the ones where a buffer could not be made (out of memory or descriptors); each
@@ -101,7 +103,7 @@ public struct Statistics: Sendable, CustomStringConvertible {
         cancelled before \(displayTasksCancelledBeforeDrawing) after \(displayTasksCancelledAfterDrawing) \
         discarded \(displayTasksDiscardedBeforeUse); groups committed \(groupsCommitted) timed out \(groupsTimedOut) \
         staged \(groupContentsStaged) dropped \(groupContentsDropped); ticks \(ticks) composed \(framesComposed) committed \(framesCommitted) \
-        discarded \(framesDiscarded) deferred \(framesDeferred); frame signals \(frameSignals) timeouts \(frameTimeouts); \
+        discarded \(framesDiscarded) (unpainted \(framesDiscardedUnpainted)) deferred \(framesDeferred); frame signals \(frameSignals) timeouts \(frameTimeouts); \
         frame interval p50 \(Self.milliseconds(frameIntervals.percentile(0.5))) \
         p99 \(Self.milliseconds(frameIntervals.percentile(0.99))) from \(frameIntervalSource.rawValue); \
         main thread \(Self.milliseconds(mainThreadTime)) (per tick p50 \(Self.milliseconds(mainThreadTimePerTick.percentile(0.5))), \

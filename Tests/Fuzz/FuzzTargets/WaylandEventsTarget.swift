@@ -76,6 +76,10 @@ final class HostileCompositor {
         }
         window.close()
         _ = try? loop.runOnce(timeout: .zero)
+        // A surface of up to 256 MiB may still be painting; each input starts from nothing
+        // once it is done, or memory would pile up across inputs faster than paints finish.
+        let deadline = ContinuousClock.now + .seconds(5)
+        while window.host.paintsInFlight > 0, ContinuousClock.now < deadline { usleep(1000) }
     }
 
     private func send(_ input: inout FuzzInput, surface: UInt32) {
