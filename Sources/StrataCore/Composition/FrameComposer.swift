@@ -174,8 +174,10 @@ final class FrameComposer {
             case let .border(item):
                 items.append(item)
             case let .enter(layer, offset, clip, opacity, visible):
-                let frame = layer.frame.offsetBy(dx: offset.x, dy: offset.y)
-                let shown = visible && !layer.isHidden && layer.opacity > 0
+                // What is on screen: animations move the presentation, never the model.
+                let shownValues = layer.presentation()
+                let frame = shownValues.frame.offsetBy(dx: offset.x, dy: offset.y)
+                let shown = visible && !layer.isHidden && shownValues.opacity > 0
                 let visibleRect = shown ? frame.intersection(clip) : .zero
                 if damage != nil {
                     if layer.composition.needsComposite || visibleRect != layer.composition.lastRect {
@@ -184,26 +186,26 @@ final class FrameComposer {
                     }
                     layer.composition = Layer.CompositionRecord(lastRect: visibleRect, needsComposite: false)
                 }
-                let alpha = opacity * layer.opacity
+                let alpha = opacity * shownValues.opacity
                 let drawn = shown && !visibleRect.isEmpty
                 // A group's placeholder is one fill instead of the layer and its whole subtree.
                 if let placeholder = layer.groupPlaceholderColor {
                     if drawn {
                         items.append(DrawItem(part: .body, frame: frame, clip: clip, opacity: alpha, backgroundColor: placeholder,
-                                              cornerRadius: layer.cornerRadius, borderWidth: 0, borderColor: nil, contents: nil,
+                                              cornerRadius: shownValues.cornerRadius, borderWidth: 0, borderColor: nil, contents: nil,
                                               roundsContents: false))
                     }
                 } else {
-                    var item = DrawItem(part: .body, frame: frame, clip: clip, opacity: alpha, backgroundColor: layer.backgroundColor,
-                                        cornerRadius: layer.cornerRadius, borderWidth: layer.borderWidth,
-                                        borderColor: layer.borderColor, contents: layer.contents, roundsContents: layer.clipsToBounds)
-                    if drawn, layer.backgroundColor != nil || layer.contents != nil { items.append(item) }
-                    if drawn, layer.borderWidth > 0, layer.borderColor != nil {
+                    var item = DrawItem(part: .body, frame: frame, clip: clip, opacity: alpha, backgroundColor: shownValues.backgroundColor,
+                                        cornerRadius: shownValues.cornerRadius, borderWidth: shownValues.borderWidth,
+                                        borderColor: shownValues.borderColor, contents: layer.contents, roundsContents: layer.clipsToBounds)
+                    if drawn, shownValues.backgroundColor != nil || layer.contents != nil { items.append(item) }
+                    if drawn, shownValues.borderWidth > 0, shownValues.borderColor != nil {
                         item.part = .border
                         stack.append(.border(item))
                     }
                 }
-                let childOffset = Point(x: frame.minX - layer.bounds.minX, y: frame.minY - layer.bounds.minY)
+                let childOffset = Point(x: frame.minX - shownValues.bounds.minX, y: frame.minY - shownValues.bounds.minY)
                 let childClip = layer.clipsToBounds ? clip.intersection(frame) : clip
                 // Under a placeholder the subtree is walked as if hidden: it draws nothing, and
                 // its layers record that they are not shown, so that where they were is repainted

@@ -35,6 +35,10 @@ extension LayerHost: SurfaceBackendDelegate {
         if let interval { statistics.frameIntervals.append(interval) }
         statistics.frameIntervalSource = intervals.source
         perform(clock.frameDone())
+        if animation.pausedUntilFrameSignal {
+            animation.pausedUntilFrameSignal = false
+            resumeAnimations()
+        }
         displayLink.frameSignalled(at: intervals.lastFrameTime ?? signal.arrival, interval: intervals.typicalInterval)
     }
 

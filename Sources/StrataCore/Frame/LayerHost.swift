@@ -58,6 +58,7 @@ public final class LayerHost {
     /// Between a tick's start and its settling of groups, which needs no further tick.
     private var willSettleGroups = false
     private var tickSubscription: DisplayLink.Subscription?
+    var animation = AnimationClockState()
     var lastTransactionCounts = TransactionQueue.Counts()
     var lastStatisticsLog: UInt64 = 0
     var intervals = FrameIntervalMeter()
@@ -114,6 +115,11 @@ public final class LayerHost {
         get { composer.beforePainting }
         set { composer.beforePainting = newValue }
     }
+
+    /// Where animations get the time from, in CLOCK_MONOTONIC nanoseconds: nil (the default)
+    /// for each frame's target presentation time from the display link. Set it to sample
+    /// animations at chosen instants (tests, golden images, recording at a fixed rate).
+    public var animationClock: (@MainActor () -> UInt64)?
 
     /// Frames handed to the compose queue and not yet painted or skipped; each holds a buffer.
     package var paintsInFlight: Int { composer.paintsInFlight }
@@ -235,6 +241,7 @@ public final class LayerHost {
         displayTree()
         willSettleGroups = false
         settleGroups()
+        advanceAnimations()
         compose()
         if rendersInFlight > 0 { perform(clock.tickEndedWithRendersInFlight()) }
 
@@ -323,6 +330,11 @@ public final class LayerHost {
     private func frameTimedOut() {
         frameTimer = nil
         statistics.frameTimeouts += 1
+        // The compositor withholds frame callbacks from surfaces no one can see.
+        if isAnimating, !areAnimationsPaused {
+            pauseAnimations()
+            animation.pausedUntilFrameSignal = true
+        }
         perform(clock.frameTimedOut())
         displayLink.frameSignalled(at: Monotonic.now)
     }

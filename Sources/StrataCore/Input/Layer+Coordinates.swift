@@ -1,12 +1,15 @@
 extension Layer {
-    /// `point` from the superlayer's coordinates into this layer's.
+    /// `point` from the superlayer's coordinates into this layer's, where the layer is seen
+    /// (its presentation), so input lands on what is on screen while it animates.
     func convertFromSuperlayer(_ point: Point) -> Point {
-        Point(x: point.x - frame.minX + bounds.minX, y: point.y - frame.minY + bounds.minY)
+        let shown = presentation()
+        return Point(x: point.x - shown.position.x + shown.bounds.minX, y: point.y - shown.position.y + shown.bounds.minY)
     }
 
-    /// `point` from this layer's coordinates into the superlayer's.
+    /// `point` from this layer's coordinates into the superlayer's, where the layer is seen.
     func convertToSuperlayer(_ point: Point) -> Point {
-        Point(x: point.x - bounds.minX + frame.minX, y: point.y - bounds.minY + frame.minY)
+        let shown = presentation()
+        return Point(x: point.x - shown.bounds.minX + shown.position.x, y: point.y - shown.bounds.minY + shown.position.y)
     }
 
     /// `point` in this layer's coordinates, in surface points (the root's superlayer space).

@@ -67,6 +67,24 @@ open class AsyncLayer: Layer {
         setNeedsDisplay()
     }
 
+    /// Renders at each frame's animated size while the size animates, instead of showing the
+    /// old contents stretched and rendering once at the end (the default, as cheap as a resize
+    /// can be).
+    public var redrawsDuringSizeAnimation = false
+    /// A display skipped while the size animates, due when it ends.
+    private var displayAwaitsSizeAnimation = false
+
+    open override func sizeAnimationEnded() {
+        if displayAwaitsSizeAnimation {
+            displayAwaitsSizeAnimation = false
+            setNeedsDisplay()
+        }
+    }
+
+    open override func presentedSizeChanged() {
+        if redrawsDuringSizeAnimation { setNeedsDisplay() }
+    }
+
     open override func hostScaleChanged(to scale: Double) {
         if contentsScale != scale { setNeedsDisplay() }
     }
@@ -75,9 +93,13 @@ open class AsyncLayer: Layer {
     public private(set) var contentsScale: Double = 0
 
     open override func display(in context: DisplayContext) {
+        if !redrawsDuringSizeAnimation, contents != nil, isAnimating(.size) {
+            displayAwaitsSizeAnimation = true
+            return
+        }
         guard let task = displayClosure.map({ $0(self) }) ?? delegate?.displayTask(for: self) else { return }
         let scale = context.scale
-        let size = bounds.size
+        let size = redrawsDuringSizeAnimation ? presentation().bounds.size : bounds.size
         // No drawing, or YYAsyncLayer's rule that below one point there is nothing to draw:
         // free what was there.
         guard let draw = task.display, size.width >= 1, size.height >= 1 else {

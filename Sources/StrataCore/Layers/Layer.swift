@@ -31,26 +31,53 @@ open class Layer {
     public var frame: Rect {
         get { Rect(origin: position, size: bounds.size) }
         set {
+            let old = frame
             let sizeChanged = newValue.size != bounds.size
             guard newValue.origin != position || sizeChanged else { return }
             position = newValue.origin
-            bounds.size = newValue.size
+            // Through storage, so the bounds' observer neither lays out nor animates twice.
+            boundsStorage.size = newValue.size
             if sizeChanged { boundsSizeChanged() }
             setNeedsComposite()
+            implicitChange(.position, from: old.origin, to: newValue.origin)
+            implicitChange(.size, from: old.size, to: newValue.size)
         }
     }
 
     /// The layer's own coordinate space: `size` equals the frame's, and `origin` is the point that
     /// appears at the frame's top-left corner, so changing it scrolls the sublayers.
-    public var bounds = Rect.zero {
-        didSet {
-            guard bounds != oldValue else { return }
-            if bounds.size != oldValue.size { boundsSizeChanged() }
+    public var bounds: Rect {
+        get { boundsStorage }
+        set {
+            let old = boundsStorage
+            guard newValue != old else { return }
+            boundsStorage = newValue
+            if newValue.size != old.size { boundsSizeChanged() }
             setNeedsComposite()
+            implicitChange(.boundsOrigin, from: old.origin, to: newValue.origin)
+            implicitChange(.size, from: old.size, to: newValue.size)
         }
     }
 
+    private var boundsStorage = Rect.zero
     private var position = Point.zero
+
+    /// Scales, rotates and moves the layer and its subtree about `anchorPoint`, at composition:
+    /// its contents are not drawn again. Hit-testing follows it. A transform that is not finite
+    /// hides the layer.
+    public var transform = LayerTransform.identity {
+        didSet {
+            guard transform != oldValue else { return }
+            setNeedsCompositeInSubtree()
+            implicitChange(.transform, from: oldValue, to: transform)
+        }
+    }
+
+    /// The point of the bounds that `transform` scales and rotates about, in unit coordinates:
+    /// (0, 0) is the top-left corner, (0.5, 0.5), the default, the centre.
+    public var anchorPoint = Point(x: 0.5, y: 0.5) {
+        didSet { if anchorPoint != oldValue, !transform.isIdentity { setNeedsCompositeInSubtree() } }
+    }
 
     /// Called when the size changes: lays out the sublayers again.
     open func boundsSizeChanged() { setNeedsLayout() }
@@ -62,18 +89,63 @@ open class Layer {
     /// Multiplies the alpha of the layer and its sublayers (each is blended on its own; there is
     /// no offscreen group).
     public var opacity: Double = 1 {
-        didSet { if opacity != oldValue { setNeedsCompositeInSubtree() } }
+        didSet {
+            guard opacity != oldValue else { return }
+            setNeedsCompositeInSubtree()
+            implicitChange(.opacity, from: oldValue, to: opacity)
+        }
     }
     /// Clips sublayers to the frame, and the contents to the rounded corners.
     public var clipsToBounds = false { didSet { if clipsToBounds != oldValue { setNeedsCompositeInSubtree() } } }
     /// Fills the frame (rounded by `cornerRadius`) below the contents.
-    public var backgroundColor: Color? { didSet { if backgroundColor != oldValue { setNeedsComposite() } } }
+    public var backgroundColor: Color? {
+        didSet {
+            guard backgroundColor != oldValue else { return }
+            setNeedsComposite()
+            implicitChange(.backgroundColor, from: oldValue ?? .clear, to: backgroundColor ?? .clear)
+        }
+    }
     /// Rounds the background, the border, and the contents when `clipsToBounds` is set.
-    public var cornerRadius: Double = 0 { didSet { if cornerRadius != oldValue { setNeedsComposite() } } }
+    public var cornerRadius: Double = 0 {
+        didSet {
+            guard cornerRadius != oldValue else { return }
+            setNeedsComposite()
+            implicitChange(.cornerRadius, from: oldValue, to: cornerRadius)
+        }
+    }
     /// A border drawn inside the frame, over the contents.
-    public var borderWidth: Double = 0 { didSet { if borderWidth != oldValue { setNeedsComposite() } } }
+    public var borderWidth: Double = 0 {
+        didSet {
+            guard borderWidth != oldValue else { return }
+            setNeedsComposite()
+            implicitChange(.borderWidth, from: oldValue, to: borderWidth)
+        }
+    }
     /// The border's colour; no border is drawn while it is nil.
-    public var borderColor: Color? { didSet { if borderColor != oldValue { setNeedsComposite() } } }
+    public var borderColor: Color? {
+        didSet {
+            guard borderColor != oldValue else { return }
+            setNeedsComposite()
+            implicitChange(.borderColor, from: oldValue ?? .clear, to: borderColor ?? .clear)
+        }
+    }
+
+    // MARK: Animation state
+
+    /// The running animations, in the order they were added (later ones win on a property).
+    var animations: [RunningAnimation] = []
+    /// The animated values of the frame last composed; nil when nothing animates.
+    var presentationOverride: LayerPresentation?
+    /// Set while `animate(_:to:with:)` sets the model, so the setter does not animate it again.
+    var isApplyingAnimatedModel = false
+    /// The innermost `Layer.animate(with:_:)` block running, if any.
+    static var implicitAnimationContext: ImplicitAnimationContext?
+
+    /// A size animation ended. `AsyncLayer` renders at the final size then, having shown its old
+    /// contents stretched meanwhile. The default does nothing.
+    open func sizeAnimationEnded() {}
+    /// An animation moved the size on screen this frame. The default does nothing.
+    open func presentedSizeChanged() {}
 
     /// The layer's rendered pixels, drawn scaled into the frame over the background. An
     /// `AsyncLayer` sets it from its display task; a plain layer shows whatever it is given.
@@ -272,7 +344,7 @@ open class Layer {
             var next: Int
         }
         func visit(_ layer: Layer, at point: Point) -> Visit? {
-            guard !layer.isHidden, layer.isUserInteractionEnabled, layer.opacity > 0 else { return nil }
+            guard !layer.isHidden, layer.isUserInteractionEnabled, layer.presentation().opacity > 0 else { return nil }
             let inside = layer.contains(point)
             if layer.clipsToBounds, !inside { return nil }
             return Visit(layer: layer, point: point, inside: inside, sublayers: layer.sublayers, next: layer.sublayers.count)
@@ -295,8 +367,9 @@ open class Layer {
         return nil
     }
 
-    /// Whether `point`, in this layer's own coordinates, is inside it. The default is the bounds.
-    open func contains(_ point: Point) -> Bool { bounds.contains(point) }
+    /// Whether `point`, in this layer's own coordinates, is inside it. The default is the bounds
+    /// as seen (their presentation, while a size animates).
+    open func contains(_ point: Point) -> Bool { presentation().bounds.contains(point) }
 
     /// Whether the layer can become the keyboard focus: on click, and when Tab reaches it.
     open var acceptsFocus: Bool { false }
@@ -366,7 +439,7 @@ open class Layer {
         host?.invalidate()
     }
 
-    private func setNeedsCompositeInSubtree() {
+    func setNeedsCompositeInSubtree() {
         forEachLayer(in: self) { $0.composition.needsComposite = true }
         host?.invalidate()
     }
@@ -378,6 +451,7 @@ open class Layer {
         forEachLayer(in: self) { $0.currentHost = host }
         forEachLayer(in: self) { layer in
             layer.composition.needsComposite = true
+            if !layer.animations.isEmpty { host.layerStartedAnimating(layer) }
             if layer.isGroupPending { host.groupNeedsSettling(layer) }
             layer.didJoin(host)
             layer.hostScaleChanged(to: scale)

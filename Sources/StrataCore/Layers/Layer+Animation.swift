@@ -1,0 +1,297 @@
+/// Samples one animation of one property into a set of layer values.
+protocol PropertyAnimationDriver {
+    var propertyID: LayerPropertyID { get }
+    /// Writes the value `elapsed` seconds in; false, writing nothing, once it has ended.
+    func apply(at elapsed: Double, to values: inout LayerPresentation) -> Bool
+}
+
+/// An `Animation` bound to the property it moves.
+struct PropertyAnimation<Value: Animatable & Equatable>: PropertyAnimationDriver {
+    let property: LayerProperty<Value>
+    let animation: Animation<Value>
+
+    var propertyID: LayerPropertyID { property.id }
+
+    func apply(at elapsed: Double, to values: inout LayerPresentation) -> Bool {
+        guard !animation.isFinished(at: elapsed) else { return false }
+        values[keyPath: property.path] = animation.value(at: elapsed)
+        return true
+    }
+}
+
+/// An animation attached to a layer under a key.
+struct RunningAnimation {
+    /// What makes the animation: ready, or made at its first frame (a retarget needs the value
+    /// and velocity on screen at that frame's time, not before).
+    enum Source {
+        case ready(any PropertyAnimationDriver)
+        case atFirstFrame(@MainActor (UInt64) -> any PropertyAnimationDriver)
+    }
+
+    let key: String
+    let propertyID: LayerPropertyID
+    var source: Source
+    /// The frame time it started at, in nanoseconds of the host's animation clock.
+    var beginTime: UInt64?
+    var completion: (@MainActor (Bool) -> Void)?
+
+    init(key: String, propertyID: LayerPropertyID, source: Source, completion: (@MainActor (Bool) -> Void)?) {
+        self.key = key
+        self.propertyID = propertyID
+        self.source = source
+        self.completion = completion
+    }
+
+    /// Its driver and start time, started at `time` if it has not started yet.
+    @MainActor
+    mutating func begin(at time: UInt64) -> (driver: any PropertyAnimationDriver, beginTime: UInt64) {
+        let driver: any PropertyAnimationDriver
+        switch source {
+        case let .ready(ready): driver = ready
+        case let .atFirstFrame(make):
+            driver = make(time)
+            source = .ready(driver)
+        }
+        let begin = beginTime ?? time
+        beginTime = begin
+        return (driver, begin)
+    }
+}
+
+/// The animations `Layer.animate(with:_:completion:)` is collecting, and its completion, called
+/// once every animation started in the block has ended.
+@MainActor
+final class ImplicitAnimationContext {
+    let style: AnimationStyle
+    private var remaining = 0
+    private var allFinished = true
+    private var completion: ((Bool) -> Void)?
+
+    init(style: AnimationStyle, completion: ((Bool) -> Void)?) {
+        self.style = style
+        self.completion = completion
+    }
+
+    /// A completion for one animation of the block.
+    func join() -> @MainActor (Bool) -> Void {
+        remaining += 1
+        return { [self] finished in
+            allFinished = allFinished && finished
+            remaining -= 1
+            if remaining == 0 { finish() }
+        }
+    }
+
+    /// The block ran; with nothing animating, the completion runs now.
+    func closed() {
+        if remaining == 0 { finish() }
+    }
+
+    private func finish() {
+        let completion = self.completion
+        self.completion = nil
+        completion?(allFinished)
+    }
+}
+
+extension Layer {
+    // MARK: Presentation
+
+    /// The values set on the layer (Core Animation's model layer), whatever is animating.
+    public var modelValues: LayerPresentation {
+        LayerPresentation(position: frame.origin, bounds: bounds, opacity: opacity, backgroundColor: backgroundColor,
+                          cornerRadius: cornerRadius, borderWidth: borderWidth, borderColor: borderColor, transform: transform)
+    }
+
+    /// What is on screen: the model values, with each animated property at the value its
+    /// animations gave it for the frame last composed. Main thread, like the rest of the layer.
+    public func presentation() -> LayerPresentation {
+        var values = modelValues
+        guard let presented = presentationOverride else { return values }
+        for entry in animations { values.copy(entry.propertyID, from: presented) }
+        return values
+    }
+
+    // MARK: Explicit animations
+
+    /// Runs `animation` on `property` under `key` (the property's name when nil), replacing any
+    /// animation under that key, whose completion then gets false. It starts at the next frame
+    /// and moves the presentation only: the model value stays what it was set to, and shows
+    /// again when the animation ends, as in Core Animation. Set the model to the end value first
+    /// for a change that stays.
+    /// - Parameter completion: called on the main thread when the animation ends (true) or is
+    ///   removed or replaced first (false).
+    public func add<Value>(_ animation: Animation<Value>, for property: LayerProperty<Value>, forKey key: String? = nil,
+                           completion: (@MainActor (Bool) -> Void)? = nil) {
+        install(RunningAnimation(key: key ?? property.key, propertyID: property.id,
+                                 source: .ready(PropertyAnimation(property: property, animation: animation)), completion: completion))
+    }
+
+    /// Sets `property`'s model value to `value` and animates to it from what is on screen, with
+    /// its velocity when it is moving: an animation already running under the property's key is
+    /// retargeted without a jump in value or speed.
+    public func animate<Value>(_ property: LayerProperty<Value>, to value: Value, with style: AnimationStyle = .default,
+                               completion: (@MainActor (Bool) -> Void)? = nil) {
+        let old = modelValues[keyPath: property.path]
+        isApplyingAnimatedModel = true
+        var values = modelValues
+        values[keyPath: property.path] = value
+        apply(values, for: property.id)
+        isApplyingAnimatedModel = false
+        transition(property, from: old, to: value, style: style, completion: completion)
+    }
+
+    /// Changes made in `changes` to animatable properties (frame, bounds, opacity, colours,
+    /// corner radius, border, transform) animate with `style` from what is on screen to the new
+    /// value, each under its property's key, retargeting what already runs there.
+    /// - Parameter completion: called once every animation the block started has ended: true
+    ///   when all ran to the end. Called at once when nothing changed.
+    public static func animate(with style: AnimationStyle = .default, _ changes: () -> Void,
+                               completion: ((Bool) -> Void)? = nil) {
+        let context = ImplicitAnimationContext(style: style, completion: completion)
+        let outer = implicitAnimationContext
+        implicitAnimationContext = context
+        changes()
+        implicitAnimationContext = outer
+        context.closed()
+    }
+
+    /// Removes the animation under `key`; the property shows its model value from the next frame.
+    public func removeAnimation(forKey key: String) {
+        guard let index = animations.firstIndex(where: { $0.key == key }) else { return }
+        let removed = animations.remove(at: index)
+        animationsRemoved([removed])
+    }
+
+    /// Removes every animation.
+    public func removeAllAnimations() {
+        let removed = animations
+        animations = []
+        animationsRemoved(removed)
+    }
+
+    /// The keys of the running animations, oldest first.
+    public var animationKeys: [String] { animations.map(\.key) }
+
+    /// Whether any animation runs on `property`.
+    public func isAnimating<Value>(_ property: LayerProperty<Value>) -> Bool {
+        isAnimating(property.id)
+    }
+
+    func isAnimating(_ id: LayerPropertyID) -> Bool {
+        animations.contains { $0.propertyID == id }
+    }
+
+    // MARK: Implicit changes
+
+    /// A setter changed `property` from `old` to `new`: inside an animation block, animate it.
+    func implicitChange<Value>(_ property: LayerProperty<Value>, from old: Value, to new: Value) {
+        guard let context = Self.implicitAnimationContext, !isApplyingAnimatedModel, old != new else { return }
+        transition(property, from: old, to: new, style: context.style, completion: context.join())
+    }
+
+    /// Animates `property` to `target` with `style`, from the running animation under its key
+    /// when there is one (at the new one's first frame), or else from what is shown now.
+    private func transition<Value>(_ property: LayerProperty<Value>, from old: Value, to target: Value, style: AnimationStyle,
+                                   completion: (@MainActor (Bool) -> Void)?) {
+        let key = property.key
+        let previous = animations.first { $0.key == key && $0.propertyID == property.id }
+        let shown = isAnimating(property.id) ? presentation()[keyPath: property.path] : old
+        let start: @MainActor (UInt64) -> any PropertyAnimationDriver = { time in
+            var state = MotionState(value: shown.animatableData)
+            var moving = false
+            if var previous {
+                let (driver, beginTime) = previous.begin(at: time)
+                if let running = driver as? PropertyAnimation<Value> {
+                    state = running.animation.state(at: AnimationTiming.elapsedSeconds(from: beginTime, to: time))
+                    moving = true
+                }
+            }
+            return PropertyAnimation(property: property, animation: style.animation(from: state, to: target, moving: moving))
+        }
+        install(RunningAnimation(key: key, propertyID: property.id, source: .atFirstFrame(start), completion: completion))
+    }
+
+    private func install(_ entry: RunningAnimation) {
+        var replaced: [RunningAnimation] = []
+        if let index = animations.firstIndex(where: { $0.key == entry.key }) {
+            replaced.append(animations.remove(at: index))
+        }
+        animations.append(entry)
+        animationsRemoved(replaced)
+        host?.layerStartedAnimating(self)
+    }
+
+    /// Their completions get false; what they moved is composed again at its model value.
+    private func animationsRemoved(_ removed: [RunningAnimation]) {
+        guard !removed.isEmpty else { return }
+        if animations.isEmpty { presentationOverride = nil }
+        markAnimated(subtree: removed.contains { $0.propertyID.reachesSublayers })
+        let completions = removed.compactMap(\.completion)
+        guard !completions.isEmpty else { return }
+        // Never from inside a setter or an `add`: the caller may be mid-change.
+        if let host {
+            host.queueAnimationCompletions(completions.map { completion in { completion(false) } })
+        } else {
+            for completion in completions { completion(false) }
+        }
+    }
+
+    /// Samples every animation at `time` into the presentation, dropping those that ended.
+    /// - Returns: the completions of the ones that ended, to call once the frame's sampling is done.
+    func advanceAnimations(to time: UInt64) -> [@MainActor () -> Void] {
+        let before = presentation()
+        var values = modelValues
+        var ended: [RunningAnimation] = []
+        var kept: [RunningAnimation] = []
+        kept.reserveCapacity(animations.count)
+        for var entry in animations {
+            let (driver, beginTime) = entry.begin(at: time)
+            if driver.apply(at: AnimationTiming.elapsedSeconds(from: beginTime, to: time), to: &values) {
+                kept.append(entry)
+            } else {
+                ended.append(entry)
+            }
+        }
+        animations = kept
+        presentationOverride = kept.isEmpty ? nil : values
+        let after = presentation()
+        if after != before {
+            markAnimated(subtree: after.position != before.position || after.bounds.origin != before.bounds.origin
+                || after.opacity != before.opacity || after.transform != before.transform)
+        }
+        if after.bounds.size != before.bounds.size { presentedSizeChanged() }
+        if ended.contains(where: { $0.propertyID == .size }), !isAnimating(.size) { sizeAnimationEnded() }
+        var completions: [@MainActor () -> Void] = []
+        for entry in ended {
+            if let completion = entry.completion { completions.append { completion(true) } }
+        }
+        return completions
+    }
+
+    /// What changed shows in the next frame: the layer, and its subtree when the change moves
+    /// or fades the sublayers too.
+    private func markAnimated(subtree: Bool) {
+        if subtree {
+            forEachLayer(in: self) { $0.composition.needsComposite = true }
+        } else {
+            composition.needsComposite = true
+        }
+        host?.invalidate()
+    }
+
+    /// Sets the model value of `id` from `values`, through the public setters.
+    private func apply(_ values: LayerPresentation, for id: LayerPropertyID) {
+        switch id {
+        case .position: frame.origin = values.position
+        case .boundsOrigin: bounds.origin = values.bounds.origin
+        case .size: frame.size = values.bounds.size
+        case .opacity: opacity = values.opacity
+        case .backgroundColor: backgroundColor = values.backgroundColor
+        case .cornerRadius: cornerRadius = values.cornerRadius
+        case .borderWidth: borderWidth = values.borderWidth
+        case .borderColor: borderColor = values.borderColor
+        case .transform: transform = values.transform
+        }
+    }
+}
