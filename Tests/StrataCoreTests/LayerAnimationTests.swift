@@ -288,4 +288,43 @@ struct LayerAnimationTests {
         #expect(scene.host.statistics.displayTasksStarted == displayed + 1)
         #expect(layer.contents?.width == 120)
     }
+
+    /// New async contents cross-fade from the old ones at composition: half-way, each pixel is
+    /// half of each, and the fade renders nothing beyond the one new result.
+    @Test func newAsyncContentsCrossFadeFromTheOldOnes() throws {
+        let clock = InjectedClock()
+        let scene = scene(clock)
+        let painter = Painter(color: .red)
+        let layer = AsyncLayer(delegate: painter)
+        layer.frame = Rect(x: 0, y: 0, width: 40, height: 40)
+        layer.fadesAsynchronousContents = true
+        layer.contentsFadeDuration = 1
+        scene.root.addSublayer(layer)
+        try scene.step(until: { scene.pixel(10, 10) != nil && layer.contents != nil })
+        // The first contents fade in from nothing: over white, half-way is pink.
+        try frame(scene)
+        clock.advance(seconds: 0.5)
+        try frame(scene)
+        #expect(abs(channel(scene.pixel(10, 10), shift: 8) - 128) <= 3, "fading in from nothing")
+        clock.advance(seconds: 1)
+        try frame(scene)
+        #expect(scene.pixel(10, 10) == Color.red.premultipliedARGB)
+
+        let displayed = scene.host.statistics.displayTasksStarted
+        painter.color = .blue
+        layer.setNeedsDisplay()
+        try scene.step(until: { layer.isAnimating(.contentsFade) })
+        try frame(scene)
+        #expect(scene.pixel(10, 10) == Color.red.premultipliedARGB, "the fade starts from the old contents")
+        clock.advance(seconds: 0.5)
+        try frame(scene)
+        let pixel = scene.pixel(10, 10)
+        #expect(abs(channel(pixel, shift: 16) - 128) <= 3 && abs(channel(pixel, shift: 0) - 128) <= 3
+            && channel(pixel, shift: 24) == 255, "half red, half blue, opaque: \(String(pixel ?? 0, radix: 16))")
+        clock.advance(seconds: 1)
+        try frame(scene)
+        #expect(scene.pixel(10, 10) == Color.blue.premultipliedARGB)
+        #expect(layer.fadingFromContents == nil, "the old contents are let go")
+        #expect(scene.host.statistics.displayTasksStarted == displayed + 1)
+    }
 }

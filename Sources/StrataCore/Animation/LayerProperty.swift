@@ -19,6 +19,9 @@ public struct LayerPresentation: Hashable, Sendable {
     public var borderColor: Color?
     /// See `Layer.transform`.
     public var transform: LayerTransform
+    /// How far new contents have faded in over the previous ones (1: done), for an async layer
+    /// that fades its contents.
+    public internal(set) var contentsFade: Double = 1
 
     /// The frame: `position` and the bounds' size.
     public var frame: Rect { Rect(origin: position, size: bounds.size) }
@@ -85,6 +88,11 @@ extension LayerProperty where Value == Color {
     public static var borderColor: Self { Self(id: .borderColor, path: \.animatedBorderColor) }
 }
 
+extension LayerProperty where Value == Double {
+    /// An async layer's fade from its previous contents to new ones (`AsyncLayer.fadesAsynchronousContents`).
+    static var contentsFade: Self { Self(id: .contentsFade, path: \.contentsFade) }
+}
+
 extension LayerProperty where Value == LayerTransform {
     /// `Layer.transform`.
     public static var transform: Self { Self(id: .transform, path: \.transform) }
@@ -92,13 +100,13 @@ extension LayerProperty where Value == LayerTransform {
 
 /// The animatable properties, whatever their value type.
 enum LayerPropertyID: String, Hashable, Sendable {
-    case position, boundsOrigin, size, opacity, backgroundColor, cornerRadius, borderWidth, borderColor, transform
+    case position, boundsOrigin, size, opacity, backgroundColor, cornerRadius, borderWidth, borderColor, transform, contentsFade
 
     /// Changing it moves or fades the sublayers too, not just the layer's own pixels.
     var reachesSublayers: Bool {
         switch self {
         case .position, .boundsOrigin, .opacity, .transform: true
-        case .size, .backgroundColor, .cornerRadius, .borderWidth, .borderColor: false
+        case .size, .backgroundColor, .cornerRadius, .borderWidth, .borderColor, .contentsFade: false
         }
     }
 }
@@ -116,6 +124,7 @@ extension LayerPresentation {
         case .borderWidth: borderWidth = other.borderWidth
         case .borderColor: borderColor = other.borderColor
         case .transform: transform = other.transform
+        case .contentsFade: contentsFade = other.contentsFade
         }
     }
 }

@@ -17,5 +17,8 @@ struct DrawItem: Sendable {
     /// Never mutated once published, so it is safe to read on the painting thread while the main thread runs on.
     var contents: Bitmap?
     var roundsContents: Bool
+    /// While new contents fade in: the old contents (nil when fading in from nothing) and how
+    /// far the fade has come.
+    var contentsFade: (from: Bitmap?, progress: Double)?
 }
 

@@ -199,6 +199,9 @@ final class FrameComposer {
                     var item = DrawItem(part: .body, frame: frame, clip: clip, opacity: alpha, backgroundColor: shownValues.backgroundColor,
                                         cornerRadius: shownValues.cornerRadius, borderWidth: shownValues.borderWidth,
                                         borderColor: shownValues.borderColor, contents: layer.contents, roundsContents: layer.clipsToBounds)
+                    if shownValues.contentsFade < 1, layer.contents != nil {
+                        item.contentsFade = (layer.fadingFromContents, shownValues.contentsFade)
+                    }
                     if drawn, shownValues.backgroundColor != nil || layer.contents != nil { items.append(item) }
                     if drawn, shownValues.borderWidth > 0, shownValues.borderColor != nil {
                         item.part = .border

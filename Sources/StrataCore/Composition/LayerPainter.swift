@@ -6,6 +6,8 @@ enum LayerPainter {
     ///   - scale: device pixels per point.
     static func paint(_ items: [DrawItem], damage: DamageRegion, scale: Double, background: Color, into bitmap: Bitmap) {
         let canvas = Canvas(bitmap: bitmap)
+        // A cross-fade is blended once per frame, not once per damaged rectangle.
+        let items = items.map(resolvingFade)
         for area in damage.rects {
             canvas.save()
             canvas.clip(to: area)
@@ -19,6 +21,16 @@ enum LayerPainter {
         }
     }
 
+    /// An item fading between two contents, drawing their blend instead; one fading in from
+    /// nothing is left to `draw`, which lowers the contents' opacity.
+    private static func resolvingFade(_ item: DrawItem) -> DrawItem {
+        guard let fade = item.contentsFade, let from = fade.from, let to = item.contents else { return item }
+        var blended = item
+        blended.contentsFade = nil
+        blended.contents = (try? Bitmap.crossDissolve(from: from, to: to, progress: fade.progress)) ?? to
+        return blended
+    }
+
     private static func draw(_ item: DrawItem, on canvas: Canvas) {
         canvas.save()
         defer { canvas.restore() }
@@ -30,6 +42,8 @@ enum LayerPainter {
                 canvas.fill(item.frame, color: background, cornerRadius: item.cornerRadius)
             }
             if let contents = item.contents {
+                // Fading in from nothing: the new contents at the fade's opacity.
+                if let fade = item.contentsFade { canvas.opacity = item.opacity * fade.progress }
                 canvas.draw(contents, in: item.frame, cornerRadius: item.roundsContents ? item.cornerRadius : 0)
             }
         case .border:

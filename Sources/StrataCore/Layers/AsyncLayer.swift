@@ -67,6 +67,14 @@ open class AsyncLayer: Layer {
         setNeedsDisplay()
     }
 
+    /// Cross-fades from the old contents to each new asynchronous result over
+    /// `contentsFadeDuration`, at composition, instead of swapping them in one frame (YYLabel's
+    /// `fadeOnAsynchronouslyDisplay`): nothing is rendered again for it. Contents drawn inline
+    /// (`displaysAsynchronously` off) swap at once.
+    public var fadesAsynchronousContents = false
+    /// Seconds a contents fade takes.
+    public var contentsFadeDuration = 0.2
+
     /// Renders at each frame's animated size while the size animates, instead of showing the
     /// old contents stretched and rendering once at the end (the default, as cheap as a resize
     /// can be).
@@ -197,17 +205,33 @@ open class AsyncLayer: Layer {
                                                        finished: finished, context: context, didDisplay: didDisplay) {
             return
         }
-        replaceContents(with: bitmap, scale: scale, context: context)
+        replaceContents(with: bitmap, scale: scale, context: context, fading: displaysAsynchronously && fadesAsynchronousContents)
         didDisplay?(self, finished)
     }
 
     /// Swaps in new contents; the old bitmap is recycled when nothing else reads it, and freed on
     /// the release queue otherwise.
-    func replaceContents(with bitmap: Bitmap?, scale: Double, context: DisplayContext) {
+    /// With `fading`, the old bitmap is kept, unrecycled, until the fade from it ends.
+    func replaceContents(with bitmap: Bitmap?, scale: Double, context: DisplayContext, fading: Bool = false) {
         var old = contents
         contents = bitmap
         contentsScale = bitmap == nil ? 0 : scale
-        context.retire(&old)
+        if fading, bitmap != nil, old !== bitmap {
+            startContentsFade(from: old)
+        } else {
+            context.retire(&old)
+        }
+    }
+
+    /// Fades `contents` in over `old` (over nothing when nil) at composition.
+    private func startContentsFade(from old: Bitmap?) {
+        // A fade interrupted by newer contents restarts from the newest finished ones; the older
+        // ones are simply freed (never recycled: a frame being painted may still read them).
+        fadingFromContents = old
+        add(.basic(from: 0.0, to: 1.0, duration: contentsFadeDuration, curve: .easeInOut), for: .contentsFade) { [weak self, weak old] _ in
+            guard let self, fadingFromContents === old else { return }
+            fadingFromContents = nil
+        }
     }
 
     private static func pixels(_ points: Double, _ scale: Double) -> Int {

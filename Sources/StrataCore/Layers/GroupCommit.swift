@@ -252,7 +252,8 @@ extension Layer {
             }
             let bitmap = entry.bitmap
             entry.bitmap = nil
-            entry.member.replaceContents(with: bitmap, scale: entry.scale, context: entry.context)
+            entry.member.replaceContents(with: bitmap, scale: entry.scale, context: entry.context,
+                                         fading: entry.member.fadesAsynchronousContents)
             shown.append(entry)
         }
         if complete { host?.statistics.groupsCommitted += 1 } else { host?.statistics.groupsTimedOut += 1 }

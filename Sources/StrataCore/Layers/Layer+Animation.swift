@@ -292,6 +292,7 @@ extension Layer {
         case .borderWidth: borderWidth = values.borderWidth
         case .borderColor: borderColor = values.borderColor
         case .transform: transform = values.transform
+        case .contentsFade: break
         }
     }
 }

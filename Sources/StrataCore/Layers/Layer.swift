@@ -134,6 +134,8 @@ open class Layer {
 
     /// The running animations, in the order they were added (later ones win on a property).
     var animations: [RunningAnimation] = []
+    /// The contents being faded out under `contents` while the presentation's `contentsFade` runs.
+    var fadingFromContents: Bitmap?
     /// The animated values of the frame last composed; nil when nothing animates.
     var presentationOverride: LayerPresentation?
     /// Set while `animate(_:to:with:)` sets the model, so the setter does not animate it again.
