@@ -18,6 +18,8 @@ final class FrameComposer {
         let tick: Int
         /// False when the frame was stale before its turn to paint came, and was skipped.
         var isPainted = false
+        /// How long painting took on the compose queue.
+        var paintTime: Duration = .zero
     }
 
     /// What `compose` did.
@@ -122,10 +124,12 @@ final class FrameComposer {
             // returns to the pool; `accept` turns it away.
             var frame = frame
             if !sentinel.isCancelled(since: frame.generation) {
+                let start = ContinuousClock.now
                 buffer.beginPainting()
                 LayerPainter.paint(items, damage: paint, scale: scale, background: background, into: buffer.bitmap)
                 buffer.endPainting()
                 frame.isPainted = true
+                frame.paintTime = ContinuousClock.now - start
             }
             loop.post { [frame] in completion(frame) }
             queuedPaints.value.subtract(1, ordering: .releasing)

@@ -312,6 +312,7 @@ public final class LayerHost {
     private func finishComposition(_ frame: FrameComposer.PaintedFrame) {
         let start = ContinuousClock.now
         statistics.framesComposed += 1
+        if frame.isPainted { statistics.paintTimePerFrame.append(frame.paintTime) }
         if composer.accept(frame) {
             inspect(frame)
             backend.present(frame.buffer, damage: frame.damage, geometry: geometry)

@@ -76,6 +76,8 @@ public struct Statistics: Sendable, CustomStringConvertible {
     public var mainThreadTime: Duration = .zero
     /// Main-thread time of recent ticks, newest last.
     public var mainThreadTimePerTick = Samples(capacity: 512)
+    /// Compose-queue time of recent painted frames (flattened items to pixels), newest last.
+    public var paintTimePerFrame = Samples(capacity: 512)
 
     /// Counts one display event.
     mutating func record(_ event: DisplayEvent) {
