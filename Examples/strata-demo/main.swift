@@ -62,13 +62,56 @@ func makeAvatar() -> Bitmap? {
     return bitmap
 }
 
+/// The demo's whole scene: it sees every pointer move that nothing below handled, so the
+/// spring card can follow the pointer anywhere in the window.
+@MainActor
+final class PointerStage: Layer {
+    var onMove: ((Point) -> Void)?
+    var onPress: ((Bool) -> Void)?
+
+    override func pointerMoved(_ event: PointerEvent) -> Bool {
+        onMove?(event.location)
+        return false
+    }
+
+    override func pointerPressed(_ event: PointerEvent) -> Bool {
+        onPress?(true)
+        return true
+    }
+
+    override func pointerDragged(_ event: PointerEvent) { onMove?(event.location) }
+    override func pointerReleased(_ event: PointerEvent) { onPress?(false) }
+    override func pointerCancelled(_ event: PointerEvent) { onPress?(false) }
+}
+
+/// A card drawn once; it moves on springs at composition and is never drawn again.
+@MainActor
+func makeSpringCard() -> AsyncLayer {
+    let card = AsyncLayer(display: { canvas, size, _ in
+        let bounds = Rect(origin: .zero, size: size)
+        canvas.fill(bounds, with: .linearGradient(LinearGradient(start: .zero, end: Point(x: size.width, y: size.height),
+                                                                 colors: [Color(rgb: 0x5856D6), Color(rgb: 0xAF52DE)])),
+                    cornerRadius: 16)
+        let text = TextLayout(AttributedText("Spring · 弹簧", style: TextStyle(font: Font(size: 13, weight: .semibold), color: .white)),
+                              options: TextLayoutOptions(width: size.width - 24))
+        canvas.draw(text, at: Point(x: 12, y: ((size.height - text.size.height) / 2).rounded()))
+    })
+    card.frame = Rect(x: 0, y: 0, width: 120, height: 48)
+    card.cornerRadius = 16
+    return card
+}
+
 do {
     let session = try WaylandSession.connect()
     let window = try Window(session: session, title: "Strata demo · 演示", appID: "org.strata.demo",
                             size: Size(width: 720, height: 460))
     window.host.backgroundColor = Color(rgb: 0xF2F2F7)
     window.onClose = { session.loop.stop() }
-    let content = window.contentLayer
+    // Everything sits on one stage layer, so pointer moves anywhere reach it.
+    let stage = PointerStage()
+    window.contentLayer.addSublayer(stage)
+    window.contentLayer.layoutHandler = { $0.sublayers.first?.frame = $0.bounds }
+    let content: Layer = stage
 
     let title = Label(text: "Strata", font: Font(size: 24, weight: .bold), color: Color(rgb: 0x1C1C1E))
     let subtitle = Label(text: "Async rendering for Wayland · 异步渲染，主线程不卡顿", font: Font(size: 13), color: Color(rgb: 0x6E6E73))
@@ -124,6 +167,21 @@ do {
     let fps = FPSLabel()
     content.addSublayer(fps)
 
+    // Follows the pointer on a spring, retargeted on every move with the velocity it has, and
+    // grows while pressed: all at composition, with no render after its first.
+    let springCard = makeSpringCard()
+    content.addSublayer(springCard)
+    let follow = AnimationStyle.spring(SpringParameters(response: 0.45, dampingFraction: 0.68))
+    stage.onMove = { point in
+        let size = springCard.bounds.size
+        springCard.animate(.position, to: Point(x: point.x - size.width / 2, y: point.y - size.height / 2), with: follow)
+    }
+    stage.onPress = { pressed in
+        springCard.animate(.transform, to: pressed ? LayerTransform(scaleX: 1.15, scaleY: 1.15, rotation: -0.06) : .identity,
+                           with: .spring(SpringParameters(response: 0.3, dampingFraction: 0.6)))
+    }
+
+    var placedSpringCard = false
     content.layoutHandler = { content in
         let size = content.bounds.size
         let gap = 16.0
@@ -138,6 +196,10 @@ do {
         mixed.frame = Rect(x: gap, y: bottom, width: size.width - 256 - gap * 3, height: 120)
         overlay.frame = Rect(x: size.width - 256 - gap, y: bottom, width: 256, height: 120)
         fps.frame = Rect(x: overlay.frame.minX + 8, y: bottom + 8, width: 160, height: 22)
+        if !placedSpringCard {
+            placedSpringCard = true
+            springCard.frame.origin = Point(x: size.width - 256 - gap, y: bottom - 60)
+        }
     }
 
     let start = ContinuousClock.now

@@ -75,6 +75,9 @@ public final class FeedCell: ListCell {
         picture.cornerRadius = 8
         picture.clipsToBounds = true
         picture.backgroundColor = Color(rgb: 0xE5E5EA)
+        // Images fade in at composition when their cell's group shows them.
+        avatar.fadesAsynchronousContents = true
+        picture.fadesAsynchronousContents = true
         separator.backgroundColor = Color(rgb: 0xE5E5EA)
         for label in [name, timestamp, body] { label.verticalAlignment = .top }
         for layer in [avatar, name, timestamp, body, picture, separator] as [Layer] { addSublayer(layer) }
@@ -113,6 +116,9 @@ public final class FeedCell: ListCell {
     public override func prepareForReuse() {
         avatar.image = nil
         picture.image = nil
+        // The next post's images fade in from nothing, not from this post's.
+        avatar.contents = nil
+        picture.contents = nil
     }
 }
 

@@ -127,8 +127,8 @@ public final class LayerHost {
     /// Bytes of layer bitmaps kept for reuse.
     public var bitmapPoolBytes: Int { bitmapPool.pooledBytes }
 
-    /// Whether nothing is pending, rendering, painting or waiting for a frame signal.
-    public var isIdle: Bool { clock.isIdle && rendersInFlight == 0 }
+    /// Whether nothing is pending, rendering, painting, animating or waiting for a frame signal.
+    public var isIdle: Bool { clock.isIdle && rendersInFlight == 0 && !isAnimating }
 
     /// A display link subscriber called once per frame while set, at the start of the first tick
     /// after each frame signal, before transactions flush. Set it to nil and the host goes idle.

@@ -74,6 +74,15 @@ open class AsyncLayer: Layer {
     public var fadesAsynchronousContents = false
     /// Seconds a contents fade takes.
     public var contentsFadeDuration = 0.2
+    /// A fade asked for the next result only, and its duration.
+    private var nextResultFade: Double?
+
+    /// Cross-fades to the next asynchronous result over `duration` seconds, once, whatever
+    /// `fadesAsynchronousContents` says: for a change worth easing, such as a control's new
+    /// state, among changes that are not.
+    public func fadeNextContents(over duration: Double) {
+        nextResultFade = duration
+    }
 
     /// Renders at each frame's animated size while the size animates, instead of showing the
     /// old contents stretched and rendering once at the end (the default, as cheap as a resize
@@ -205,30 +214,32 @@ open class AsyncLayer: Layer {
                                                        finished: finished, context: context, didDisplay: didDisplay) {
             return
         }
-        replaceContents(with: bitmap, scale: scale, context: context, fading: displaysAsynchronously && fadesAsynchronousContents)
+        let fade = nextResultFade ?? (fadesAsynchronousContents ? contentsFadeDuration : nil)
+        nextResultFade = nil
+        replaceContents(with: bitmap, scale: scale, context: context, fadingOver: displaysAsynchronously ? fade : nil)
         didDisplay?(self, finished)
     }
 
     /// Swaps in new contents; the old bitmap is recycled when nothing else reads it, and freed on
     /// the release queue otherwise.
-    /// With `fading`, the old bitmap is kept, unrecycled, until the fade from it ends.
-    func replaceContents(with bitmap: Bitmap?, scale: Double, context: DisplayContext, fading: Bool = false) {
+    /// With a fade duration, the old bitmap is kept, unrecycled, until the fade from it ends.
+    func replaceContents(with bitmap: Bitmap?, scale: Double, context: DisplayContext, fadingOver duration: Double? = nil) {
         var old = contents
         contents = bitmap
         contentsScale = bitmap == nil ? 0 : scale
-        if fading, bitmap != nil, old !== bitmap {
-            startContentsFade(from: old)
+        if let duration, duration > 0, bitmap != nil, old !== bitmap {
+            startContentsFade(from: old, duration: duration)
         } else {
             context.retire(&old)
         }
     }
 
     /// Fades `contents` in over `old` (over nothing when nil) at composition.
-    private func startContentsFade(from old: Bitmap?) {
+    private func startContentsFade(from old: Bitmap?, duration: Double) {
         // A fade interrupted by newer contents restarts from the newest finished ones; the older
         // ones are simply freed (never recycled: a frame being painted may still read them).
         fadingFromContents = old
-        add(.basic(from: 0.0, to: 1.0, duration: contentsFadeDuration, curve: .easeInOut), for: .contentsFade) { [weak self, weak old] _ in
+        add(.basic(from: 0.0, to: 1.0, duration: duration, curve: .easeInOut), for: .contentsFade) { [weak self, weak old] _ in
             guard let self, fadingFromContents === old else { return }
             fadingFromContents = nil
         }

@@ -252,8 +252,9 @@ extension Layer {
             }
             let bitmap = entry.bitmap
             entry.bitmap = nil
-            entry.member.replaceContents(with: bitmap, scale: entry.scale, context: entry.context,
-                                         fading: entry.member.fadesAsynchronousContents)
+            let member = entry.member
+            member.replaceContents(with: bitmap, scale: entry.scale, context: entry.context,
+                                   fadingOver: member.fadesAsynchronousContents ? member.contentsFadeDuration : nil)
             shown.append(entry)
         }
         if complete { host?.statistics.groupsCommitted += 1 } else { host?.statistics.groupsTimedOut += 1 }

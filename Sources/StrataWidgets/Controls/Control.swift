@@ -129,9 +129,17 @@ open class Control: AsyncLayer, AsyncLayerDelegate {
     /// (`InputRouter.isFocusVisible`).
     public var isFocusRingVisible: Bool { isEnabled && isFocused && host?.input.isFocusVisible == true }
 
+    /// Eases each change of state (press, hover, focus) with a short cross-fade at composition,
+    /// quick into a press and slower out of it, as touch controls do. On by default.
+    public var animatesStateChanges = true
+
     /// Called when anything `state` or `isTracking` depends on changes. The default schedules one
-    /// render for the next tick; override to react, and call super.
-    open func stateDidChange() { setNeedsDisplayAtNextTick() }
+    /// render for the next tick, faded in when `animatesStateChanges`; override to react, and
+    /// call super.
+    open func stateDidChange() {
+        if animatesStateChanges { fadeNextContents(over: isHighlighted ? 0.06 : 0.18) }
+        setNeedsDisplayAtNextTick()
+    }
 
     /// Draws the control from a snapshot of its state; the default draws nothing. Subclasses
     /// capture what they show here, on the main thread, and draw it on a render queue.
