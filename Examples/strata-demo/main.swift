@@ -198,7 +198,7 @@ do {
         fps.frame = Rect(x: overlay.frame.minX + 8, y: bottom + 8, width: 160, height: 22)
         if !placedSpringCard {
             placedSpringCard = true
-            springCard.frame.origin = Point(x: size.width - 256 - gap, y: bottom - 60)
+            springCard.frame.origin = Point(x: size.width - 120 - gap, y: size.height - 48 - gap)
         }
     }
 
