@@ -16,6 +16,7 @@ enum Metrics {
             Metric("M7", "time_to_first_frame") { try TimeToFirstFrame.run(context, &$0) },
             Metric("M8", "idle_wakeups") { try IdleWakeUps.run(context, &$0) },
             Metric("M9", "feed_scroll") { try FeedScroll.run(context, &$0) },
+            Metric("M10", "animation") { try CompositionAnimation.run(context, &$0) },
         ]
     }
 }
