@@ -5,7 +5,12 @@
 struct DrawItem: Sendable {
     enum Part: Sendable { case body, border }
     var part: Part
+    /// In host points, or, with `transform`, in the layer's frame space.
     var frame: Rect
+    /// Maps `frame`'s space to host points when that is more than a translation.
+    var transform: AffineTransform?
+    /// What the item covers in host points, for culling against damage.
+    var hostBounds: Rect
     /// The clip from ancestors that clip to bounds, in host points.
     var clip: Rect
     /// The layer's opacity times its ancestors'.

@@ -1,32 +1,35 @@
 import Dispatch
 import Synchronization
 
-/// Turns the layer tree into frames: flattens it into draw items, tracks what changed (damage),
-/// repaints what a reused buffer's age requires, paints on its own queue, and discards a frame
-/// for a surface geometry that has since changed: unpainted if it had not started, and on the
-/// way back if it had.
+/// Turns the layer tree into frames, Core Animation's render server in a queue. On the main
+/// thread it copies the tree (`RenderTree`) when the tree changed, and otherwise reuses the last
+/// copy, so a frame in which only animations move costs the main thread nothing per layer. On its
+/// own queue it samples the animations at the frame's time, flattens the tree into draw items,
+/// works out what changed (damage) and what a reused buffer's age requires, and paints that. A
+/// frame for a surface geometry that has since changed is discarded: unpainted if it had not
+/// started, and on the way back if it had.
 ///
-/// Main actor only; painting happens on `queue`, from draw items that are plain values.
+/// Main actor only; the queue works from plain values and from `QueueState`, which only it touches.
 @MainActor
 final class FrameComposer {
-    /// A painted frame on its way back to the main thread.
+    /// A frame on its way back to the main thread.
     struct PaintedFrame {
         let buffer: SurfaceBuffer
-        let damage: DamageRegion
+        var damage = DamageRegion()
         let generation: UInt64
-        /// The host tick that collected the tree this frame shows.
+        /// The host tick that copied the tree this frame shows.
         let tick: Int
-        /// False when the frame was stale before its turn to paint came, and was skipped.
+        /// False when the frame was stale before its turn to paint came, or nothing changed.
         var isPainted = false
-        /// How long painting took on the compose queue.
+        /// Painted frames only: how long painting took on the compose queue.
         var paintTime: Duration = .zero
     }
 
     /// What `compose` did.
     enum Outcome {
-        /// Nothing changed on screen.
+        /// Nothing can have changed on screen.
         case unchanged
-        /// A frame is being painted; `finish` follows through the completion.
+        /// A frame is being composed; `finish` follows through the completion.
         case painting
         /// Every buffer is busy: the frame waits for a release.
         case waitingForBuffer
@@ -35,30 +38,39 @@ final class FrameComposer {
     }
 
     private let queue = DispatchQueue(label: "strata.compose", qos: .userInitiated)
+    /// Damage known on the main thread (a new size, a new background), for the next frame.
     private var pendingDamage = DamageRegion()
-    /// Damage of recently presented frames, newest first, for buffer-age repaints.
-    private var recentDamage: [DamageRegion] = []
+    /// The last copy of the tree, reused while nothing in it changes.
+    private var tree = RenderTree()
+    /// Whether the tree changed since it was copied.
+    private(set) var treeIsStale = true
     /// Moves on when the surface geometry changes, and when the composer goes: a frame from an
     /// older generation is stale, and is not painted if its turn on the queue comes after.
     private let sentinel = Sentinel()
     var generation: UInt64 { sentinel.value }
     /// Frames handed to the queue and not yet painted or skipped.
     private let queuedPaints = PaintCount()
+    /// What the queue remembers between frames.
+    private let state = QueueState()
+    /// Runs on `queue` before each paint; tests stall painting with it.
+    var beforePainting: (@Sendable () -> Void)?
 
     /// A count the compose queue lowers (an `Atomic` cannot be captured by the closure itself).
     private final class PaintCount: Sendable {
         let value = Atomic<Int>(0)
     }
-    /// Runs on `queue` before each paint; tests stall painting with it.
-    var beforePainting: (@Sendable () -> Void)?
 
-    /// The surface changed size or scale: frames in flight are stale, old damage means nothing,
-    /// and the whole new surface must be painted.
-    func geometryChanged(to geometry: SurfaceGeometry) {
-        sentinel.increase()
-        recentDamage = []
-        pendingDamage.removeAll()
-        pendingDamage.add(geometry.pixelBounds)
+    /// The compose queue's memory of earlier frames. Only the queue touches it (its accesses
+    /// are serial), hence unchecked.
+    private final class QueueState: @unchecked Sendable {
+        /// The rectangle, in host points, each layer covered in the last frame.
+        var lastRects: [UInt64: Rect] = [:]
+        /// The presented values of each animated layer in the last frame.
+        var lastPresented: [UInt64: LayerPresentation] = [:]
+        /// Damage of recently painted frames, newest first, for buffer-age repaints.
+        var recentDamage: [DamageRegion] = []
+        /// The geometry generation the history above belongs to.
+        var generation: UInt64 = 0
     }
 
     deinit {
@@ -70,170 +82,251 @@ final class FrameComposer {
     /// once this reaches 0.
     var paintsInFlight: Int { queuedPaints.value.load(ordering: .acquiring) }
 
+    /// The surface changed size or scale: frames in flight are stale, old damage means nothing,
+    /// and the whole new surface must be painted.
+    func geometryChanged(to geometry: SurfaceGeometry) {
+        sentinel.increase()
+        pendingDamage.removeAll()
+        pendingDamage.add(geometry.pixelBounds)
+        treeIsStale = true
+    }
+
     /// Everything must be painted again, such as after a background change.
     func damageEverything(_ geometry: SurfaceGeometry) {
         pendingDamage.add(geometry.pixelBounds)
+        treeIsStale = true
     }
 
-    /// A subtree left the tree: where it was shown must be repainted.
-    func layerRemoved(_ layer: Layer, geometry: SurfaceGeometry) {
-        forEachLayer(in: layer) { removed in
-            pendingDamage.add(removed.composition.lastRect.scaled(by: geometry.scale), within: geometry.pixelBounds)
-            removed.composition.lastRect = .zero
+    /// Something in the tree changed: copy it again before the next frame. A layer that left is
+    /// simply missing from the next copy, and the queue repaints where it was.
+    func treeChanged() {
+        treeIsStale = true
+    }
+
+    /// Copies the tree if it changed and, when anything may have changed on screen (the tree,
+    /// pending damage, or animations at `time`), composes a frame into a free buffer on the
+    /// queue. `completion` runs on the main thread with the frame, painted or not.
+    func compose(_ root: Layer, geometry: SurfaceGeometry, background: Color, time: UInt64, animating: Bool,
+                 backend: any SurfaceBackend, loop: MainLoop, tick: Int,
+                 completion: @escaping @MainActor (PaintedFrame) -> Void) -> Outcome {
+        guard treeIsStale || animating || !pendingDamage.isEmpty, geometry.pixelWidth > 0, geometry.pixelHeight > 0 else {
+            return .unchanged
         }
-    }
-
-    /// Collects the tree and, when anything changed, starts painting it into a free buffer.
-    /// `completion` runs on the main thread with the painted frame.
-    func compose(_ root: Layer, geometry: SurfaceGeometry, background: Color, backend: any SurfaceBackend,
-                 loop: MainLoop, tick: Int, completion: @escaping @MainActor (PaintedFrame) -> Void) -> Outcome {
-        var damage: DamageRegion? = pendingDamage
-        pendingDamage.removeAll()
-        let items = collect(root, geometry: geometry, damage: &damage)
-        guard let damage, !damage.isEmpty, geometry.pixelWidth > 0, geometry.pixelHeight > 0 else { return .unchanged }
 
         let buffer: SurfaceBuffer
         do {
             guard let acquired = try backend.acquireBuffer(width: geometry.pixelWidth, height: geometry.pixelHeight) else {
-                pendingDamage.formUnion(damage)
                 return .waitingForBuffer
             }
             // A broken backend must not make the painter write into pixels the compositor may
             // be reading (the painter traps on that): refused, and retried like a failure.
             guard !acquired.isHeldByCompositor else {
-                pendingDamage.formUnion(damage)
                 return .bufferFailed(StrataError(.invalidArgument, "the backend handed out buffer \(acquired.id), which the compositor still holds"))
             }
             buffer = acquired
         } catch {
-            pendingDamage.formUnion(damage)
             return .bufferFailed(error)
         }
-        var paint = damage
-        // An age outside 1…(frames remembered + 1) is unknown, whatever a backend claims.
-        if buffer.age < 1 || buffer.age > recentDamage.count + 1 {
-            paint.add(geometry.pixelBounds)
-        } else {
-            for older in recentDamage.prefix(buffer.age - 1) { paint.formUnion(older) }
+        // Copied once a buffer is certain: a copy consumes the layers' changed flags.
+        let treeIsNew = treeIsStale
+        if treeIsNew {
+            tree = RenderTree.copy(root, capacity: tree.nodes.count)
+            treeIsStale = false
         }
-        let frame = PaintedFrame(buffer: buffer, damage: damage, generation: generation, tick: tick)
+        let known = pendingDamage
+        pendingDamage.removeAll()
+        let frame = PaintedFrame(buffer: buffer, generation: generation, tick: tick)
         queuedPaints.value.add(1, ordering: .relaxed)
-        queue.async { [paint, scale = geometry.scale, beforePainting, sentinel, queuedPaints] in
+        queue.async { [tree, beforePainting, sentinel, queuedPaints, state] in
             beforePainting?()
+            var frame = frame
             // A stale frame still goes back, unpainted, so the clock finishes it and the buffer
             // returns to the pool; `accept` turns it away.
-            var frame = frame
             if !sentinel.isCancelled(since: frame.generation) {
                 let start = ContinuousClock.now
-                buffer.beginPainting()
-                LayerPainter.paint(items, damage: paint, scale: scale, background: background, into: buffer.bitmap)
-                buffer.endPainting()
-                frame.isPainted = true
-                frame.paintTime = ContinuousClock.now - start
+                if state.generation != frame.generation {
+                    state.generation = frame.generation
+                    state.recentDamage = []
+                }
+                var damage: DamageRegion? = known
+                let items = Self.flatten(tree, isNew: treeIsNew, geometry: geometry, time: time, damage: &damage, state: state)
+                if let damage, !damage.isEmpty {
+                    var paint = damage
+                    // An age outside 1…(frames remembered + 1) is unknown, whatever a backend claims.
+                    if buffer.age < 1 || buffer.age > state.recentDamage.count + 1 {
+                        paint.add(geometry.pixelBounds)
+                    } else {
+                        for older in state.recentDamage.prefix(buffer.age - 1) { paint.formUnion(older) }
+                    }
+                    buffer.beginPainting()
+                    LayerPainter.paint(items, damage: paint, scale: geometry.scale, background: background, into: buffer.bitmap)
+                    buffer.endPainting()
+                    state.recentDamage.insert(damage, at: 0)
+                    if state.recentDamage.count > 4 { state.recentDamage.removeLast() }
+                    frame.damage = damage
+                    frame.isPainted = true
+                    frame.paintTime = ContinuousClock.now - start
+                }
             }
-            loop.post { [frame] in completion(frame) }
             queuedPaints.value.subtract(1, ordering: .releasing)
+            loop.post { [frame] in completion(frame) }
         }
         return .painting
     }
 
-    /// Whether a painted frame may be shown: it was painted for the current geometry. A shown
-    /// frame's damage is remembered for buffer-age repaints.
+    /// Whether a painted frame may be shown: it has pixels, painted for the current geometry.
     func accept(_ frame: PaintedFrame) -> Bool {
-        guard frame.isPainted, frame.generation == generation else { return false }
-        recentDamage.insert(frame.damage, at: 0)
-        if recentDamage.count > 4 { recentDamage.removeLast() }
-        return true
+        frame.isPainted && frame.generation == generation
     }
 
-    /// The whole tree painted now, on this thread, into a new bitmap, leaving damage tracking
-    /// alone: what an incrementally painted frame must equal.
-    func paintFullFrame(_ root: Layer, geometry: SurfaceGeometry, background: Color) -> Bitmap? {
+    /// The whole tree painted now, on this thread, into a new bitmap, at animation time `time`,
+    /// leaving damage tracking alone: what an incrementally painted frame must equal.
+    func paintFullFrame(_ root: Layer, geometry: SurfaceGeometry, background: Color, time: UInt64) -> Bitmap? {
         guard let bitmap = try? Bitmap(width: geometry.pixelWidth, height: geometry.pixelHeight) else { return nil }
+        // A copy that consumes no changed flags: the next real frame still sees them.
+        var flags: [Bool] = []
+        forEachLayer(in: root) { flags.append($0.composition.needsComposite) }
+        let copy = RenderTree.copy(root, capacity: flags.count)
+        var index = 0
+        forEachLayer(in: root) { layer in
+            layer.composition.needsComposite = flags[index]
+            index += 1
+        }
         var untracked: DamageRegion? = nil
-        let items = collect(root, geometry: geometry, damage: &untracked)
+        let items = Self.flatten(copy, isNew: true, geometry: geometry, time: time, damage: &untracked, state: nil)
         var everything = DamageRegion()
         everything.add(geometry.pixelBounds)
         LayerPainter.paint(items, damage: everything, scale: geometry.scale, background: background, into: bitmap)
         return bitmap
     }
 
-    // MARK: Collecting
+    // MARK: Flattening, on the queue
 
-    /// One step of the walk: a layer to enter, or a border to emit once its sublayers are done.
-    private enum Step {
-        case enter(Layer, offset: Point, clip: Rect, opacity: Double, visible: Bool)
-        case border(DrawItem)
+    /// A node whose subtree is being walked: what its sublayers inherit.
+    private struct Context {
+        /// The index past the node's subtree.
+        let end: Int
+        /// Maps the node's bounds space to host points.
+        let toHost: AffineTransform
+        let clip: Rect
+        let opacity: Double
+        let visible: Bool
+        /// Whether something the sublayers inherit (place, transform, opacity) changed.
+        let changed: Bool
+        /// The node's border, drawn once its sublayers are.
+        let border: DrawItem?
     }
 
-    /// Flattens the visible tree into draw items and, when `damage` is given, damages every
-    /// rectangle whose pixels change: where a changed layer was and where it is now. Iterative, so
-    /// a deep tree cannot overflow the stack.
-    private func collect(_ root: Layer, geometry: SurfaceGeometry, damage: inout DamageRegion?) -> [DrawItem] {
+    /// Samples the tree at `time` and flattens what is visible into draw items and, when `damage`
+    /// is given, damages every rectangle whose pixels change: where a changed layer was and
+    /// where it is now, and where a layer that left was. The nodes' changed flags count only in
+    /// the first frame of a copy (`isNew`). Iterative, so a deep tree cannot overflow the stack.
+    private nonisolated static func flatten(_ tree: RenderTree, isNew: Bool, geometry: SurfaceGeometry, time: UInt64,
+                                            damage: inout DamageRegion?, state: QueueState?) -> [DrawItem] {
         var items: [DrawItem] = []
-        var stack: [Step] = [.enter(root, offset: .zero, clip: geometry.bounds, opacity: 1, visible: true)]
+        items.reserveCapacity(tree.nodes.count)
         let (scale, limit) = (geometry.scale, geometry.pixelBounds)
-        while let step = stack.popLast() {
-            switch step {
-            case let .border(item):
-                items.append(item)
-            case let .enter(layer, offset, clip, opacity, visible):
-                // What is on screen: animations move the presentation, never the model.
-                let shownValues = layer.presentation()
-                let frame = shownValues.frame.offsetBy(dx: offset.x, dy: offset.y)
-                let shown = visible && !layer.isHidden && shownValues.opacity > 0
-                let visibleRect = shown ? frame.intersection(clip) : .zero
-                if damage != nil {
-                    if layer.composition.needsComposite || visibleRect != layer.composition.lastRect {
-                        damage?.add(layer.composition.lastRect.scaled(by: scale), within: limit)
-                        damage?.add(visibleRect.scaled(by: scale), within: limit)
-                    }
-                    layer.composition = Layer.CompositionRecord(lastRect: visibleRect, needsComposite: false)
+        let tracking = damage != nil && state != nil
+        var rects: [UInt64: Rect] = [:]
+        if tracking { rects.reserveCapacity(tree.nodes.count) }
+        var presentedNow: [UInt64: LayerPresentation] = [:]
+        var stack: [Context] = []
+        let root = Context(end: tree.nodes.count, toHost: .identity, clip: geometry.bounds, opacity: 1, visible: true,
+                           changed: false, border: nil)
+
+        for (index, node) in tree.nodes.enumerated() {
+            while let top = stack.last, top.end <= index {
+                if let border = top.border { items.append(border) }
+                stack.removeLast()
+            }
+            let parent = stack.last ?? root
+            let shownValues = node.presented(at: time)
+            var animatedChange = false
+            if tracking, !node.animations.isEmpty {
+                animatedChange = state?.lastPresented[node.id] != shownValues
+                presentedNow[node.id] = shownValues
+            }
+            let nodeChanged = isNew && node.changed
+            let changed = nodeChanged || parent.changed || animatedChange
+            // Frame space ((0, 0) at the layer's corner) to host points.
+            let local = shownValues.frameTransform(anchorPoint: node.anchorPoint)
+            let toHost = local.concatenating(parent.toHost)
+            let size = shownValues.bounds.size
+            let bodyRect = Rect(origin: .zero, size: size)
+            let transformIsValid = toHost.isFinite && shownValues.transform.isFinite
+            let hostBounds = transformIsValid ? toHost.boundingBox(of: bodyRect) : .zero
+            let shown = parent.visible && !node.isHidden && shownValues.opacity > 0 && transformIsValid
+            let visibleRect = shown ? hostBounds.intersection(parent.clip) : .zero
+            if tracking {
+                let last = state?.lastRects[node.id] ?? .zero
+                if changed || visibleRect != last {
+                    damage?.add(last.scaled(by: scale), within: limit)
+                    damage?.add(visibleRect.scaled(by: scale), within: limit)
                 }
-                let alpha = opacity * shownValues.opacity
-                let drawn = shown && !visibleRect.isEmpty
-                // A group's placeholder is one fill instead of the layer and its whole subtree.
-                if let placeholder = layer.groupPlaceholderColor {
-                    if drawn {
-                        items.append(DrawItem(part: .body, frame: frame, clip: clip, opacity: alpha, backgroundColor: placeholder,
-                                              cornerRadius: shownValues.cornerRadius, borderWidth: 0, borderColor: nil, contents: nil,
-                                              roundsContents: false))
-                    }
-                } else {
-                    var item = DrawItem(part: .body, frame: frame, clip: clip, opacity: alpha, backgroundColor: shownValues.backgroundColor,
-                                        cornerRadius: shownValues.cornerRadius, borderWidth: shownValues.borderWidth,
-                                        borderColor: shownValues.borderColor, contents: layer.contents, roundsContents: layer.clipsToBounds)
-                    if shownValues.contentsFade < 1, layer.contents != nil {
-                        item.contentsFade = (layer.fadingFromContents, shownValues.contentsFade)
-                    }
-                    if drawn, shownValues.backgroundColor != nil || layer.contents != nil { items.append(item) }
-                    if drawn, shownValues.borderWidth > 0, shownValues.borderColor != nil {
-                        item.part = .border
-                        stack.append(.border(item))
-                    }
+                rects[node.id] = visibleRect
+            }
+            let alpha = parent.opacity * shownValues.opacity
+            let drawn = shown && !visibleRect.isEmpty
+            // Untransformed items keep their frame in host points, the fast path; others carry
+            // their transform, with the frame in their own frame space.
+            let axisTranslation = toHost.isTranslationOnly
+            let itemFrame = axisTranslation ? bodyRect.offsetBy(dx: toHost.tx, dy: toHost.ty) : bodyRect
+            let itemTransform = axisTranslation ? nil : toHost
+            var border: DrawItem?
+            // A group's placeholder is one fill instead of the layer and its whole subtree.
+            if let placeholder = node.placeholder {
+                if drawn {
+                    items.append(DrawItem(part: .body, frame: itemFrame, transform: itemTransform, hostBounds: hostBounds,
+                                          clip: parent.clip, opacity: alpha, backgroundColor: placeholder,
+                                          cornerRadius: shownValues.cornerRadius, borderWidth: 0, borderColor: nil, contents: nil,
+                                          roundsContents: false))
                 }
-                let childOffset = Point(x: frame.minX - shownValues.bounds.minX, y: frame.minY - shownValues.bounds.minY)
-                let childClip = layer.clipsToBounds ? clip.intersection(frame) : clip
-                // Under a placeholder the subtree is walked as if hidden: it draws nothing, and
-                // its layers record that they are not shown, so that where they were is repainted
-                // now and where they are when it goes.
-                let childrenShown = shown && layer.groupPlaceholderColor == nil
-                // Pushed in reverse, so sublayers are visited in order, last on top.
-                for sublayer in layer.sublayers.reversed() {
-                    stack.append(.enter(sublayer, offset: childOffset, clip: childClip, opacity: alpha, visible: childrenShown))
+            } else {
+                var item = DrawItem(part: .body, frame: itemFrame, transform: itemTransform, hostBounds: hostBounds,
+                                    clip: parent.clip, opacity: alpha, backgroundColor: shownValues.backgroundColor,
+                                    cornerRadius: shownValues.cornerRadius, borderWidth: shownValues.borderWidth,
+                                    borderColor: shownValues.borderColor, contents: node.contents, roundsContents: node.clipsToBounds)
+                if shownValues.contentsFade < 1, node.contents != nil {
+                    item.contentsFade = (node.fadingFrom, shownValues.contentsFade)
+                }
+                if drawn, shownValues.backgroundColor != nil || node.contents != nil { items.append(item) }
+                if drawn, shownValues.borderWidth > 0, shownValues.borderColor != nil {
+                    item.part = .border
+                    border = item
                 }
             }
+            // Under a placeholder the subtree is walked as if hidden: it draws nothing, and its
+            // layers record that they are not shown, so that where they were is repainted now and
+            // where they are when it goes.
+            let childrenShown = shown && node.placeholder == nil
+            let childToHost = AffineTransform(translationX: -shownValues.bounds.minX, y: -shownValues.bounds.minY).concatenating(toHost)
+            let childClip = node.clipsToBounds ? parent.clip.intersection(hostBounds) : parent.clip
+            let context = Context(end: node.subtreeEnd, toHost: childToHost, clip: childClip, opacity: alpha, visible: childrenShown,
+                                  changed: parent.changed || (nodeChanged || animatedChange) && node.changesReachSublayers,
+                                  border: border)
+            if node.subtreeEnd > index + 1 {
+                stack.append(context)
+            } else if let border {
+                items.append(border)
+            }
+        }
+        while let top = stack.popLast() {
+            if let border = top.border { items.append(border) }
+        }
+        if tracking, let state {
+            // Layers gone since the last frame: where they were is repainted.
+            for (id, rect) in state.lastRects where rects[id] == nil {
+                damage?.add(rect.scaled(by: scale), within: limit)
+            }
+            state.lastRects = rects
+            state.lastPresented = presentedNow
         }
         return items
     }
 }
 
-/// Visits `root` and every layer below it, without recursion.
-@MainActor
-func forEachLayer(in root: Layer, _ visit: (Layer) -> Void) {
-    var stack = [root]
-    while let layer = stack.popLast() {
-        visit(layer)
-        stack.append(contentsOf: layer.sublayers.reversed())
-    }
+extension RenderNode {
+    /// A change to this node shows in its sublayers too: where they are or how opaque. Changes
+    /// made by the app already mark the subtree, so only animated ones need this.
+    var changesReachSublayers: Bool { !animations.isEmpty }
 }

@@ -14,7 +14,7 @@ enum LayerPainter {
             canvas.clear(background)
             canvas.scale(x: scale, y: scale)
             let areaInPoints = area.scaled(by: 1 / scale)
-            for item in items where item.frame.intersects(areaInPoints) {
+            for item in items where item.hostBounds.intersects(areaInPoints) {
                 draw(item, on: canvas)
             }
             canvas.restore()
@@ -35,6 +35,7 @@ enum LayerPainter {
         canvas.save()
         defer { canvas.restore() }
         canvas.clip(to: item.clip)
+        if let transform = item.transform { canvas.concatenate(transform) }
         canvas.opacity = item.opacity
         switch item.part {
         case .body:

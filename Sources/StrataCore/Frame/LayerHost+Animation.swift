@@ -1,6 +1,9 @@
-/// Composition-time animation: the host samples its layers' animations once per frame, at the
-/// time the frame is expected on screen, just before composing. Only the presentation moves;
-/// nothing is displayed again, so an animated layer costs a composite, not a render.
+/// Composition-time animation. Once per frame, just before composing, the host reads the time
+/// the frame is expected on screen; the composer samples the animations at that time on its own
+/// queue. The main thread only starts new animations, ends finished ones (by their end times,
+/// without sampling them) and calls completions: with nothing starting or ending, an animated
+/// frame costs it nothing per layer. Nothing is displayed again: an animated layer costs a
+/// composite, not a render.
 extension LayerHost {
     /// The state of the host's animation clock.
     struct AnimationClockState {
@@ -17,8 +20,16 @@ extension LayerHost {
         /// Whether the pause came from a frame signal that never came (a hidden surface), so the
         /// next one ends it.
         var pausedUntilFrameSignal = false
-        /// Completions due once the current sampling (or the next) is done.
+        /// Completions due once the current frame's bookkeeping (or the next's) is done.
         var completions: [@MainActor () -> Void] = []
+        /// Layers with animations added since the last frame, to start at the next.
+        var pending: [ObjectIdentifier: Layer] = [:]
+        /// The earliest end among the started animations: until then, nothing ends.
+        var nextEnd = UInt64.max
+        /// The time the last frame was composed for, which `Layer.presentation()` reads.
+        var sampleTime: UInt64 = 0
+        /// Layers whose size animates, told each frame (`Layer.presentedSizeChanged()`).
+        var resizing: [ObjectIdentifier: Layer] = [:]
     }
 
     /// Whether any layer of the tree is animating.
@@ -34,8 +45,21 @@ extension LayerHost {
     /// A layer of this tree has animations: sample it each frame until they end.
     func layerStartedAnimating(_ layer: Layer) {
         animation.layers[ObjectIdentifier(layer)] = layer
+        animation.pending[ObjectIdentifier(layer)] = layer
         updateAnimationSubscription()
         invalidate()
+    }
+
+    /// A subtree left the tree: its animations stop counting here.
+    func subtreeLeft(_ layer: Layer) {
+        guard !animation.layers.isEmpty else { return }
+        forEachLayer(in: layer) { left in
+            let id = ObjectIdentifier(left)
+            animation.layers[id] = nil
+            animation.pending[id] = nil
+            animation.resizing[id] = nil
+        }
+        updateAnimationSubscription()
     }
 
     /// Runs `completions` after the next sampling, outside whatever call removed the animations.
@@ -44,23 +68,38 @@ extension LayerHost {
         invalidate()
     }
 
-    /// Samples every animating layer at the frame's time, just before composing. Layers that
-    /// left the tree are dropped (their animations wait until they join one again); when none
-    /// is left, the display link subscription goes, so the loop can sleep.
+    /// Before each frame is composed: fixes the frame's animation time, starts the animations
+    /// added since the last frame at it, and ends those whose time is up. Layers that left the
+    /// tree are dropped (their animations wait until they join one again); when none is left,
+    /// the display link subscription goes, so the loop can sleep.
     func advanceAnimations() {
-        guard animation.pausedAt == nil || !animation.completions.isEmpty else { return }
         var completions = animation.completions
         animation.completions = []
         if animation.pausedAt == nil, !animation.layers.isEmpty {
-            let time = animationTime
-            for (id, layer) in animation.layers {
-                guard layer.host === self else {
-                    animation.layers[id] = nil
-                    continue
-                }
-                completions += layer.advanceAnimations(to: time)
-                if layer.animations.isEmpty { animation.layers[id] = nil }
+            let time = max(animationTime, animation.sampleTime)
+            animation.sampleTime = time
+            for (id, layer) in animation.pending {
+                animation.pending[id] = nil
+                guard layer.host === self else { continue }
+                animation.nextEnd = min(animation.nextEnd, layer.startPendingAnimations(at: time))
+                if layer.isAnimating(.size) { animation.resizing[id] = layer }
             }
+            if time >= animation.nextEnd {
+                var nextEnd = UInt64.max
+                for (id, layer) in animation.layers {
+                    guard layer.host === self else {
+                        animation.layers[id] = nil
+                        continue
+                    }
+                    let (ended, layerEnd) = layer.endAnimations(at: time)
+                    completions += ended
+                    nextEnd = min(nextEnd, layerEnd)
+                    if layer.animations.isEmpty { animation.layers[id] = nil }
+                    if !layer.isAnimating(.size) { animation.resizing[id] = nil }
+                }
+                animation.nextEnd = nextEnd
+            }
+            for layer in animation.resizing.values { layer.presentedSizeChanged() }
         }
         updateAnimationSubscription()
         for completion in completions { completion() }

@@ -170,9 +170,16 @@ public final class LayerHost {
         perform(clock.invalidate())
     }
 
+    /// Something in the tree changed how it looks: the next frame copies the tree again.
+    func treeChanged() {
+        composer.treeChanged()
+        invalidate()
+    }
+
     func layerRemoved(_ layer: Layer) {
         input.layerRemoved(layer)
-        composer.layerRemoved(layer, geometry: geometry)
+        subtreeLeft(layer)
+        composer.treeChanged()
         pruneGroups()
         invalidate()
     }
@@ -187,7 +194,7 @@ public final class LayerHost {
     /// The whole tree painted now, into a new bitmap: what an incrementally painted frame must
     /// equal. For tests.
     package func paintFullFrame() -> Bitmap? {
-        composer.paintFullFrame(rootLayer, geometry: geometry, background: backgroundColor)
+        composer.paintFullFrame(rootLayer, geometry: geometry, background: backgroundColor, time: animation.sampleTime)
     }
 
     // MARK: Displaying ahead of a tick
@@ -275,8 +282,9 @@ public final class LayerHost {
         // A paint that outlived the composition timeout still owns the compose queue: the layers
         // keep their damage until it is back.
         guard !clock.isCompositionOverdue else { return }
-        let outcome = composer.compose(rootLayer, geometry: geometry, background: backgroundColor, backend: backend,
-                                       loop: loop, tick: statistics.ticks) { [weak self] frame in self?.finishComposition(frame) }
+        let outcome = composer.compose(rootLayer, geometry: geometry, background: backgroundColor, time: animation.sampleTime,
+                                       animating: isAnimating, backend: backend, loop: loop,
+                                       tick: statistics.ticks) { [weak self] frame in self?.finishComposition(frame) }
         switch outcome {
         case .unchanged:
             break
@@ -311,19 +319,27 @@ public final class LayerHost {
     /// was painted, otherwise present it.
     private func finishComposition(_ frame: FrameComposer.PaintedFrame) {
         let start = ContinuousClock.now
-        statistics.framesComposed += 1
         if frame.isPainted { statistics.paintTimePerFrame.append(frame.paintTime) }
-        if composer.accept(frame) {
+        if !frame.isPainted, frame.generation == composer.generation {
+            // Nothing had changed on screen (an animation in its delay, a hidden layer's colour).
+            backend.discard(frame.buffer)
+            perform(clock.compositionFinished(committed: false))
+            // The tick expected this frame's signal; none will come, so the link's own timer paces.
+            displayLink.tickEnded(awaitingFrameSignal: clock.isFrameInFlight || rendersInFlight > 0)
+        } else if composer.accept(frame) {
+            statistics.framesComposed += 1
             inspect(frame)
             backend.present(frame.buffer, damage: frame.damage, geometry: geometry)
             statistics.framesCommitted += 1
             perform(clock.compositionFinished(committed: true))
             logStatisticsPeriodically()
         } else {
+            statistics.framesComposed += 1
             backend.discard(frame.buffer)
             statistics.framesDiscarded += 1
             if !frame.isPainted { statistics.framesDiscardedUnpainted += 1 }
             perform(clock.compositionFinished(committed: false))
+            displayLink.tickEnded(awaitingFrameSignal: clock.isFrameInFlight || rendersInFlight > 0)
         }
         recordMainThreadTime(since: start, tick: false)
     }

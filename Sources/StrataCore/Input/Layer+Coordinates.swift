@@ -3,13 +3,23 @@ extension Layer {
     /// (its presentation), so input lands on what is on screen while it animates.
     func convertFromSuperlayer(_ point: Point) -> Point {
         let shown = presentation()
-        return Point(x: point.x - shown.position.x + shown.bounds.minX, y: point.y - shown.position.y + shown.bounds.minY)
+        guard !shown.transform.isIdentity else {
+            return Point(x: point.x - shown.position.x + shown.bounds.minX, y: point.y - shown.position.y + shown.bounds.minY)
+        }
+        // Through the inverse transform; one that cannot be inverted (a zero scale) hits nothing.
+        guard let inverse = shown.frameTransform(anchorPoint: anchorPoint).inverted() else { return Point(x: .nan, y: .nan) }
+        let local = inverse.apply(to: point)
+        return Point(x: local.x + shown.bounds.minX, y: local.y + shown.bounds.minY)
     }
 
     /// `point` from this layer's coordinates into the superlayer's, where the layer is seen.
     func convertToSuperlayer(_ point: Point) -> Point {
         let shown = presentation()
-        return Point(x: point.x - shown.bounds.minX + shown.position.x, y: point.y - shown.bounds.minY + shown.position.y)
+        guard !shown.transform.isIdentity else {
+            return Point(x: point.x - shown.bounds.minX + shown.position.x, y: point.y - shown.bounds.minY + shown.position.y)
+        }
+        return shown.frameTransform(anchorPoint: anchorPoint)
+            .apply(to: Point(x: point.x - shown.bounds.minX, y: point.y - shown.bounds.minY))
     }
 
     /// `point` in this layer's coordinates, in surface points (the root's superlayer space).

@@ -1,6 +1,9 @@
-/// Samples one animation of one property into a set of layer values.
-protocol PropertyAnimationDriver {
+/// Samples one animation of one property into a set of layer values. Plain values, so the
+/// compose queue samples them.
+protocol PropertyAnimationDriver: Sendable {
     var propertyID: LayerPropertyID { get }
+    /// Seconds from its start to its end (infinite for one that never ends).
+    var totalDuration: Double { get }
     /// Writes the value `elapsed` seconds in; false, writing nothing, once it has ended.
     func apply(at elapsed: Double, to values: inout LayerPresentation) -> Bool
 }
@@ -11,10 +14,13 @@ struct PropertyAnimation<Value: Animatable & Equatable>: PropertyAnimationDriver
     let animation: Animation<Value>
 
     var propertyID: LayerPropertyID { property.id }
+    var totalDuration: Double { animation.totalDuration }
 
     func apply(at elapsed: Double, to values: inout LayerPresentation) -> Bool {
-        guard !animation.isFinished(at: elapsed) else { return false }
-        values[keyPath: property.path] = animation.value(at: elapsed)
+        // One phase computation serves both questions.
+        let phase = animation.phase(at: elapsed)
+        guard phase.stage != .finished else { return false }
+        values[keyPath: property.path] = Value(animatableData: animation.motion.value(at: phase.localTime))
         return true
     }
 }
@@ -40,6 +46,15 @@ struct RunningAnimation {
         self.propertyID = propertyID
         self.source = source
         self.completion = completion
+    }
+
+    /// When it ends, once started: its start plus its duration, in animation-clock nanoseconds.
+    var endTime: UInt64? {
+        guard let beginTime, case let .ready(driver) = source else { return nil }
+        let duration = driver.totalDuration
+        guard duration.isFinite else { return .max }
+        return beginTime.addingReportingOverflow(UInt64(max(duration, 0) * 1e9)).overflow ? .max
+            : beginTime + UInt64(max(duration, 0) * 1e9)
     }
 
     /// Its driver and start time, started at `time` if it has not started yet.
@@ -107,8 +122,11 @@ extension Layer {
     /// animations gave it for the frame last composed. Main thread, like the rest of the layer.
     public func presentation() -> LayerPresentation {
         var values = modelValues
-        guard let presented = presentationOverride else { return values }
-        for entry in animations { values.copy(entry.propertyID, from: presented) }
+        guard !animations.isEmpty, let time = host?.animation.sampleTime else { return values }
+        for entry in animations {
+            guard case let .ready(driver) = entry.source, let beginTime = entry.beginTime else { continue }
+            _ = driver.apply(at: AnimationTiming.elapsedSeconds(from: beginTime, to: time), to: &values)
+        }
         return values
     }
 
@@ -219,13 +237,13 @@ extension Layer {
         }
         animations.append(entry)
         animationsRemoved(replaced)
+        setNeedsComposite()
         host?.layerStartedAnimating(self)
     }
 
     /// Their completions get false; what they moved is composed again at its model value.
     private func animationsRemoved(_ removed: [RunningAnimation]) {
         guard !removed.isEmpty else { return }
-        if animations.isEmpty { presentationOverride = nil }
         markAnimated(subtree: removed.contains { $0.propertyID.reachesSublayers })
         let completions = removed.compactMap(\.completion)
         guard !completions.isEmpty else { return }
@@ -237,47 +255,50 @@ extension Layer {
         }
     }
 
-    /// Samples every animation at `time` into the presentation, dropping those that ended.
-    /// - Returns: the completions of the ones that ended, to call once the frame's sampling is done.
-    func advanceAnimations(to time: UInt64) -> [@MainActor () -> Void] {
-        let before = presentation()
-        var values = modelValues
+    /// Starts the animations added since the last frame at `time`, the frame's.
+    /// - Returns: the earliest end among them.
+    func startPendingAnimations(at time: UInt64) -> UInt64 {
+        var earliest = UInt64.max
+        for index in animations.indices {
+            if animations[index].beginTime == nil {
+                _ = animations[index].begin(at: time)
+                // The tree copy must carry it: the copy only takes started animations.
+                composition.needsComposite = true
+            }
+            earliest = min(earliest, animations[index].endTime ?? .max)
+        }
+        return earliest
+    }
+
+    /// Drops the animations that have ended by `time`; the tree is copied again without them.
+    /// - Returns: their completions, to call once the frame's bookkeeping is done, and the
+    ///   earliest end among those left.
+    func endAnimations(at time: UInt64) -> (completions: [@MainActor () -> Void], nextEnd: UInt64) {
+        var completions: [@MainActor () -> Void] = []
         var ended: [RunningAnimation] = []
-        var kept: [RunningAnimation] = []
-        kept.reserveCapacity(animations.count)
-        for var entry in animations {
-            let (driver, beginTime) = entry.begin(at: time)
-            if driver.apply(at: AnimationTiming.elapsedSeconds(from: beginTime, to: time), to: &values) {
-                kept.append(entry)
-            } else {
-                ended.append(entry)
+        animations.removeAll { entry in
+            guard let end = entry.endTime, end <= time else { return false }
+            ended.append(entry)
+            return true
+        }
+        if !ended.isEmpty {
+            markAnimated(subtree: ended.contains { $0.propertyID.reachesSublayers })
+            if ended.contains(where: { $0.propertyID == .size }), !isAnimating(.size) { sizeAnimationEnded() }
+            for entry in ended {
+                if let completion = entry.completion { completions.append { completion(true) } }
             }
         }
-        animations = kept
-        presentationOverride = kept.isEmpty ? nil : values
-        let after = presentation()
-        if after != before {
-            markAnimated(subtree: after.position != before.position || after.bounds.origin != before.bounds.origin
-                || after.opacity != before.opacity || after.transform != before.transform)
-        }
-        if after.bounds.size != before.bounds.size { presentedSizeChanged() }
-        if ended.contains(where: { $0.propertyID == .size }), !isAnimating(.size) { sizeAnimationEnded() }
-        var completions: [@MainActor () -> Void] = []
-        for entry in ended {
-            if let completion = entry.completion { completions.append { completion(true) } }
-        }
-        return completions
+        return (completions, animations.compactMap(\.endTime).min() ?? .max)
     }
 
     /// What changed shows in the next frame: the layer, and its subtree when the change moves
     /// or fades the sublayers too.
     private func markAnimated(subtree: Bool) {
         if subtree {
-            forEachLayer(in: self) { $0.composition.needsComposite = true }
+            setNeedsCompositeInSubtree()
         } else {
-            composition.needsComposite = true
+            setNeedsComposite()
         }
-        host?.invalidate()
     }
 
     /// Sets the model value of `id` from `values`, through the public setters.

@@ -8,7 +8,15 @@
 @MainActor
 open class Layer {
     /// A layer with no frame, no contents and no sublayers.
-    public init() {}
+    public init() {
+        Self.lastRenderID &+= 1
+        renderID = Self.lastRenderID
+    }
+
+    /// Names the layer to the compose queue, which remembers where each layer was between
+    /// frames; unlike an object address, never reused.
+    let renderID: UInt64
+    private static var lastRenderID: UInt64 = 0
 
     /// Frees a subtree of any depth without recursion: each sublayer about to go is emptied
     /// first, so releasing it cannot release its own sublayers from inside this deinit, one
@@ -136,8 +144,6 @@ open class Layer {
     var animations: [RunningAnimation] = []
     /// The contents being faded out under `contents` while the presentation's `contentsFade` runs.
     var fadingFromContents: Bitmap?
-    /// The animated values of the frame last composed; nil when nothing animates.
-    var presentationOverride: LayerPresentation?
     /// Set while `animate(_:to:with:)` sets the model, so the setter does not animate it again.
     var isApplyingAnimatedModel = false
     /// The innermost `Layer.animate(with:_:)` block running, if any.
@@ -423,11 +429,9 @@ open class Layer {
     /// so finding it costs nothing however deep the layer is.
     private weak var currentHost: LayerHost?
 
-    /// What the composer remembers of this layer between frames. Only `FrameComposer` reads it.
+    /// What the composer needs to know of this layer between copies of the tree.
     struct CompositionRecord {
-        /// The rectangle, in host points, this layer covered in the last composed frame.
-        var lastRect = Rect.zero
-        /// Whether its drawing changed since that frame.
+        /// Whether its drawing changed since the tree was last copied.
         var needsComposite = true
     }
 
@@ -438,12 +442,12 @@ open class Layer {
 
     func setNeedsComposite() {
         composition.needsComposite = true
-        host?.invalidate()
+        host?.treeChanged()
     }
 
     func setNeedsCompositeInSubtree() {
         forEachLayer(in: self) { $0.composition.needsComposite = true }
-        host?.invalidate()
+        host?.treeChanged()
     }
 
     /// Joining a tree: whatever the subtree has pending becomes the host's work.
@@ -458,8 +462,18 @@ open class Layer {
             layer.didJoin(host)
             layer.hostScaleChanged(to: scale)
         }
-        host.invalidate()
+        host.treeChanged()
     }
 
     func markDisplayed() { needsDisplay = false }
+}
+
+/// Visits `root` and every layer below it, without recursion.
+@MainActor
+func forEachLayer(in root: Layer, _ visit: (Layer) -> Void) {
+    var stack = [root]
+    while let layer = stack.popLast() {
+        visit(layer)
+        stack.append(contentsOf: layer.sublayers.reversed())
+    }
 }
