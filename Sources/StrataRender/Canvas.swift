@@ -6,23 +6,39 @@ import CPixman
 /// Threads: not `Sendable`. A canvas is made, used and dropped on one thread, typically a render
 /// worker inside `DisplayTask.display`; the bitmap it draws into travels on afterwards.
 ///
-/// The current state is a transform (a translation and an axis-aligned scale, so rectangles stay
-/// axis-aligned and can be drawn as spans), a clip rectangle in whole device pixels, and an
-/// opacity. `save()` and `restore()` keep a stack of states.
+/// The current state is an affine transform (`AffineTransform`, user space to device pixels), a
+/// clip rectangle in whole device pixels, and an opacity. `save()` and `restore()` keep a stack of
+/// states.
 ///
-/// Drawing uses Porter-Duff OVER. Shapes are split into cells (see `CoverageGrid`): cells with one
-/// coverage value go to pixman as boxes, and only cells touching a corner arc are rasterized, into
-/// an A8 mask the canvas keeps and reuses. The clip is applied by clamping those boxes, so the
-/// bitmap's pixman image never carries a clip region.
+/// Drawing uses Porter-Duff OVER, on one of two paths chosen by the transform:
+/// - Axis-aligned (translations and scales, flips included; see `AffineTransform.isAxisAligned`),
+///   the usual case: rectangles stay rectangles on the pixel grid. Shapes are split into cells (see
+///   `CoverageGrid`): cells with one coverage value go to pixman as boxes, and only cells touching
+///   a corner arc are rasterized, into an A8 mask the canvas keeps and reuses.
+/// - Rotated or skewed (`concatenate(_:)`): coverage is computed per device pixel in bands of rows
+///   (see `TransformedShape`), into the same mask, and composited through it; images are sampled
+///   through a pixman transform with bilinear filtering. The clip stays a device rectangle.
+///
+/// Either way the clip is applied by clamping the boxes composited, so the bitmap's pixman image
+/// never carries a clip region.
+///
+/// Text (`draw(_:at:)`) is not rotated: under a rotation its glyphs are drawn upright at their
+/// transformed positions. Rotated text is drawn into a bitmap first, and the bitmap drawn rotated.
 public final class Canvas {
     /// The pixels every drawing call writes to; the canvas keeps it alive.
     public let bitmap: Bitmap
 
     private struct State {
+        /// The transform's a, d, tx and ty (see `AffineTransform`).
         var scaleX = 1.0
         var scaleY = 1.0
         var translateX = 0.0
         var translateY = 0.0
+        /// The transform's b and c: zero until a rotation or skew is concatenated. While both are,
+        /// every call takes the axis-aligned path, with exactly the arithmetic it had before
+        /// rotations existed.
+        var b = 0.0
+        var c = 0.0
         var opacity = 1.0
         /// Device pixels `[clipX0, clipX1) × [clipY0, clipY1)`, always inside the bitmap.
         var clipX0: Int
@@ -31,6 +47,15 @@ public final class Canvas {
         var clipY1: Int
 
         var clipIsEmpty: Bool { clipX1 <= clipX0 || clipY1 <= clipY0 }
+        var isAxisAligned: Bool { b == 0 && c == 0 }
+        var transform: AffineTransform {
+            AffineTransform(a: scaleX, b: b, c: c, d: scaleY, tx: translateX, ty: translateY)
+        }
+
+        mutating func emptyClip() {
+            clipX1 = clipX0
+            clipY1 = clipY0
+        }
     }
 
     private var state: State
@@ -68,8 +93,13 @@ public final class Canvas {
     /// Moves the origin by (`x`, `y`) in current user units. Non-finite values are ignored.
     public func translate(x: Double, y: Double) {
         guard x.isFinite, y.isFinite else { return }
-        state.translateX += x * state.scaleX
-        state.translateY += y * state.scaleY
+        if state.isAxisAligned {
+            state.translateX += x * state.scaleX
+            state.translateY += y * state.scaleY
+        } else {
+            state.translateX += x * state.scaleX + y * state.c
+            state.translateY += x * state.b + y * state.scaleY
+        }
     }
 
     /// Scales user units (negative values flip). Non-finite factors are ignored; a zero factor
@@ -77,15 +107,46 @@ public final class Canvas {
     public func scale(x: Double, y: Double) {
         guard x.isFinite, y.isFinite else { return }
         state.scaleX *= x
+        state.b *= x
+        state.c *= y
         state.scaleY *= y
     }
 
+    /// Applies `transform` to user space before the current transform, as CoreGraphics's
+    /// `CGContext.concatenate(_:)`: a point p drawn afterwards lands at
+    /// `current.apply(to: transform.apply(to: p))`.
+    /// To rotate by θ about an anchor (x, y): translate to the anchor, concatenate
+    /// `AffineTransform(rotationAngle: θ)`, translate back.
+    ///
+    /// A transform that is not finite, or whose product with the current one is not finite or
+    /// collapses the plane (zero determinant), leaves nothing drawable until `restore()`, text
+    /// and `clear` included, as an empty clip does; the current transform is then kept.
+    public func concatenate(_ transform: AffineTransform) {
+        let product = transform.concatenating(state.transform)
+        guard transform.isFinite, product.inverted() != nil else {
+            state.emptyClip()
+            return
+        }
+        state.scaleX = product.a
+        state.b = product.b
+        state.c = product.c
+        state.scaleY = product.d
+        state.translateX = product.tx
+        state.translateY = product.ty
+    }
+
+    /// The current transform from user space to device pixels.
+    public var transform: AffineTransform { state.transform }
+
     /// Intersects the clip with `rect` (user space), rounded out to whole device pixels. A NaN or
     /// empty rectangle leaves nothing drawable until `restore()`.
+    ///
+    /// The clip is a device rectangle: under a rotation it becomes the device bounding box of the
+    /// rotated `rect`, which lets through more than `rect` near its corners. To cut drawing to a
+    /// rotated rectangle exactly, draw into a bitmap first and draw that rotated.
     public func clip(to rect: Rect) {
         guard let (x0, y0, x1, y1) = deviceEdges(rect) else {
-            state.clipX1 = state.clipX0
-            state.clipY1 = state.clipY0
+            state.emptyClip()
             return
         }
         let s = state
@@ -101,10 +162,13 @@ public final class Canvas {
         set { state.opacity = unitClamped(newValue) }
     }
 
-    /// The current clip in user space; `.zero` when nothing is drawable.
+    /// The current clip in user space; `.zero` when nothing is drawable. Under a rotation, the
+    /// user-space bounding box of the device clip (so it may hold points outside the clip).
     public var clipBounds: Rect {
         let s = state
-        guard !s.clipIsEmpty, s.scaleX != 0, s.scaleY != 0 else { return .zero }
+        guard !s.clipIsEmpty else { return .zero }
+        guard s.isAxisAligned else { return s.transform.inverted()?.boundingBox(of: deviceClipBounds) ?? .zero }
+        guard s.scaleX != 0, s.scaleY != 0 else { return .zero }
         let x0 = (Double(s.clipX0) - s.translateX) / s.scaleX, x1 = (Double(s.clipX1) - s.translateX) / s.scaleX
         let y0 = (Double(s.clipY0) - s.translateY) / s.scaleY, y1 = (Double(s.clipY1) - s.translateY) / s.scaleY
         return Rect(x: Swift.min(x0, x1), y: Swift.min(y0, y1), width: abs(x1 - x0), height: abs(y1 - y0))
@@ -120,11 +184,14 @@ public final class Canvas {
 
     /// `point` in device pixels under the current transform.
     public func convertToDevice(_ point: Point) -> Point {
-        Point(x: point.x * state.scaleX + state.translateX, y: point.y * state.scaleY + state.translateY)
+        guard state.isAxisAligned else { return state.transform.apply(to: point) }
+        return Point(x: point.x * state.scaleX + state.translateX, y: point.y * state.scaleY + state.translateY)
     }
 
-    /// `rect` in device pixels under the current transform (normalized when a scale flips it).
+    /// `rect` in device pixels under the current transform (normalized when a scale flips it);
+    /// under a rotation, the bounding box of its four device corners.
     public func convertToDevice(_ rect: Rect) -> Rect {
+        guard state.isAxisAligned else { return state.transform.boundingBox(of: rect) }
         let a = convertToDevice(rect.origin), b = convertToDevice(Point(x: rect.maxX, y: rect.maxY))
         return Rect(x: Swift.min(a.x, b.x), y: Swift.min(a.y, b.y), width: abs(b.x - a.x), height: abs(b.y - a.y))
     }
@@ -145,6 +212,12 @@ public final class Canvas {
     /// Fills `rect` with `paint`, its corners rounded by `cornerRadius` (clamped to half the
     /// shorter side; NaN or negative means square).
     public func fill(_ rect: Rect, with paint: Paint, cornerRadius: Double = 0) {
+        guard state.isAxisAligned else {
+            if let shape = TransformedShape(outer: rect, radius: cornerRadius, transform: state.transform) {
+                draw(shape, with: paint)
+            }
+            return
+        }
         guard let box = deviceBox(rect, radius: userRadius(cornerRadius, in: rect)) else { return }
         draw(CoverageShape(outer: box), with: paint)
     }
@@ -161,6 +234,14 @@ public final class Canvas {
     public func strokeBorder(_ rect: Rect, width: Double, paint: Paint, cornerRadius: Double = 0) {
         guard width > 0 else { return }
         let radius = userRadius(cornerRadius, in: rect)
+        guard state.isAxisAligned else {
+            if let shape = TransformedShape(
+                outer: rect, radius: radius, inner: rect.insetBy(dx: width, dy: width),
+                innerRadius: Swift.max(0, radius - width), transform: state.transform) {
+                draw(shape, with: paint)
+            }
+            return
+        }
         guard let outer = deviceBox(rect, radius: radius) else { return }
         let innerRect = rect.insetBy(dx: width, dy: width)
         let inner = innerRect.isEmpty ? nil : deviceBox(innerRect, radius: Swift.max(0, radius - width))
@@ -170,25 +251,56 @@ public final class Canvas {
     /// Draws `image` scaled to fill `rect`, with `cornerRadius` rounding (anti-aliased) when
     /// positive. A mapping of one image pixel to one whole device pixel copies pixels directly;
     /// any other mapping filters bilinearly, with the image's edge pixels extended (pixman's PAD
-    /// repeat) so the edges do not fade into transparent black.
+    /// repeat) so the edges do not fade into transparent black; the anti-aliased edges come from
+    /// the rectangle's coverage, not from the filter, so they stay sharp when scaled up.
     public func draw(_ image: Bitmap, in rect: Rect, cornerRadius: Double = 0) {
         let s = state
-        guard s.opacity > 0, !s.clipIsEmpty,
-              let box = deviceBox(rect, radius: userRadius(cornerRadius, in: rect))
-        else { return }
-        // Drawing a bitmap into itself reads pixels while they are written; draw from a copy.
+        guard s.opacity > 0, !s.clipIsEmpty else { return }
+        guard s.isAxisAligned else {
+            guard let shape = TransformedShape(outer: rect, radius: cornerRadius, transform: s.transform) else { return }
+            withPattern(of: image) { pattern, source in
+                // Device → image: back to user space, then into the image's pixels. Taken relative
+                // to a device point near the drawing (pixman's transforms are 16.16 fixed point).
+                let originX = clampedPixel(shape.deviceBounds.minX.rounded(.down), s.clipX0, s.clipX1)
+                let originY = clampedPixel(shape.deviceBounds.minY.rounded(.down), s.clipY0, s.clipY1)
+                let imageFromDevice = AffineTransform(translationX: Double(originX), y: Double(originY))
+                    .concatenating(shape.inverse)
+                    .concatenating(AffineTransform(translationX: -rect.minX, y: -rect.minY))
+                    .concatenating(AffineTransform(scaleX: Double(source.width) / rect.width, y: Double(source.height) / rect.height))
+                var transform = pixmanTransform(imageFromDevice)
+                _ = pixman_image_set_transform(pattern, &transform)
+                pixman_image_set_filter(pattern, PIXMAN_FILTER_BILINEAR, nil, 0)
+                pixman_image_set_repeat(pattern, PIXMAN_REPEAT_PAD)
+                render(shape, .pattern(pattern, dx: -Int32(originX), dy: -Int32(originY), opacity: s.opacity))
+            }
+            return
+        }
+        guard let box = deviceBox(rect, radius: userRadius(cornerRadius, in: rect)) else { return }
+        withPattern(of: image) { pattern, source in
+            draw(source, pattern, in: rect, box: box)
+        }
+    }
+
+    /// Calls `body` with a fresh pixman image over `image`'s pixels (or over a copy, when `image`
+    /// is the bitmap drawn into, which would otherwise be read while it is written), so the
+    /// transform and filter set there never show up in the bitmap's own `pixmanImage`, and
+    /// concurrent readers do not race.
+    private func withPattern(of image: Bitmap, _ body: (OpaquePointer, Bitmap) -> Void) {
         let source = image === bitmap ? image.copy() : image
         guard let source else { return }
         source.beginReading()
         defer { source.endReading() }
-        // A fresh pixman image over the same pixels, so the transform and filter set here never
-        // show up in the source bitmap's own `pixmanImage`, and concurrent readers do not race.
         guard let pattern = pixman_image_create_bits(
             PIXMAN_a8r8g8b8, Int32(source.width), Int32(source.height),
             source.pixels.assumingMemoryBound(to: UInt32.self), Int32(source.stride))
         else { return }
         defer { pixman_image_unref(pattern) }
+        body(pattern, source)
+    }
 
+    /// The axis-aligned image draw: `source` (through `pattern`) into `box`, the device box of `rect`.
+    private func draw(_ source: Bitmap, _ pattern: OpaquePointer, in rect: Rect, box: RoundedBox) {
+        let s = state
         // Device → image coordinates: imageX = a·x + b, imageY = c·y + d.
         let kx = Double(source.width) / rect.width, ky = Double(source.height) / rect.height
         let a = kx / s.scaleX, b = -(s.translateX / s.scaleX + rect.minX) * kx
@@ -210,10 +322,17 @@ public final class Canvas {
 
     // MARK: Geometry
 
-    /// The device-space edges of `rect`, normalized; nil for an empty or non-finite result.
+    /// The device-space edges of `rect`, normalized (under a rotation, of its device bounding
+    /// box); nil for an empty or non-finite result, or a transform that collapses the plane.
     private func deviceEdges(_ rect: Rect) -> (Double, Double, Double, Double)? {
         guard !rect.isEmpty else { return nil }
         let s = state
+        guard s.isAxisAligned else {
+            guard s.transform.inverted() != nil else { return nil }
+            let box = s.transform.boundingBox(of: rect)
+            guard box.minX.isFinite, box.minY.isFinite, box.maxX.isFinite, box.maxY.isFinite, !box.isEmpty else { return nil }
+            return (box.minX, box.minY, box.maxX, box.maxY)
+        }
         let ax = rect.minX * s.scaleX + s.translateX, bx = rect.maxX * s.scaleX + s.translateX
         let ay = rect.minY * s.scaleY + s.translateY, by = rect.maxY * s.scaleY + s.translateY
         let x0 = Swift.min(ax, bx), x1 = Swift.max(ax, bx), y0 = Swift.min(ay, by), y1 = Swift.max(ay, by)
@@ -245,17 +364,28 @@ public final class Canvas {
     }
 
     private func draw(_ shape: CoverageShape, with paint: Paint) {
+        withSource(of: paint) { render(shape, $0) }
+    }
+
+    private func draw(_ shape: TransformedShape, with paint: Paint) {
+        withSource(of: paint) { render(shape, $0) }
+    }
+
+    /// Calls `render` with the source for `paint` under the current opacity, unless nothing
+    /// would show.
+    @inline(__always)
+    private func withSource(of paint: Paint, _ render: (Source) -> Void) {
         let s = state
         guard s.opacity > 0, !s.clipIsEmpty else { return }
         switch paint {
         case .color(let color):
-            render(shape, .solid(color, opacity: s.opacity))
+            render(.solid(color, opacity: s.opacity))
         case .linearGradient(let gradient):
             switch makeGradient(gradient, opacity: s.opacity) {
             case .none: break
-            case .solid(let color): render(shape, .solid(color, opacity: s.opacity))
+            case .solid(let color): render(.solid(color, opacity: s.opacity))
             case .image(let image):
-                render(shape, .pattern(image, dx: 0, dy: 0, opacity: 1))
+                render(.pattern(image, dx: 0, dy: 0, opacity: 1))
                 pixman_image_unref(image)
             }
         }
@@ -314,6 +444,66 @@ public final class Canvas {
             if let start = maskStart { composeMasked(shape, &composer, x0: start, y0: y0, x1: maskEnd, y1: y1) }
         }
         composer.composeFull(&fullBoxes)
+    }
+
+    /// Rows per band on the rotated path: short bands keep each composited box close to the
+    /// rotated shape, so little of it is spent on the empty corners of its bounding box.
+    private static let transformedBandRows = 16
+
+    /// Composites `source` through a rotated or skewed `shape`'s coverage inside the clip: band by
+    /// band, over the columns the shape reaches in that band, through the canvas's mask. Coverage
+    /// is at device resolution whatever the scale, and the mask holds one band at a time (within
+    /// `CoverageMask.budget`), so any size of shape or scale draws in bounded memory; the work
+    /// grows with the clipped area and the outline's length.
+    private func render(_ shape: TransformedShape, _ source: Source) {
+        let s = state
+        guard !s.clipIsEmpty else { return }
+        let bounds = shape.deviceBounds
+        let x0 = clampedPixel(bounds.minX.rounded(.down), s.clipX0, s.clipX1)
+        let x1 = clampedPixel(bounds.maxX.rounded(.up), x0, s.clipX1)
+        let y0 = clampedPixel(bounds.minY.rounded(.down), s.clipY0, s.clipY1)
+        let y1 = clampedPixel(bounds.maxY.rounded(.up), y0, s.clipY1)
+        guard x1 > x0, y1 > y0 else { return }
+
+        // Solid colours carry the opacity, patterns get it through the mask's bytes.
+        let image: OpaquePointer, dx: Int32, dy: Int32, scale: Double
+        var solid: OpaquePointer? = nil
+        defer { if let solid { pixman_image_unref(solid) } }
+        switch source {
+        case .solid(let color, let opacity):
+            let premultiplied = color.premultiplied(scale: opacity)
+            var fill = PixmanColor.make(premultiplied)
+            guard !premultiplied.isClear, let made = pixman_image_create_solid_fill(&fill) else { return }
+            solid = made
+            (image, dx, dy, scale) = (made, 0, 0, 1)
+        case .pattern(let pattern, let patternX, let patternY, let opacity):
+            guard byte(opacity) > 0 else { return }
+            (image, dx, dy, scale) = (pattern, patternX, patternY, opacity)
+        }
+
+        let rows = Swift.min(Self.transformedBandRows, CoverageMask.rowsPerBand(width: x1 - x0, height: y1 - y0))
+        guard mask.reserve(width: x1 - x0, height: rows), let bytes = mask.bytes, let maskImage = mask.image else { return }
+        bitmap.beginWriting()
+        defer { bitmap.endWriting() }
+        var top = y0
+        while top < y1 {
+            let bottom = Swift.min(top + rows, y1)
+            var start = x1, end = x0
+            for row in top..<bottom {
+                let reached = shape.reachedColumns(row: row, within: x0, x1)
+                if reached.end > reached.start {
+                    start = Swift.min(start, reached.start)
+                    end = Swift.max(end, reached.end)
+                }
+            }
+            if end > start {
+                shape.rasterize(into: bytes, stride: mask.stride, x0: start, y0: top, x1: end, y1: bottom, scale: scale)
+                pixman_image_composite32(
+                    PIXMAN_OP_OVER, image, maskImage, bitmap.pixmanImage, Int32(start) &+ dx, Int32(top) &+ dy, 0, 0,
+                    Int32(start), Int32(top), Int32(end - start), Int32(bottom - top))
+            }
+            top = bottom
+        }
     }
 
     /// Composites a corner cell: small cells straight from `CornerMasks`, larger ones rasterized
@@ -453,18 +643,27 @@ public final class Canvas {
         guard let last = stops.last else { return .none }
         if stops.count == 1 { return .solid(last.color) }
         let s = state
-        // The user-space gradient vector d maps to device space as the normal n = (dx/sx, dy/sy)
-        // (isolines must stay isolines under a non-uniform scale); pixman wants the vector
-        // v = n·|d|²/|n|² from start to end.
+        // The user-space gradient vector d maps to device space as the normal n = M⁻ᵀ·d, which is
+        // (dx/sx, dy/sy) for a scale (isolines must stay isolines under a non-uniform scale or a
+        // skew); pixman wants the vector v = n·|d|²/|n|² from start to end.
         let dx = gradient.end.x - gradient.start.x, dy = gradient.end.y - gradient.start.y
-        guard s.scaleX != 0, s.scaleY != 0 else { return .none }
-        let nx = dx / s.scaleX, ny = dy / s.scaleY
+        let nx: Double, ny: Double
+        var startX: Double, startY: Double
+        if s.isAxisAligned {
+            guard s.scaleX != 0, s.scaleY != 0 else { return .none }
+            (nx, ny) = (dx / s.scaleX, dy / s.scaleY)
+            startX = gradient.start.x * s.scaleX + s.translateX
+            startY = gradient.start.y * s.scaleY + s.translateY
+        } else {
+            guard let inverse = s.transform.inverted() else { return .none }
+            (nx, ny) = (inverse.a * dx + inverse.b * dy, inverse.c * dx + inverse.d * dy)
+            let start = s.transform.apply(to: gradient.start)
+            (startX, startY) = (start.x, start.y)
+        }
         let n2 = nx * nx + ny * ny, d2 = dx * dx + dy * dy
         guard n2 > 0, d2.isFinite, n2.isFinite else { return .solid(last.color) }
         let vx = nx * d2 / n2, vy = ny * d2 / n2
         guard vx * vx + vy * vy > 1e-6 else { return .solid(last.color) }
-        var startX = gradient.start.x * s.scaleX + s.translateX
-        var startY = gradient.start.y * s.scaleY + s.translateY
         guard startX.isFinite, startY.isFinite, vx.isFinite, vy.isFinite else { return .none }
         // pixman points are 16.16 fixed point (±32768). Sliding the start along its isoline to
         // the point nearest the clip's centre changes nothing visible and keeps it in range.

@@ -116,9 +116,20 @@ struct RoundedBox: Hashable, Sendable {
     }
 }
 
+/// A shape that can say how much of any one device pixel it covers, 0...1, for
+/// `RoundedBox.RowSpan.fill`.
+protocol PixelCoverage {
+    /// Whatever the shape works out once per pixel row to answer for the pixels on it.
+    associatedtype Row
+    /// Coverage of pixel `column` on `row`. `outer` and `inner` are the outer box's and the
+    /// hole's coverage where the row's spans already know them (nil where not); a shape may use
+    /// them to skip work.
+    func coverage(column: Int, in row: Row, outer: Double?, inner: Double?) -> Double
+}
+
 /// What gets rasterized: a filled rounded box, or a ring (outer minus inner, the inner box lying
 /// inside the outer one).
-struct CoverageShape: Hashable, Sendable {
+struct CoverageShape: Hashable, Sendable, PixelCoverage {
     var outer: RoundedBox
     var inner: RoundedBox?
 
@@ -131,6 +142,11 @@ struct CoverageShape: Hashable, Sendable {
             return moved
         }
         return CoverageShape(outer: move(outer), inner: inner.map(move))
+    }
+
+    /// The exact-area integral, which takes no shortcuts from known values.
+    func coverage(column: Int, in row: Int, outer: Double?, inner: Double?) -> Double {
+        coverage(column: column, row: row)
     }
 
     func coverage(column: Int, row: Int) -> Double {
@@ -156,25 +172,9 @@ struct CoverageShape: Hashable, Sendable {
     /// therefore costs per-pixel work along its outline, not over its area.
     func rasterize(into mask: UnsafeMutablePointer<UInt8>, stride: Int, x0: Int, y0: Int, x1: Int, y1: Int, scale: Double) {
         for y in y0..<y1 {
-            let row = mask + (y - y0) * stride
-            let outerSpan = outer.span(row: y, within: x0, x1)
-            let innerSpan = inner?.span(row: y, within: x0, x1)
-            // Walk the segments between consecutive cut points of both boxes.
-            var start = x0
-            while start < x1 {
-                var end = outerSpan.nextCut(after: start, limit: x1)
-                if let innerSpan { end = innerSpan.nextCut(after: start, limit: end) }
-                let outerValue = outerSpan.value(start, end)
-                let innerValue = innerSpan.map { $0.value(start, end) } ?? 0
-                if let outside = outerValue, let inside = innerValue {
-                    memset(row + (start - x0), Int32(byte((outside - inside) * scale)), end - start)
-                } else {
-                    for x in start..<end {
-                        row[x - x0] = byte(coverage(column: x, row: y) * scale)
-                    }
-                }
-                start = end
-            }
+            RoundedBox.RowSpan.fill(
+                mask + (y - y0) * stride, row: y, x0: x0, x1: x1, scale: scale, of: self,
+                outer: outer.span(row: y, within: x0, x1), inner: inner?.span(row: y, within: x0, x1))
         }
     }
 }
@@ -207,6 +207,32 @@ extension RoundedBox {
             if end <= zeroBefore || start >= zeroFrom { return 0 }
             if start >= fullStart && end <= fullEnd { return height }
             return nil
+        }
+
+        /// Writes coverage × `scale` as bytes for columns `[x0, x1)` of pixel row `y` of `shape`
+        /// (whose `outer` span, minus the `inner` one for a ring, are given) to `row`, which
+        /// starts at column `x0`. Segments between consecutive cut points of both spans that share
+        /// one value are filled with `memset`; only the others ask `shape` pixel by pixel.
+        @inline(__always)
+        static func fill<Shape: PixelCoverage>(
+            _ row: UnsafeMutablePointer<UInt8>, row y: Shape.Row, x0: Int, x1: Int, scale: Double, of shape: Shape,
+            outer: RowSpan, inner: RowSpan?
+        ) {
+            var start = x0
+            while start < x1 {
+                var end = outer.nextCut(after: start, limit: x1)
+                if let inner { end = inner.nextCut(after: start, limit: end) }
+                let outerValue = outer.value(start, end)
+                let innerValue = inner.map { $0.value(start, end) } ?? 0
+                if let outside = outerValue, let inside = innerValue {
+                    memset(row + (start - x0), Int32(byte((outside - inside) * scale)), end - start)
+                } else {
+                    for x in start..<end {
+                        row[x - x0] = byte(shape.coverage(column: x, in: y, outer: outerValue, inner: innerValue) * scale)
+                    }
+                }
+                start = end
+            }
         }
     }
 

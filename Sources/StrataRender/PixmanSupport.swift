@@ -40,6 +40,15 @@ func pixmanTransform(a: Double, b: Double, c: Double, d: Double) -> pixman_trans
     ))
 }
 
+/// A pixman transform for `transform`, mapping destination to source coordinates.
+func pixmanTransform(_ transform: AffineTransform) -> pixman_transform_t {
+    pixman_transform_t(matrix: (
+        (pixmanFixed(transform.a), pixmanFixed(transform.c), pixmanFixed(transform.tx)),
+        (pixmanFixed(transform.b), pixmanFixed(transform.d), pixmanFixed(transform.ty)),
+        (0, 0, pixman_fixed_t(65536))
+    ))
+}
+
 /// An integer box for pixman. Callers pass coordinates already clamped to a bitmap.
 @inline(__always)
 func pixmanBox(_ x0: Int, _ y0: Int, _ x1: Int, _ y1: Int) -> pixman_box32_t {

@@ -85,11 +85,7 @@ import Testing
     /// The row-span shortcut (memset where coverage is constant) must agree with integrating every
     /// pixel, for random boxes and rings, including narrow and sub-pixel ones.
     @Test func spanRasterizationMatchesPerPixelCoverage() {
-        var state: UInt64 = 0x9E37_79B9_7F4A_7C15
-        func random(_ range: ClosedRange<Double>) -> Double {
-            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
-            return range.lowerBound + Double(state >> 11) / Double(1 << 53) * (range.upperBound - range.lowerBound)
-        }
+        var random = SeededRandom(state: 0x9E37_79B9_7F4A_7C15)
         let width = 40, height = 40
         var mask = [UInt8](repeating: 0, count: width * height)
         for _ in 0..<300 {

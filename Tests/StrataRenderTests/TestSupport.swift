@@ -34,6 +34,18 @@ func sampleImage() throws -> Bitmap {
     return image
 }
 
+/// Pseudo-random numbers from a fixed seed (a 64-bit linear congruential generator), so a
+/// randomized test sees the same values on every run.
+struct SeededRandom {
+    var state: UInt64
+
+    /// The next value, uniform in `range`.
+    mutating func callAsFunction(_ range: ClosedRange<Double>) -> Double {
+        state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+        return range.lowerBound + Double(state >> 11) / Double(1 << 53) * (range.upperBound - range.lowerBound)
+    }
+}
+
 /// The alpha byte of a premultiplied ARGB pixel.
 func alpha(_ argb: UInt32) -> Int { Int(argb >> 24) }
 func red(_ argb: UInt32) -> Int { Int((argb >> 16) & 0xFF) }

@@ -70,7 +70,8 @@ extension Canvas {
     /// image is first drawn into a transparent intermediate bitmap covering `bounds` in device
     /// pixels (only its part inside the clip is filtered), which is then drawn with the rounded
     /// corners. When `bounds` does not span whole device pixels, that second draw resamples by
-    /// less than a pixel.
+    /// less than a pixel. Under a rotation or skew, where the clip cannot follow `bounds`, every
+    /// image that overflows `bounds` takes that intermediate path.
     public func draw(_ image: Bitmap, in bounds: Rect, contentMode mode: ContentMode, cornerRadius: Double = 0) {
         let imageSize = Size(width: Double(image.width), height: Double(image.height))
         let imageRect = mode.rect(forImageOfSize: imageSize, in: bounds)
@@ -84,11 +85,14 @@ extension Canvas {
         }
         let shown = imageRect.intersection(bounds).intersection(clipBounds)
         guard !shown.isEmpty else { return }
+        let inside = imageRect.minX >= bounds.minX && imageRect.minY >= bounds.minY
+            && imageRect.maxX <= bounds.maxX && imageRect.maxY <= bounds.maxY
         if radius > 0, Self.cornerSquares(of: bounds, radius: radius).contains(where: shown.intersects) {
             drawRounded(image, in: imageRect, bounds: bounds, shown: shown, radius: radius)
-        } else if imageRect.minX >= bounds.minX, imageRect.minY >= bounds.minY,
-                  imageRect.maxX <= bounds.maxX, imageRect.maxY <= bounds.maxY {
+        } else if inside {
             draw(image, in: imageRect)
+        } else if !transform.isAxisAligned {
+            drawRounded(image, in: imageRect, bounds: bounds, shown: shown, radius: radius)
         } else {
             save()
             clip(to: bounds)
@@ -111,7 +115,11 @@ extension Canvas {
     /// The image through an intermediate bitmap that stands for `bounds`, so the rounding is
     /// `bounds`' own; `shown` (user space) is the part of the image the clip lets through.
     private func drawRounded(_ image: Bitmap, in imageRect: Rect, bounds: Rect, shown: Rect, radius: Double) {
-        let device = convertToDevice(bounds)
+        // Under a rotation, bounds' sides as long as they are in device pixels.
+        let t = transform
+        let device = t.isAxisAligned ? convertToDevice(bounds) : Rect(
+            x: 0, y: 0, width: bounds.width * (t.a * t.a + t.b * t.b).squareRoot(),
+            height: bounds.height * (t.c * t.c + t.d * t.d).squareRoot())
         let width = Self.wholePixels(device.width), height = Self.wholePixels(device.height)
         guard let width, let height, let layer = try? Bitmap(width: width, height: height) else {
             // Too large (or out of memory) for an intermediate: square corners are the visible
