@@ -59,6 +59,10 @@ public final class LayerHost {
     private var willSettleGroups = false
     private var tickSubscription: DisplayLink.Subscription?
     var animation = AnimationClockState()
+    /// Whether some layer asked for layout, or for display, since the last pass: a tick walks
+    /// the tree for either only then, so a frame where only animations move costs no walk.
+    private var layoutPassDue = true
+    private var displayPassDue = true
     var lastTransactionCounts = TransactionQueue.Counts()
     var lastStatisticsLog: UInt64 = 0
     var intervals = FrameIntervalMeter()
@@ -170,6 +174,18 @@ public final class LayerHost {
         perform(clock.invalidate())
     }
 
+    /// A layer asked for layout.
+    func layoutNeeded() {
+        layoutPassDue = true
+        invalidate()
+    }
+
+    /// A layer asked for display.
+    func displayNeeded() {
+        displayPassDue = true
+        invalidate()
+    }
+
     /// Something in the tree changed how it looks: the next frame copies the tree again.
     func treeChanged() {
         composer.treeChanged()
@@ -259,12 +275,16 @@ public final class LayerHost {
     }
 
     private func layoutTree() {
+        guard layoutPassDue else { return }
+        layoutPassDue = false
         forEachLayer(in: rootLayer) { $0.layoutIfNeeded() }
     }
 
     /// Hidden layers display too: skipping them would show stale contents for a frame when they
     /// are shown again. Each layer learns its group on the way down.
     private func displayTree() {
+        guard displayPassDue else { return }
+        displayPassDue = false
         var context = DisplayContext(scale: geometry.scale, bitmapPool: bitmapPool, renderQueues: queues, loop: loop, recorder: self)
         var stack: [(layer: Layer, group: Layer?)] = [(rootLayer, nil)]
         while let (layer, enclosing) = stack.popLast() {

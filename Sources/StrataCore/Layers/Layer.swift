@@ -289,13 +289,13 @@ open class Layer {
     /// Asks for new contents at the next tick.
     open func setNeedsDisplay() {
         needsDisplay = true
-        host?.invalidate()
+        host?.displayNeeded()
     }
 
     /// Asks for `layoutSublayers()` at the next tick.
     public func setNeedsLayout() {
         needsLayout = true
-        host?.invalidate()
+        host?.layoutNeeded()
     }
 
     /// Lays out now if a layout is pending, so sizes can be read back at once.
@@ -462,6 +462,9 @@ open class Layer {
             layer.didJoin(host)
             layer.hostScaleChanged(to: scale)
         }
+        // Whatever the subtree had pending is walked for at the next tick.
+        host.layoutNeeded()
+        host.displayNeeded()
         host.treeChanged()
     }
 
