@@ -221,6 +221,13 @@ struct LayerAnimationTests {
         try frame(scene)
         #expect(results == [false])
         #expect(layer.presentation().cornerRadius == 14)
+        // Removing an animation that would never end lets the host go idle too.
+        layer.add(.basic(from: 0.0, to: 1.0, duration: 1, timing: AnimationTiming(repeatCount: .infinity)), for: .opacity)
+        try frame(scene)
+        #expect(scene.host.isAnimating)
+        layer.removeAllAnimations()
+        #expect(!scene.host.isAnimating)
+        #expect(scene.host.displayLink.subscriberCount == 0)
     }
 
     /// A surface whose frame signals stop (hidden, as compositors do) pauses its animations: the

@@ -50,6 +50,16 @@ extension LayerHost {
         invalidate()
     }
 
+    /// A layer's last animation was removed: it is no longer sampled, and once no layer is
+    /// left the display link lets go.
+    func layerStoppedAnimating(_ layer: Layer) {
+        let id = ObjectIdentifier(layer)
+        animation.layers[id] = nil
+        animation.pending[id] = nil
+        animation.resizing[id] = nil
+        updateAnimationSubscription()
+    }
+
     /// A subtree left the tree: its animations stop counting here.
     func subtreeLeft(_ layer: Layer) {
         guard !animation.layers.isEmpty else { return }

@@ -245,6 +245,7 @@ extension Layer {
     private func animationsRemoved(_ removed: [RunningAnimation]) {
         guard !removed.isEmpty else { return }
         markAnimated(subtree: removed.contains { $0.propertyID.reachesSublayers })
+        if animations.isEmpty { host?.layerStoppedAnimating(self) }
         let completions = removed.compactMap(\.completion)
         guard !completions.isEmpty else { return }
         // Never from inside a setter or an `add`: the caller may be mid-change.
