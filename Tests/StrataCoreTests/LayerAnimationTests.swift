@@ -334,4 +334,24 @@ struct LayerAnimationTests {
         #expect(layer.fadingFromContents == nil, "the old contents are let go")
         #expect(scene.host.statistics.displayTasksStarted == displayed + 1)
     }
+
+    /// Hostile durations do not trap: past UInt64 nanoseconds, infinite, NaN or negative. Each
+    /// either runs or ends, and the host samples on.
+    @Test func absurdDurationsNeitherTrapNorHang() throws {
+        let clock = InjectedClock()
+        let scene = scene(clock)
+        let layer = solidLayer(.red, Rect(x: 0, y: 0, width: 40, height: 40))
+        scene.root.addSublayer(layer)
+        try scene.settle()
+        for (index, duration) in [1e11, 1e300, .infinity, .nan, -5].enumerated() {
+            layer.add(.basic(from: 0.0, to: 1.0, duration: duration), for: .opacity, forKey: "hostile \(index)")
+        }
+        try frame(scene)
+        clock.advance(seconds: 1)
+        try frame(scene)
+        let opacity = layer.presentation().opacity
+        #expect(opacity.isFinite && opacity >= 0 && opacity <= 1, "\(opacity)")
+        layer.removeAllAnimations()
+        #expect(!scene.host.isAnimating)
+    }
 }

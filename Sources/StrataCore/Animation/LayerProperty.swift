@@ -111,24 +111,6 @@ enum LayerPropertyID: String, Hashable, Sendable {
     }
 }
 
-extension LayerPresentation {
-    /// Takes `id`'s value from `other`.
-    mutating func copy(_ id: LayerPropertyID, from other: LayerPresentation) {
-        switch id {
-        case .position: position = other.position
-        case .boundsOrigin: bounds.origin = other.bounds.origin
-        case .size: bounds.size = other.bounds.size
-        case .opacity: opacity = other.opacity
-        case .backgroundColor: backgroundColor = other.backgroundColor
-        case .cornerRadius: cornerRadius = other.cornerRadius
-        case .borderWidth: borderWidth = other.borderWidth
-        case .borderColor: borderColor = other.borderColor
-        case .transform: transform = other.transform
-        case .contentsFade: contentsFade = other.contentsFade
-        }
-    }
-}
-
 /// How an animation to a new value moves, without its endpoints: the layer supplies them (the
 /// value on screen, with its velocity, and the new one). What `Layer.animate(with:_:)` and
 /// `Layer.animate(_:to:with:completion:)` take. A plain value; any thread.

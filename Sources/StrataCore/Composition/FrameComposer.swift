@@ -183,15 +183,8 @@ final class FrameComposer {
     /// leaving damage tracking alone: what an incrementally painted frame must equal.
     func paintFullFrame(_ root: Layer, geometry: SurfaceGeometry, background: Color, time: UInt64) -> Bitmap? {
         guard let bitmap = try? Bitmap(width: geometry.pixelWidth, height: geometry.pixelHeight) else { return nil }
-        // A copy that consumes no changed flags: the next real frame still sees them.
-        var flags: [Bool] = []
-        forEachLayer(in: root) { flags.append($0.composition.needsComposite) }
-        let copy = RenderTree.copy(root, capacity: flags.count)
-        var index = 0
-        forEachLayer(in: root) { layer in
-            layer.composition.needsComposite = flags[index]
-            index += 1
-        }
+        // The next real frame must still see what changed.
+        let copy = RenderTree.copy(root, capacity: tree.nodes.count, consumingChanges: false)
         var untracked: DamageRegion? = nil
         let items = Self.flatten(copy, isNew: true, geometry: geometry, time: time, damage: &untracked, state: nil)
         var everything = DamageRegion()

@@ -43,11 +43,12 @@ struct RenderNode: Sendable {
 struct RenderTree: Sendable {
     var nodes: [RenderNode] = []
 
-    /// Copies `root`'s tree, clearing each layer's changed flag. Animations not yet started
-    /// must have been started (`Layer.startPendingAnimations`) first. Iterative, so a tree of any
-    /// depth is safe.
+    /// Copies `root`'s tree, clearing each layer's changed flag when `consumingChanges` (a copy
+    /// for a frame; not one for a test's full repaint). Animations not yet started are left
+    /// out: `Layer.startPendingAnimations` starts them first. Iterative, so a tree of any depth
+    /// is safe.
     @MainActor
-    static func copy(_ root: Layer, capacity: Int) -> RenderTree {
+    static func copy(_ root: Layer, capacity: Int, consumingChanges: Bool = true) -> RenderTree {
         var tree = RenderTree()
         tree.nodes.reserveCapacity(capacity)
         enum Step { case enter(Layer), exit(Int) }
@@ -58,7 +59,7 @@ struct RenderTree: Sendable {
                 tree.nodes[index].subtreeEnd = tree.nodes.count
             case let .enter(layer):
                 let index = tree.nodes.count
-                tree.nodes.append(layer.renderNode())
+                tree.nodes.append(layer.renderNode(consumingChanges: consumingChanges))
                 stack.append(.exit(index))
                 for sublayer in layer.sublayers.reversed() { stack.append(.enter(sublayer)) }
             }
@@ -68,10 +69,10 @@ struct RenderTree: Sendable {
 }
 
 extension Layer {
-    /// This layer as a render node; its changed flag is consumed.
-    func renderNode() -> RenderNode {
+    /// This layer as a render node, consuming its changed flag if asked.
+    func renderNode(consumingChanges: Bool) -> RenderNode {
         let changed = composition.needsComposite
-        composition.needsComposite = false
+        if consumingChanges { composition.needsComposite = false }
         var started: [StartedAnimation] = []
         if !animations.isEmpty {
             started.reserveCapacity(animations.count)

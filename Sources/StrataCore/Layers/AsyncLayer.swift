@@ -227,7 +227,8 @@ open class AsyncLayer: Layer {
         var old = contents
         contents = bitmap
         contentsScale = bitmap == nil ? 0 : scale
-        if let duration, duration > 0, bitmap != nil, old !== bitmap {
+        // A fade that would never end (an infinite or NaN duration) is no fade.
+        if let duration, duration > 0, duration.isFinite, bitmap != nil, old !== bitmap {
             startContentsFade(from: old, duration: duration)
         } else {
             context.retire(&old)

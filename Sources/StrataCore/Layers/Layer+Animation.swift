@@ -51,10 +51,9 @@ struct RunningAnimation {
     /// When it ends, once started: its start plus its duration, in animation-clock nanoseconds.
     var endTime: UInt64? {
         guard let beginTime, case let .ready(driver) = source else { return nil }
-        let duration = driver.totalDuration
-        guard duration.isFinite else { return .max }
-        return beginTime.addingReportingOverflow(UInt64(max(duration, 0) * 1e9)).overflow ? .max
-            : beginTime + UInt64(max(duration, 0) * 1e9)
+        // Saturating: a duration of any size, even one past UInt64 in nanoseconds, ends at `.max`.
+        guard let nanoseconds = UInt64(exactly: (max(driver.totalDuration, 0) * 1e9).rounded(.up)) else { return .max }
+        return beginTime.addingReportingOverflow(nanoseconds).overflow ? .max : beginTime + nanoseconds
     }
 
     /// Its driver and start time, started at `time` if it has not started yet.
