@@ -94,6 +94,14 @@ public enum Monotonic {
         return UInt64(time.tv_sec) * 1_000_000_000 + UInt64(time.tv_nsec)
     }
 
+    /// The calling thread's CPU time, in nanoseconds: what it ran, not what it waited or was
+    /// preempted for.
+    public static var threadCPUTime: UInt64 {
+        var time = timespec()
+        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &time)
+        return UInt64(time.tv_sec) * 1_000_000_000 + UInt64(time.tv_nsec)
+    }
+
     /// A duration in nanoseconds: zero when negative, `UInt64.max` when too large.
     public static func nanoseconds(_ duration: Duration) -> UInt64 {
         let (seconds, attoseconds) = duration.components

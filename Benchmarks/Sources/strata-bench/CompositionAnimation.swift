@@ -33,14 +33,18 @@ enum CompositionAnimation {
         recorder.record("compositor_interval", interval, unit: "ms", note: "weston-presentation-shm's median in this run")
         recorder.record("display_tasks_animation", animation.displayTasksStarted, unit: "tasks", goal: .exactly(0),
                         note: "started while the cards animated, warm-up included")
-        recorder.record("animation_main_thread_p50", animation.mainThread.median, unit: "ms")
-        recorder.record("animation_main_thread_p99", animation.mainThread.percentile(0.99), unit: "ms", goal: .atMost(0.1),
-                        note: "each tick's main-thread time: flattening, sampling 1 000 animations, handing the frame over")
-        recorder.record("animation_main_thread_max", animation.mainThread.percentile(1), unit: "ms")
+        // Main-thread time is CPU time, as M9 defines busy; wall-clock is reported beside it.
+        recorder.record("animation_main_thread_cpu_p50", animation.mainThreadCPUPerTick.median, unit: "ms")
+        recorder.record("animation_main_thread_cpu_p99", animation.mainThreadCPUPerTick.percentile(0.99), unit: "ms", goal: .atMost(0.1),
+                        note: "each tick's main-thread CPU time: starting and ending animations, handing the frame to the compose queue")
+        recorder.record("animation_main_thread_cpu_max", animation.mainThreadCPUPerTick.percentile(1), unit: "ms")
+        recorder.record("animation_main_thread_wall_p50", animation.mainThread.median, unit: "ms")
+        recorder.record("animation_main_thread_wall_p99", animation.mainThread.percentile(0.99), unit: "ms",
+                        note: "the same ticks by the wall clock: more than their CPU time only where the thread waited to run")
         recorder.record("animation_main_thread_cpu_per_frame", animation.perFrame(animation.mainThreadCPU), unit: "ms",
                         note: "all the main thread's CPU (ticks, events, frame completion) over frames committed")
-        recorder.record("rerender_main_thread_p50", rerender.mainThread.median, unit: "ms")
-        recorder.record("rerender_main_thread_p99", rerender.mainThread.percentile(0.99), unit: "ms")
+        recorder.record("rerender_main_thread_cpu_p50", rerender.mainThreadCPUPerTick.median, unit: "ms")
+        recorder.record("rerender_main_thread_cpu_p99", rerender.mainThreadCPUPerTick.percentile(0.99), unit: "ms")
         for phase in [animation, rerender] {
             recorder.record("\(phase.kind)_paint_p50", phase.paint.median, unit: "ms")
             recorder.record("\(phase.kind)_paint_p99", phase.paint.percentile(0.99), unit: "ms",
@@ -65,17 +69,20 @@ enum CompositionAnimation {
         if let path = context.plotPath("m10-frame-time.png") {
             try Plot.scatter([
                 .init(name: "re-render: paint", color: Color(rgb: 0xFF9500), values: rerender.paint.values),
-                .init(name: "re-render: main thread", color: Color(rgb: 0xFF3B30), values: rerender.mainThread.values),
+                .init(name: "re-render: main thread CPU", color: Color(rgb: 0xFF3B30), values: rerender.mainThreadCPUPerTick.values),
                 .init(name: "animation: paint", color: Color(rgb: 0x30B0C7), values: animation.paint.values),
-                .init(name: "animation: main thread", color: Color(rgb: 0x0A84FF), values: animation.mainThread.values),
-            ], title: "M10: 500 cards moving, main-thread time per tick and paint time per frame", unit: "ms", to: path)
+                .init(name: "animation: main thread CPU", color: Color(rgb: 0x0A84FF), values: animation.mainThreadCPUPerTick.values),
+            ], title: "M10: 500 cards moving, main-thread CPU per tick and paint time per frame", unit: "ms", to: path)
         }
     }
 
     /// One phase's figures as the subject reported them, all rounds pooled.
     struct Phase {
         let kind: AnimationRun.Kind
+        /// Wall-clock time of each tick.
         let mainThread: SampleSet
+        /// CPU time of each tick.
+        let mainThreadCPUPerTick: SampleSet
         let paint: SampleSet
         let intervals: SampleSet
         let frames: Double
@@ -97,6 +104,7 @@ enum CompositionAnimation {
                 SampleSet((fields["\(kind).\(key)"] ?? "").split(separator: ",").compactMap { Double($0) })
             }
             mainThread = samples("main_thread_ms")
+            mainThreadCPUPerTick = samples("main_thread_cpu_per_tick_ms")
             paint = samples("paint_ms")
             intervals = samples("interval_ms")
             frames = try number("frames")
@@ -170,6 +178,7 @@ final class AnimationRun {
     /// What one or more phases of a kind measured.
     struct Measured {
         var mainThread: [Double] = []
+        var mainThreadCPUPerTick: [Double] = []
         var paint: [Double] = []
         var intervals: [Double] = []
         var frames = 0
@@ -182,6 +191,7 @@ final class AnimationRun {
 
         mutating func add(_ other: Measured) {
             mainThread += other.mainThread
+            mainThreadCPUPerTick += other.mainThreadCPUPerTick
             paint += other.paint
             intervals += other.intervals
             frames += other.frames
@@ -195,6 +205,7 @@ final class AnimationRun {
         func print(_ kind: Kind) {
             func list(_ values: [Double]) -> String { values.map { String($0) }.joined(separator: ",") }
             Swift.print("\(kind).main_thread_ms=\(list(mainThread))")
+            Swift.print("\(kind).main_thread_cpu_per_tick_ms=\(list(mainThreadCPUPerTick))")
             Swift.print("\(kind).paint_ms=\(list(paint))")
             Swift.print("\(kind).interval_ms=\(list(intervals))")
             Swift.print("\(kind).frames=\(frames)")
@@ -242,6 +253,7 @@ final class AnimationRun {
         while monotonicSeconds() < warm { try session.loop.runOnce(timeout: .milliseconds(20)) }
 
         var ticks = SampleTail(host.statistics.mainThreadTimePerTick)
+        var tickCPU = SampleTail(host.statistics.mainThreadCPUTimePerTick)
         var paints = SampleTail(host.statistics.paintTimePerFrame)
         var intervals = SampleTail(host.statistics.frameIntervals)
         var measured = Measured()
@@ -257,6 +269,7 @@ final class AnimationRun {
             guard now != seen else { continue }
             seen = now
             measured.mainThread += ticks.take(statistics.mainThreadTimePerTick)
+            measured.mainThreadCPUPerTick += tickCPU.take(statistics.mainThreadCPUTimePerTick)
             measured.paint += paints.take(statistics.paintTimePerFrame)
             measured.intervals += intervals.take(statistics.frameIntervals)
         }
@@ -267,7 +280,7 @@ final class AnimationRun {
         measured.frameTimeouts = after.frameTimeouts - before.frameTimeouts
         measured.displayTasksFinished = after.displayTasksFinished - before.displayTasksFinished
         measured.displayTasksStarted = after.displayTasksStarted - started.displayTasksStarted
-        guard !ticks.overflowed, !paints.overflowed, !intervals.overflowed else {
+        guard !ticks.overflowed, !tickCPU.overflowed, !paints.overflowed, !intervals.overflowed else {
             throw BenchError(message: "more than a ring of samples arrived between two looks")
         }
 

@@ -250,7 +250,7 @@ public final class LayerHost {
 
     private func runScheduledTick() {
         guard clock.beginTick() else { return }
-        let start = ContinuousClock.now
+        let start = ContinuousClock.now, cpuStart = Monotonic.threadCPUTime
         isTicking = true
         willSettleGroups = true
         invalidatedDuringTick = false
@@ -271,6 +271,8 @@ public final class LayerHost {
         isTicking = false
         displayLink.tickEnded(awaitingFrameSignal: clock.isComposing || clock.isFrameInFlight || rendersInFlight > 0)
         if invalidatedDuringTick || transactions.hasPending { perform(clock.invalidate()) }
+        let cpuEnd = Monotonic.threadCPUTime
+        statistics.mainThreadCPUTimePerTick.append(.nanoseconds(cpuEnd > cpuStart ? cpuEnd - cpuStart : 0))
         recordMainThreadTime(since: start, tick: true)
     }
 

@@ -74,8 +74,11 @@ public struct Statistics: Sendable, CustomStringConvertible {
 
     /// Main-thread time spent in ticks and frame completions.
     public var mainThreadTime: Duration = .zero
-    /// Main-thread time of recent ticks, newest last.
+    /// Main-thread time of recent ticks, newest last: wall-clock, so it includes any time the
+    /// thread was preempted mid-tick.
     public var mainThreadTimePerTick = Samples(capacity: 512)
+    /// The main thread's CPU time in each of the same ticks: the work itself, without preemption.
+    public var mainThreadCPUTimePerTick = Samples(capacity: 512)
     /// Compose-queue time of recent painted frames (flattened items to pixels), newest last.
     public var paintTimePerFrame = Samples(capacity: 512)
 
@@ -109,7 +112,7 @@ public struct Statistics: Sendable, CustomStringConvertible {
         frame interval p50 \(Self.milliseconds(frameIntervals.percentile(0.5))) \
         p99 \(Self.milliseconds(frameIntervals.percentile(0.99))) from \(frameIntervalSource.rawValue); \
         main thread \(Self.milliseconds(mainThreadTime)) (per tick p50 \(Self.milliseconds(mainThreadTimePerTick.percentile(0.5))), \
-        p99 \(Self.milliseconds(mainThreadTimePerTick.percentile(0.99))))
+        p99 \(Self.milliseconds(mainThreadTimePerTick.percentile(0.99))), CPU p99 \(Self.milliseconds(mainThreadCPUTimePerTick.percentile(0.99))))
         """
     }
 
