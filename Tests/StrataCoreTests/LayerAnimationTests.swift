@@ -296,6 +296,40 @@ struct LayerAnimationTests {
         #expect(layer.contents?.width == 120)
     }
 
+    /// With `redrawsDuringSizeAnimation`, the layer renders again as its presented size changes,
+    /// at that size, instead of stretching its old contents; the last render is at the model size.
+    @Test func aLayerThatOptsInRedrawsAtEachPresentedSize() throws {
+        let clock = InjectedClock()
+        let scene = scene(clock)
+        let painter = Painter(color: .blue)
+        let layer = AsyncLayer(delegate: painter)
+        layer.redrawsDuringSizeAnimation = true
+        layer.frame = Rect(x: 0, y: 0, width: 40, height: 40)
+        scene.root.addSublayer(layer)
+        try scene.settle()
+        let displayed = scene.host.statistics.displayTasksStarted
+
+        Layer.animate(with: .basic(duration: 0.5, curve: .linear)) { layer.frame.size = Size(width: 120, height: 60) }
+        var widths: Set<Int> = []
+        for _ in 0..<10 {
+            clock.advance(seconds: 0.04)
+            try frame(scene)
+            try scene.step(until: { scene.host.statistics.displayTasksInFlight == 0 })
+            if let width = layer.contents?.width { widths.insert(width) }
+        }
+        let size = layer.presentation().bounds.size
+        #expect(size.width > 40 && size.width < 120, "\(size)")
+        #expect(scene.host.statistics.displayTasksStarted >= displayed + 5, "renders while the size animates")
+        #expect(widths.contains { $0 > 40 && $0 < 120 }, "contents drawn at sizes in between: \(widths.sorted())")
+        for _ in 0..<10 {
+            clock.advance(seconds: 0.04)
+            try frame(scene)
+        }
+        try scene.settle()
+        #expect(layer.contents?.width == 120 && layer.contents?.height == 60)
+        #expect(scene.pixel(118, 58) == Color.blue.premultipliedARGB)
+    }
+
     /// New async contents cross-fade from the old ones at composition: half-way, each pixel is
     /// half of each, and the fade renders nothing beyond the one new result.
     @Test func newAsyncContentsCrossFadeFromTheOldOnes() throws {

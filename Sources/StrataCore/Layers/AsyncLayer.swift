@@ -84,22 +84,46 @@ open class AsyncLayer: Layer {
         nextResultFade = duration
     }
 
-    /// Renders at each frame's animated size while the size animates, instead of showing the
-    /// old contents stretched and rendering once at the end (the default, as cheap as a resize
-    /// can be).
+    /// Renders at the animated size while the size animates, one render at a time (each shows,
+    /// stretched to the frame's size until the next lands), and at the final size when it ends;
+    /// instead of showing the old contents stretched and rendering once at the end (the
+    /// default, as cheap as a resize can be).
     public var redrawsDuringSizeAnimation = false
     /// A display skipped while the size animates, due when it ends.
     private var displayAwaitsSizeAnimation = false
+    /// Asynchronous renders started and not back yet.
+    private var rendersInFlight = 0
+    /// The size of the newest render started.
+    private var renderedSize: Size?
+    /// The presented size moved on while a render was in flight.
+    private var presentedSizeRedrawDue = false
 
     open override func sizeAnimationEnded() {
-        if displayAwaitsSizeAnimation {
+        if displayAwaitsSizeAnimation || redrawsDuringSizeAnimation {
             displayAwaitsSizeAnimation = false
+            presentedSizeRedrawDue = false
             setNeedsDisplay()
         }
     }
 
+    /// Redraws at the new presented size one render at a time, without cancelling the one in
+    /// flight: cancelled each frame, no render would ever land while the size moves.
     open override func presentedSizeChanged() {
-        if redrawsDuringSizeAnimation { setNeedsDisplay() }
+        guard redrawsDuringSizeAnimation, isAnimating(.size) else { return }
+        guard rendersInFlight == 0 else {
+            presentedSizeRedrawDue = true
+            return
+        }
+        guard presentation().bounds.size != renderedSize else { return }
+        super.setNeedsDisplay()
+    }
+
+    private func asynchronousRenderEnded() {
+        rendersInFlight -= 1
+        if rendersInFlight == 0, presentedSizeRedrawDue {
+            presentedSizeRedrawDue = false
+            presentedSizeChanged()
+        }
     }
 
     open override func hostScaleChanged(to scale: Double) {
@@ -159,11 +183,14 @@ open class AsyncLayer: Layer {
         let generation = sentinel.value
         context.group?.groupRenderStarted(self, generation: generation)
         let didDisplay = task.didDisplay
+        rendersInFlight += 1
+        renderedSize = size
         // Outcomes are recorded on the main thread, where the context lives; the group hears of
         // every one, so a render that never shows does not hold it back.
-        let ended: @Sendable @MainActor (DisplayEvent) -> Void = { event in
+        let ended: @Sendable @MainActor (DisplayEvent) -> Void = { [weak self] event in
             context.record(event)
             context.group?.groupRenderEnded(sentinel, generation: generation)
+            self?.asynchronousRenderEnded()
         }
         let finish: @Sendable (DisplayEvent) -> Void = { [weak self] event in
             post {
@@ -194,6 +221,7 @@ open class AsyncLayer: Layer {
                 context.record(.finished)
                 self.show(bitmap, generation: generation, scale: scale, finished: true, context: context, didDisplay: didDisplay)
                 context.group?.groupRenderEnded(sentinel, generation: generation)
+                self.asynchronousRenderEnded()
             }
         }
     }
