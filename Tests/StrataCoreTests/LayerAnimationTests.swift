@@ -3,17 +3,6 @@ import CoreTestSupport
 import StrataPlatform
 import Testing
 
-/// A clock the test moves: animations are sampled at whatever it reads.
-@MainActor
-final class InjectedClock {
-    /// Nanoseconds; starts well away from 0 so no subtraction can underflow.
-    var now: UInt64 = 1_000_000_000_000
-
-    func advance(seconds: Double) { now += UInt64(seconds * 1e9) }
-
-    func install(on host: LayerHost) { host.animationClock = { [unowned self] in now } }
-}
-
 /// One 8-bit channel of a premultiplied ARGB pixel.
 private func channel(_ pixel: UInt32?, shift: UInt32) -> Double {
     Double(((pixel ?? 0) >> shift) & 0xff)

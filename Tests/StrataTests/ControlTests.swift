@@ -379,6 +379,39 @@ struct ControlTests {
         #expect(log.take() == ["down", "exit", "upOutside"], "setting isOn sends nothing")
     }
 
+    /// A flip slides the knob on a spring at composition: its presentation passes through the
+    /// middle of the track, the knob is never drawn again (only the track, for its new colour),
+    /// and it ends at the right, where the pixels show it.
+    @Test func aToggleSlidesItsKnobWithoutDrawingIt() throws {
+        let toggle = Toggle()
+        let scene = try scene(with: toggle)
+        let clock = InjectedClock()
+        clock.install(on: scene.host)
+        let knob = try #require(toggle.sublayers.first)
+        let start = knob.presentation().frame.minX
+        let displayed = scene.host.statistics.displayTasksStarted
+
+        toggle.isOn = true
+        let end = knob.frame.minX
+        #expect(end > start + 20, "the model is at the right at once")
+        var seen: [Double] = []
+        for _ in 0..<40 {
+            clock.advance(seconds: 0.016)
+            try scene.loop.runOnce(timeout: .milliseconds(5))
+            scene.backend.signalFrame()
+            try scene.loop.runOnce(timeout: .milliseconds(5))
+            seen.append(knob.presentation().frame.minX)
+        }
+        #expect(seen.contains { $0 > start + 5 && $0 < end - 5 }, "slid through the middle: \(seen)")
+        try scene.settle()
+        #expect(knob.presentation().frame.minX == end)
+        #expect(scene.host.statistics.displayTasksStarted == displayed + 1, "only the track drew again")
+        // The knob (white) is at the right of the 100 × 40 control at (20, 20), the track at the left.
+        let knobPixel = try #require(scene.pixel(20 + 50 + 18, 40))
+        let trackPixel = try #require(scene.pixel(20 + 50 - 18, 40))
+        #expect(knobPixel == Color.white.premultipliedARGB && trackPixel != knobPixel)
+    }
+
     /// A slider 100 wide: its thumb's centre runs from x = 14 to 86 in its own coordinates, so
     /// 34 + 72 · value in the scene.
     @Test func aSliderFollowsPressesAndDragsClamped() throws {

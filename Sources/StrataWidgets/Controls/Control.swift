@@ -6,7 +6,7 @@ import StrataCore
 /// - **States.** `isEnabled`, `isHighlighted`, `isSelected`, the hover and the focus make up
 ///   `state`. Each change schedules one render for the next tick (`setNeedsDisplayAtNextTick()`),
 ///   so several changes in one turn of the loop draw once; subclasses draw `state` in one
-///   asynchronous display task, never with sublayers.
+///   asynchronous display task, with a sublayer only for a part that moves (a toggle's knob).
 /// - **Tracking.** A left-button press or the first finger highlights the control and grabs the
 ///   pointer. Moving out of it (`contains`, widened by `touchTrackingMargin` for fingers) removes
 ///   the highlight and sends `touchDragExit`; coming back sends `touchDragEnter`. Releasing inside

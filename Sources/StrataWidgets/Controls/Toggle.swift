@@ -5,23 +5,30 @@ import StrataCore
 /// setting `isOn` in code sends nothing.
 ///
 /// The track keeps its proportions (7:4) and is centred in the bounds, leaving room for the
-/// focus ring; `sizeThatFits` gives the usual size. Main actor only.
+/// focus ring; `sizeThatFits` gives the usual size. The knob is a sublayer drawn once: a flip
+/// slides it on a spring, and a press stretches it, at composition (`animatesStateChanges`),
+/// while the track's colour cross-fades. Main actor only.
 @MainActor
 open class Toggle: Control {
     /// A switch that is on or off.
     public init(isOn: Bool = false) {
         self.isOn = isOn
         super.init()
+        knob.isUserInteractionEnabled = false
+        // A press changes the knob's width: drawn again as it stretches, so its ends stay round.
+        knob.redrawsDuringSizeAnimation = true
+        knob.displayClosure = { [weak self] _ in self?.knobTask() ?? DisplayTask(display: nil) }
+        addSublayer(knob)
     }
 
     /// Whether the switch is on.
-    public var isOn: Bool { didSet { if isOn != oldValue { setNeedsDisplayAtNextTick() } } }
+    public var isOn: Bool { didSet { if isOn != oldValue { setNeedsDisplayAtNextTick(); moveKnob() } } }
     /// The track's colour when on.
     public var onTintColor = ControlStyle.accent { didSet { if onTintColor != oldValue { setNeedsDisplayAtNextTick() } } }
     /// The track's colour when off.
     public var offTintColor = ControlStyle.track { didSet { if offTintColor != oldValue { setNeedsDisplayAtNextTick() } } }
     /// The knob's colour.
-    public var knobColor = ControlStyle.knob { didSet { if knobColor != oldValue { setNeedsDisplayAtNextTick() } } }
+    public var knobColor = ControlStyle.knob { didSet { if knobColor != oldValue { knob.setNeedsDisplay() } } }
     /// The focus ring's colour.
     public var focusRingColor = ControlStyle.accent { didSet { if focusRingColor != oldValue { setNeedsDisplayAtNextTick() } } }
 
@@ -36,6 +43,67 @@ open class Toggle: Control {
         sendActions(for: .valueChanged)
     }
 
+    open override func stateDidChange() {
+        super.stateDidChange()
+        moveKnob()
+        if state.contains(.disabled) != knobIsDisabled { knob.setNeedsDisplay() }
+    }
+
+    open override func layoutSublayers() {
+        super.layoutSublayers()
+        knob.frame = knobFrame()
+    }
+
+    // MARK: Drawing
+
+    /// The knob, drawn by `knobTask()` with room for its shadow (`knobShadowSpace`).
+    private let knob = AsyncLayer()
+    private var knobIsDisabled = false
+    /// Room around the knob for its shadow: 1.5 pt of spread, 1 pt lower.
+    private nonisolated static let knobShadowSpace = 3.0
+
+    /// The track: centred, 7:4, inside the focus ring's space; nil when there is no room.
+    private nonisolated static func trackRect(in size: Size) -> Rect? {
+        let space = ControlStyle.focusRingSpace
+        let height = Swift.min(size.height - space * 2, (size.width - space * 2) * 4 / 7).rounded(.down)
+        guard height > 0, height.isFinite else { return nil }
+        let width = (height * 7 / 4).rounded()
+        return Rect(x: ((size.width - width) / 2).rounded(), y: ((size.height - height) / 2).rounded(), width: width, height: height)
+    }
+
+    /// Where the knob's layer goes for the current state: at the left (off) or right (on) of
+    /// the track, stretched towards the middle while pressed, as touch switches do.
+    private func knobFrame() -> Rect {
+        guard let track = Self.trackRect(in: bounds.size) else { return .zero }
+        let inset = (track.height / 12).rounded(.up)
+        let diameter = track.height - inset * 2
+        let width = diameter + (state.contains(.highlighted) ? (diameter / 4).rounded() : 0)
+        let x = isOn ? track.maxX - inset - width : track.minX + inset
+        return Rect(x: x, y: track.minY + inset, width: width, height: diameter).insetBy(dx: -Self.knobShadowSpace, dy: -Self.knobShadowSpace)
+    }
+
+    /// Sends the knob to where the state puts it: on a spring in a window, at once otherwise.
+    private func moveKnob() {
+        let target = knobFrame()
+        guard target != knob.frame else { return }
+        if animatesStateChanges, host != nil {
+            Layer.animate(with: .spring(SpringParameters(response: 0.3, dampingFraction: 0.8))) { knob.frame = target }
+        } else {
+            knob.frame = target
+        }
+    }
+
+    private func knobTask() -> DisplayTask {
+        let (color, disabled) = (knobColor, state.contains(.disabled))
+        knobIsDisabled = disabled
+        return DisplayTask(display: { canvas, size, _ in
+            let space = Self.knobShadowSpace
+            let rect = Rect(x: space, y: space, width: size.width - space * 2, height: size.height - space * 2)
+            guard rect.width > 0, rect.height > 0 else { return }
+            ControlStyle.drawKnob(rect, color: color, border: nil, isDisabled: disabled, on: canvas)
+        })
+    }
+
     open override func displayTask(for layer: AsyncLayer) -> DisplayTask {
         let state = self.state
         let isOn = self.isOn
@@ -44,26 +112,13 @@ open class Toggle: Control {
         if state.contains(.hovered) && !pressed {
             track = isOn ? ControlStyle.mix(track, .white, 0.15) : ControlStyle.mix(track, .black, 0.07)
         }
-        let (knob, ring, ringColor) = (knobColor, isFocusRingVisible, focusRingColor)
+        let (ring, ringColor) = (isFocusRingVisible, focusRingColor)
         let disabled = state.contains(.disabled)
         return DisplayTask(display: { [track] canvas, size, _ in
-            let space = ControlStyle.focusRingSpace
-            let height = Swift.min(size.height - space * 2, (size.width - space * 2) * 4 / 7).rounded(.down)
-            guard height > 0 else { return }
-            let width = (height * 7 / 4).rounded()
-            let trackRect = Rect(x: ((size.width - width) / 2).rounded(), y: ((size.height - height) / 2).rounded(),
-                                 width: width, height: height)
-            if ring { ControlStyle.drawFocusRing(around: trackRect, cornerRadius: height / 2, color: ringColor, on: canvas) }
+            guard let trackRect = Self.trackRect(in: size) else { return }
+            if ring { ControlStyle.drawFocusRing(around: trackRect, cornerRadius: trackRect.height / 2, color: ringColor, on: canvas) }
             canvas.opacity = disabled ? ControlStyle.disabledOpacity : 1
-            canvas.fill(trackRect, color: track, cornerRadius: height / 2)
-            canvas.opacity = 1
-            // A pressed knob stretches towards the middle, as touch switches do.
-            let inset = (height / 12).rounded(.up)
-            let diameter = height - inset * 2
-            let knobWidth = diameter + (pressed ? (diameter / 4).rounded() : 0)
-            let x = isOn ? trackRect.maxX - inset - knobWidth : trackRect.minX + inset
-            let knobRect = Rect(x: x, y: trackRect.minY + inset, width: knobWidth, height: diameter)
-            ControlStyle.drawKnob(knobRect, color: knob, border: nil, isDisabled: disabled, on: canvas)
+            canvas.fill(trackRect, color: track, cornerRadius: trackRect.height / 2)
         })
     }
 }
