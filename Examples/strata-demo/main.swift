@@ -200,6 +200,10 @@ do {
             placedSpringCard = true
             springCard.frame.origin = Point(x: size.width - 120 - gap, y: size.height - 48 - gap)
         }
+        // Where the stage is, in surface points, for the end-to-end test that drives the card.
+        let stage = content.convert(content.bounds, to: nil)
+        let line = "strata-demo: layout stage=\(Int(stage.minX)),\(Int(stage.minY)),\(Int(stage.width)),\(Int(stage.height))\n"
+        _ = write(STDOUT_FILENO, line, line.utf8.count)
     }
 
     let start = ContinuousClock.now
