@@ -16,8 +16,10 @@ import CPixman
 ///   `CoverageGrid`): cells with one coverage value go to pixman as boxes, and only cells touching
 ///   a corner arc are rasterized, into an A8 mask the canvas keeps and reuses.
 /// - Rotated or skewed (`concatenate(_:)`): coverage is computed per device pixel in bands of rows
-///   (see `TransformedShape`), into the same mask, and composited through it; images are sampled
-///   through a pixman transform with bilinear filtering. The clip stays a device rectangle.
+///   (see `TransformedShape`), into the same mask, and composited through it. Images are not
+///   composited by pixman there (its bilinear filter under a rotation is its slowest path): each
+///   row's coverage, bilinear sample and blend are done in one pass (see `ImageSampler`). The clip
+///   stays a device rectangle.
 ///
 /// Either way the clip is applied by clamping the boxes composited, so the bitmap's pixman image
 /// never carries a clip region.
@@ -258,20 +260,12 @@ public final class Canvas {
         guard s.opacity > 0, !s.clipIsEmpty else { return }
         guard s.isAxisAligned else {
             guard let shape = TransformedShape(outer: rect, radius: cornerRadius, transform: s.transform) else { return }
-            withPattern(of: image) { pattern, source in
-                // Device → image: back to user space, then into the image's pixels. Taken relative
-                // to a device point near the drawing (pixman's transforms are 16.16 fixed point).
-                let originX = clampedPixel(shape.deviceBounds.minX.rounded(.down), s.clipX0, s.clipX1)
-                let originY = clampedPixel(shape.deviceBounds.minY.rounded(.down), s.clipY0, s.clipY1)
-                let imageFromDevice = AffineTransform(translationX: Double(originX), y: Double(originY))
-                    .concatenating(shape.inverse)
+            withReadable(image) { source in
+                // Device → image: back to user space, then into the image's pixels.
+                let imageFromDevice = shape.inverse
                     .concatenating(AffineTransform(translationX: -rect.minX, y: -rect.minY))
                     .concatenating(AffineTransform(scaleX: Double(source.width) / rect.width, y: Double(source.height) / rect.height))
-                var transform = pixmanTransform(imageFromDevice)
-                _ = pixman_image_set_transform(pattern, &transform)
-                pixman_image_set_filter(pattern, PIXMAN_FILTER_BILINEAR, nil, 0)
-                pixman_image_set_repeat(pattern, PIXMAN_REPEAT_PAD)
-                render(shape, .pattern(pattern, dx: -Int32(originX), dy: -Int32(originY), opacity: s.opacity))
+                render(shape, image: source, imageFromDevice: imageFromDevice)
             }
             return
         }
@@ -281,21 +275,28 @@ public final class Canvas {
         }
     }
 
-    /// Calls `body` with a fresh pixman image over `image`'s pixels (or over a copy, when `image`
-    /// is the bitmap drawn into, which would otherwise be read while it is written), so the
+    /// Calls `body` with a fresh pixman image over `image`'s pixels (see `withReadable`), so the
     /// transform and filter set there never show up in the bitmap's own `pixmanImage`, and
     /// concurrent readers do not race.
     private func withPattern(of image: Bitmap, _ body: (OpaquePointer, Bitmap) -> Void) {
+        withReadable(image) { source in
+            guard let pattern = pixman_image_create_bits(
+                PIXMAN_a8r8g8b8, Int32(source.width), Int32(source.height),
+                source.pixels.assumingMemoryBound(to: UInt32.self), Int32(source.stride))
+            else { return }
+            defer { pixman_image_unref(pattern) }
+            body(pattern, source)
+        }
+    }
+
+    /// Calls `body` with `image` marked as being read, or with a copy of it when it is the bitmap
+    /// drawn into (which would otherwise be read while it is written).
+    private func withReadable(_ image: Bitmap, _ body: (Bitmap) -> Void) {
         let source = image === bitmap ? image.copy() : image
         guard let source else { return }
         source.beginReading()
         defer { source.endReading() }
-        guard let pattern = pixman_image_create_bits(
-            PIXMAN_a8r8g8b8, Int32(source.width), Int32(source.height),
-            source.pixels.assumingMemoryBound(to: UInt32.self), Int32(source.stride))
-        else { return }
-        defer { pixman_image_unref(pattern) }
-        body(pattern, source)
+        body(source)
     }
 
     /// The axis-aligned image draw: `source` (through `pattern`) into `box`, the device box of `rect`.
@@ -503,6 +504,47 @@ public final class Canvas {
                     Int32(start), Int32(top), Int32(end - start), Int32(bottom - top))
             }
             top = bottom
+        }
+    }
+
+    /// Draws `image` through a rotated or skewed `shape`'s coverage inside the clip, at the
+    /// current opacity, in one pass (see `ImageSampler`): row by row, only over the columns the
+    /// shape reaches, with coverage computed one by one only along the outline.
+    /// `imageFromDevice` maps device positions to image positions (pixel i's extent is [i, i + 1]).
+    private func render(_ shape: TransformedShape, image: Bitmap, imageFromDevice map: AffineTransform) {
+        let s = state
+        guard !s.clipIsEmpty, byte(s.opacity) > 0, map.isFinite, shape.inner == nil else { return }
+        let bounds = shape.deviceBounds
+        let x0 = clampedPixel(bounds.minX.rounded(.down), s.clipX0, s.clipX1)
+        let x1 = clampedPixel(bounds.maxX.rounded(.up), x0, s.clipX1)
+        let y0 = clampedPixel(bounds.minY.rounded(.down), s.clipY0, s.clipY1)
+        let y1 = clampedPixel(bounds.maxY.rounded(.up), y0, s.clipY1)
+        guard x1 > x0, y1 > y0 else { return }
+
+        let sampler = ImageSampler(image)
+        guard mask.reserve(width: x1 - x0, height: 1), let coverage = mask.bytes else { return }
+        bitmap.beginWriting()
+        defer { bitmap.endWriting() }
+        for row in y0..<y1 {
+            let origin = shape.origin(ofRow: row)
+            let span = shape.span(of: shape.outer, origin: origin, within: x0, x1)
+            guard span.zeroFrom > span.zeroBefore else { continue }
+            // Coverage × opacity of the columns the row reaches (one `memset` for the inside), less
+            // any that turn out empty at either end.
+            RoundedBox.RowSpan.fill(coverage, row: origin, x0: span.zeroBefore, x1: span.zeroFrom, scale: s.opacity,
+                                    of: shape, outer: span, inner: nil)
+            var first = span.zeroBefore, end = span.zeroFrom
+            while first < end, coverage[first - span.zeroBefore] == 0 { first += 1 }
+            while end > first, coverage[end - 1 - span.zeroBefore] == 0 { end -= 1 }
+            guard end > first else { continue }
+            // Columns x0 ≤ x < x1 of a row inside the clip, which lies inside the bitmap.
+            let pixels = (bitmap.pixels + row * bitmap.stride).assumingMemoryBound(to: UInt32.self)
+            // Image position of the first column's centre, less half a pixel: the taps are at
+            // pixel origins.
+            let x = Double(first) + 0.5, y = Double(row) + 0.5
+            ImageBlend.run(sampler, pixels + first, count: end - first,
+                           x: map.a * x + map.c * y + map.tx - 0.5, y: map.b * x + map.d * y + map.ty - 0.5,
+                           dx: map.a, dy: map.b, coverage: coverage + (first - span.zeroBefore))
         }
     }
 
