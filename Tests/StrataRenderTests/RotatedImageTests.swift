@@ -19,10 +19,11 @@ import Testing
             "\(image.width)×\(image.height) in \(rect) r \(radius) under \(transform) opacity \(opacity) clip \(clip.map { "\($0)" } ?? "none") on \(background.width)×\(background.height)"
         }
 
-        /// The canvas's result.
-        func drawn() throws -> Bitmap {
+        /// The canvas's result, drawn as `drawing` says.
+        func drawn(_ drawing: Canvas.RotatedImageDrawing = .kernel) throws -> Bitmap {
             let bitmap = try copy(background)
             let canvas = Canvas(bitmap: bitmap)
+            canvas.rotatedImageDrawing = drawing
             if let clip { canvas.clip(to: clip) }
             canvas.concatenate(transform)
             canvas.opacity = opacity
@@ -105,8 +106,9 @@ import Testing
     }
 
     /// The largest difference of any channel of any pixel from the reference (rounded), with where.
-    func worst(_ draw: Case) throws -> (difference: Double, at: (Int, Int), got: UInt32, expected: SIMD4<Double>) {
-        let actual = try draw.drawn(), expected = try draw.expected()
+    func worst(_ draw: Case, _ drawing: Canvas.RotatedImageDrawing = .kernel) throws
+        -> (difference: Double, at: (Int, Int), got: UInt32, expected: SIMD4<Double>) {
+        let actual = try draw.drawn(drawing), expected = try draw.expected()
         var worst = (difference: 0.0, at: (0, 0), got: UInt32(0), expected: SIMD4<Double>())
         for y in 0..<actual.height {
             for x in 0..<actual.width {
@@ -142,14 +144,17 @@ import Testing
             background: try noise(width, height, &random, opaque: random(0...1) < 0.5))
     }
 
-    @Test func randomDrawsMatchTheReference() throws {
+    /// Both ways of drawing: the kernel within 2 of the reference, pixman (bilinear weights of 7
+    /// bits, a 16.16 transform) within 4.
+    @Test(arguments: [(Canvas.RotatedImageDrawing.kernel, 2.0), (.pixman, 4.0)])
+    func randomDrawsMatchTheReference(_ way: Canvas.RotatedImageDrawing, within tolerance: Double) throws {
         var random = SeededRandom(state: 0x9E37_79B9_7F4A_7C15)
         var drawing = 0
         for _ in 0..<150 {
             let draw = try Self.randomCase(&random)
-            let result = try worst(draw)
-            #expect(result.difference <= 2, "pixel \(result.at): \(String(result.got, radix: 16)) vs \(result.expected) for \(draw)")
-            if allPixels(try draw.drawn()) != allPixels(draw.background) { drawing += 1 }
+            let result = try worst(draw, way)
+            #expect(result.difference <= tolerance, "pixel \(result.at): \(String(result.got, radix: 16)) vs \(result.expected) for \(draw)")
+            if allPixels(try draw.drawn(way)) != allPixels(draw.background) { drawing += 1 }
         }
         // Most cases draw something (the rest are off the bitmap, clipped out or transparent).
         #expect(drawing > 110, "\(drawing) of 150 draws changed a pixel")
@@ -209,6 +214,7 @@ extension RotatedImageTests {
         let itself = try Self.copy(original), other = try Self.copy(original)
         for (target, image) in [(itself, itself), (other, original)] {
             let canvas = Canvas(bitmap: target)
+            canvas.rotatedImageDrawing = .kernel
             canvas.translate(x: 20, y: 18)
             canvas.concatenate(AffineTransform(rotationAngle: 0.6))
             canvas.scale(x: 0.7, y: 0.8)
