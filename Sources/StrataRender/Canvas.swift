@@ -493,12 +493,7 @@ public final class Canvas {
     private func render(_ shape: TransformedShape, _ source: Source) {
         let s = state
         guard !s.clipIsEmpty else { return }
-        let bounds = shape.deviceBounds
-        let x0 = clampedPixel(bounds.minX.rounded(.down), s.clipX0, s.clipX1)
-        let x1 = clampedPixel(bounds.maxX.rounded(.up), x0, s.clipX1)
-        let y0 = clampedPixel(bounds.minY.rounded(.down), s.clipY0, s.clipY1)
-        let y1 = clampedPixel(bounds.maxY.rounded(.up), y0, s.clipY1)
-        guard x1 > x0, y1 > y0 else { return }
+        guard let (x0, y0, x1, y1) = clippedPixels(of: shape) else { return }
 
         // Solid colours carry the opacity, patterns get it through the mask's bytes.
         let image: OpaquePointer, dx: Int32, dy: Int32, scale: Double
@@ -541,6 +536,16 @@ public final class Canvas {
         }
     }
 
+    /// The device pixels `shape` may touch inside the clip, rounded out; nil when none.
+    private func clippedPixels(of shape: TransformedShape) -> (x0: Int, y0: Int, x1: Int, y1: Int)? {
+        let s = state, bounds = shape.deviceBounds
+        let x0 = clampedPixel(bounds.minX.rounded(.down), s.clipX0, s.clipX1)
+        let x1 = clampedPixel(bounds.maxX.rounded(.up), x0, s.clipX1)
+        let y0 = clampedPixel(bounds.minY.rounded(.down), s.clipY0, s.clipY1)
+        let y1 = clampedPixel(bounds.maxY.rounded(.up), y0, s.clipY1)
+        return x1 > x0 && y1 > y0 ? (x0, y0, x1, y1) : nil
+    }
+
     /// Draws `image` through a rotated or skewed `shape`'s coverage inside the clip, at the
     /// current opacity, in one pass (see `ImageSampler`): row by row, only over the columns the
     /// shape reaches, with coverage computed one by one only along the outline.
@@ -548,12 +553,7 @@ public final class Canvas {
     private func render(_ shape: TransformedShape, image: Bitmap, imageFromDevice map: AffineTransform) {
         let s = state
         guard !s.clipIsEmpty, byte(s.opacity) > 0, map.isFinite, shape.inner == nil else { return }
-        let bounds = shape.deviceBounds
-        let x0 = clampedPixel(bounds.minX.rounded(.down), s.clipX0, s.clipX1)
-        let x1 = clampedPixel(bounds.maxX.rounded(.up), x0, s.clipX1)
-        let y0 = clampedPixel(bounds.minY.rounded(.down), s.clipY0, s.clipY1)
-        let y1 = clampedPixel(bounds.maxY.rounded(.up), y0, s.clipY1)
-        guard x1 > x0, y1 > y0 else { return }
+        guard let (x0, y0, x1, y1) = clippedPixels(of: shape) else { return }
 
         let sampler = ImageSampler(image)
         guard mask.reserve(width: x1 - x0, height: 1), let coverage = mask.bytes else { return }
