@@ -23,22 +23,25 @@ extension InputEndToEnd {
         return count == 0 ? (0, 0, 0) : (count, Double(sumX) / Double(count), Double(sumY) / Double(count))
     }
 
-    /// Moves the pointer to `target` and screenshots until the card rests centred under it;
-    /// returns where each screenshot saw it on the way, and the card's size at rest in pixels.
+    /// Moves the pointer to `target` and screenshots until the card rests centred under it (two
+    /// screenshots in a row see it in the same place: a card passing through the target on its
+    /// spring's overshoot sits at a fraction of a pixel, with other edge pixels); returns where
+    /// each screenshot saw it on the way, and the card's size at rest in pixels.
     private func follow(to target: (x: Double, y: Double), with input: VirtualInput, below top: Int,
                         name: String) throws -> (path: [(x: Double, y: Double)], size: Int) {
         // Two moves, so the stage sees motion even if the first one is the pointer's entry.
         try input.move(to: UInt32(target.x) + 1, UInt32(target.y))
         try input.move(to: UInt32(target.x), UInt32(target.y))
         var path: [(x: Double, y: Double)] = []
-        var size = 0
+        var last: (count: Int, x: Double, y: Double)?
         _ = try screen(until: { shot in
             let card = Self.card(in: shot, below: top)
             path.append((card.x, card.y))
-            size = card.count
+            defer { last = card }
             return card.count > 3000 && abs(card.x - target.x) < 3 && abs(card.y - target.y) < 3
+                && last.map { $0.count == card.count && $0.x == card.x && $0.y == card.y } == true
         }, name: name)
-        return (path, size)
+        return (path, last?.count ?? 0)
     }
 
     @Test func theSpringCardFollowsThePointerAndGrowsWhilePressed() throws {
