@@ -16,8 +16,8 @@
 /// 8-byte load and no position is clamped; only the pixels near the image's edges take the
 /// clamping path.
 ///
-/// Unoptimized (debug) builds run this far slower than pixman did: the SIMD types' operations are
-/// generic calls there.
+/// Unoptimized (debug) builds would run this far slower than pixman: the SIMD types' operations
+/// are generic calls there, so `Canvas.rotatedImageDrawing` keeps pixman's path in them.
 struct ImageSampler {
     /// One sample's four pixels, as the pair on the upper row and the pair on the lower row (each
     /// two ARGB32 pixels in memory order), and the weights of the right and lower pixels (0...255).
