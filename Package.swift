@@ -38,6 +38,9 @@ let package = Package(
         systemLibrary("CFontconfig", pkgConfig: "fontconfig", apt: "libfontconfig-dev"),
         systemLibrary("CHarfBuzz", pkgConfig: "harfbuzz", apt: "libharfbuzz-dev"),
         systemLibrary("CPNG", pkgConfig: "libpng", apt: "libpng-dev"),
+        // Segmentation, bidi and scripts (ICU's common library; its C names carry ICU's version,
+        // which shim.h hides).
+        systemLibrary("CICU", pkgConfig: "icu-uc", apt: "libicu-dev"),
 
         // A lock ThreadSanitizer understands (see Locked.swift for why not Synchronization.Mutex).
         .target(name: "Locking"),
@@ -58,7 +61,7 @@ let package = Package(
         // Rendering: geometry, colour, bitmaps, the pixman canvas, text, PNG.
         .target(
             name: "StrataRender",
-            dependencies: ["CPixman", "CPNG", "CFreeType", "CHarfBuzz", "CFontconfig", "StrataPlatform", "Locking", log]
+            dependencies: ["CPixman", "CPNG", "CFreeType", "CHarfBuzz", "CFontconfig", "CICU", "StrataPlatform", "Locking", log]
         ),
         // The async display core; knows no Wayland: layers, transactions, the frame clock, the host,
         // composition, buffers, the headless backend, the display link.

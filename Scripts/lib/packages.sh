@@ -4,9 +4,11 @@
 STRATA_PACKAGES=(
     # C libraries bound by the system-library targets
     libwayland-dev libxkbcommon-dev libpixman-1-dev libfreetype-dev libfontconfig-dev
-    libharfbuzz-dev libpng-dev
+    libharfbuzz-dev libpng-dev libicu-dev
     # protocol XML, the test compositor, and the pinned fonts for golden images
     wayland-protocols weston fonts-dejavu-core fonts-wqy-microhei
+    # colour emoji (CBDT) and Thai, for the text tests and the feed; Unicode's conformance files
+    fonts-noto-color-emoji fonts-thai-tlwg unicode-data
     # the second test compositor, with a seat for the input end-to-end tests, and its screenshots
     sway grim
     # cursor images: Adwaita has the CSS cursor names (Debian's default cursor theme); the X11

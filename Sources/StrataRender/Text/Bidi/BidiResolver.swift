@@ -1,0 +1,95 @@
+import CICU
+
+/// ICU's bidi algorithm (UAX #9) over one text: the paragraphs' directions, every character's
+/// embedding level, and each line's levels with rule L1 applied. Made and used on one thread
+/// (layout makes one per text), and closed with it.
+final class BidiResolver {
+    /// The paragraph object, and a line object reused for each `lineLevels` call.
+    private let paragraph: OpaquePointer
+    private let line: OpaquePointer
+    /// ICU reads the text from here for the resolver's life, not from a copy of its own.
+    private let units: UnsafeMutableBufferPointer<UInt16>
+    /// Code units resolved (the text, cut at `UTF16Text.maximumLength`).
+    let count: Int
+    /// Embedding levels per UTF-16 code unit, for the text as a whole (each paragraph as one line).
+    let levels: [UInt8]
+
+    /// Resolves `text`: each paragraph (ended by a paragraph separator) takes the direction of its
+    /// first strong character, left to right when it has none, unless `direction` sets it.
+    /// Nil only when ICU fails (out of memory); the failure is logged.
+    init?(_ text: UTF16Text, direction: TextDirection?) {
+        count = Int(text.icuLength)
+        var status = U_ZERO_ERROR
+        guard let paragraph = strata_ubidi_openSized(Int32(count), 0, &status), !ICU.failed(status) else {
+            ICU.log.error("ICU's ubidi_openSized failed (\(ICU.name(status))): text is laid out left to right")
+            return nil
+        }
+        guard let line = strata_ubidi_openSized(Int32(count), 0, &status), !ICU.failed(status) else {
+            strata_ubidi_close(paragraph)
+            ICU.log.error("ICU's ubidi_openSized failed (\(ICU.name(status))): text is laid out left to right")
+            return nil
+        }
+        self.paragraph = paragraph
+        self.line = line
+        units = .allocate(capacity: max(count, 1))
+        _ = units.initialize(from: text.units.prefix(count))
+        let level: UInt8 = switch direction {
+        case .leftToRight: 0
+        case .rightToLeft: 1
+        case nil: UInt8(UBIDI_DEFAULT_LTR)
+        }
+        strata_ubidi_setPara(paragraph, units.baseAddress, Int32(count), level, &status)
+        var levels: [UInt8] = []
+        if !ICU.failed(status), count > 0, let resolved = strata_ubidi_getLevels(paragraph, &status), !ICU.failed(status) {
+            levels = Array(UnsafeBufferPointer(start: resolved, count: count))
+        }
+        if ICU.failed(status) {
+            ICU.log.error("ICU's bidi failed (\(ICU.name(status))): text is laid out left to right")
+            levels = []
+        }
+        self.levels = levels.isEmpty ? Array(repeating: direction == .rightToLeft ? 1 : 0, count: count) : levels
+        // An unresolved resolver stays usable: every query then answers from `levels`.
+        resolved = !levels.isEmpty || count == 0
+    }
+
+    private let resolved: Bool
+
+    deinit {
+        strata_ubidi_close(line)
+        strata_ubidi_close(paragraph)
+        units.deallocate()
+    }
+
+    /// The paragraph level at UTF-16 `offset`: 0 left to right, 1 right to left.
+    func paragraphLevel(at offset: Int) -> UInt8 {
+        guard resolved, count > 0 else { return levels.first.map { $0 & 1 } ?? 0 }
+        var status = U_ZERO_ERROR
+        var start: Int32 = 0, limit: Int32 = 0, level: UInt8 = 0
+        _ = strata_ubidi_getParagraph(paragraph, Int32(min(max(offset, 0), count - 1)), &start, &limit, &level, &status)
+        return ICU.failed(status) ? levels[min(max(offset, 0), count - 1)] & 1 : level
+    }
+
+    /// The levels of the code units `start..<end`, one line within one paragraph, with rule L1:
+    /// whitespace and isolates before the line's end, tabs and separators take the paragraph level.
+    func lineLevels(_ start: Int, _ end: Int) -> [UInt8] {
+        let start = min(max(start, 0), count), end = min(max(end, start), count)
+        guard resolved, end > start else { return Array(levels[start..<end]) }
+        var status = U_ZERO_ERROR
+        strata_ubidi_setLine(paragraph, Int32(start), Int32(end), line, &status)
+        if !ICU.failed(status), let resolved = strata_ubidi_getLevels(line, &status), !ICU.failed(status) {
+            return Array(UnsafeBufferPointer(start: resolved, count: end - start))
+        }
+        ICU.log.error("ICU's ubidi_setLine failed (\(ICU.name(status))): the line keeps its paragraph's levels")
+        return Array(levels[start..<end])
+    }
+
+    /// The visual order of items with `levels` (rule L2): the item indices from left to right.
+    static func visualOrder(_ levels: [UInt8]) -> [Int] {
+        guard levels.count > 1 else { return Array(levels.indices) }
+        // Levels above UBIDI_MAX_EXPLICIT_LEVEL + 1 never come from ICU; clamp for safety.
+        let clamped = levels.map { min($0, UInt8(UBIDI_MAX_EXPLICIT_LEVEL) + 1) }
+        var map = [Int32](repeating: 0, count: clamped.count)
+        strata_ubidi_reorderVisual(clamped, Int32(clamped.count), &map)
+        return map.map { Int($0) }
+    }
+}
