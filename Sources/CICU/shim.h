@@ -62,6 +62,7 @@ static inline const char *strata_uscript_getShortName(UScriptCode script) { retu
 static inline UBool strata_u_hasBinaryProperty(UChar32 codepoint, UProperty property) {
     return u_hasBinaryProperty(codepoint, property);
 }
+static inline UBool strata_u_isWhitespace(UChar32 codepoint) { return u_isWhitespace(codepoint); }
 static inline int32_t strata_u_getIntPropertyValue(UChar32 codepoint, UProperty property) {
     return u_getIntPropertyValue(codepoint, property);
 }

@@ -32,7 +32,7 @@ open class Label: AsyncLayer, AsyncLayerDelegate {
     /// The colour of plain `text`.
     public var textColor = Color.black { didSet { if textColor != oldValue { restyle() } } }
     /// How lines sit between the label's edges.
-    public var alignment = TextAlignment.left { didSet { if alignment != oldValue { contentChanged() } } }
+    public var alignment = TextAlignment.natural { didSet { if alignment != oldValue { contentChanged() } } }
     /// Where the text block sits when the label is taller than the text.
     public var verticalAlignment = VerticalAlignment.center { didSet { if verticalAlignment != oldValue { contentChanged() } } }
     /// Lines shown at most; 0 for no limit. The last shown line ends in "…" when text is cut.
@@ -110,7 +110,7 @@ open class Label: AsyncLayer, AsyncLayerDelegate {
 
     private func options(width: Double) -> TextLayoutOptions {
         TextLayoutOptions(width: max(width, 0), maximumLines: numberOfLines, lineSpacing: lineSpacing,
-                          alignment: alignment, truncatesTail: true)
+                          alignment: alignment, lineBreakMode: .truncatingTail)
     }
 
     private func makeLayout(width: Double, scale: Double) -> TextLayout {

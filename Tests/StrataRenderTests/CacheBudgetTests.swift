@@ -114,9 +114,10 @@ struct CacheBudgetTests {
         let cache = ShapeCache(budget: 4 << 20, extentsBudget: 16 << 10)
         let face = try #require(fonts.chain(for: Font()).first)
         for seed in 0..<40 {
-            let scalars = Array(distinctText(10_000, seed: seed).unicodeScalars)
-            let shaped = cache.shape(scalars, face: face, pixelSize: 12 * 64, emboldened: false)
-            #expect(!shaped.isEmpty)
+            let units = Array(distinctText(10_000, seed: seed).utf16)
+            let shaped = cache.shape(units, 0..<units.count, face: face, pixelSize: 12 * 64, emboldened: false,
+                                     rightToLeft: false, script: 0)
+            #expect(!shaped.clusters.isEmpty)
             #expect(cache.runs.cachedBytes <= 4 << 20)
         }
         #expect(cache.runs.statistics.evictions > 0)
@@ -334,7 +335,7 @@ struct HostileTextTests {
                                             maximumLines: [-5, 0, 1, 3, Int.max, Int.min].randomElement(using: &rng)!,
                                             lineSpacing: doubles.randomElement(using: &rng)!,
                                             alignment: TextAlignment.allCases.randomElement(using: &rng)!,
-                                            truncatesTail: Bool.random(using: &rng))
+                                            lineBreakMode: LineBreakMode.allCases.randomElement(using: &rng)!)
             if Bool.random(using: &rng) { options.width = doubles.randomElement(using: &rng)! }
             if Bool.random(using: &rng) { options.lineSpacing = doubles.randomElement(using: &rng)! }
             let scale = [Double.nan, -1, 0, 1, 2, 16, 1e9].randomElement(using: &rng)!

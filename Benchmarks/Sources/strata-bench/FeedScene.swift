@@ -140,7 +140,7 @@ final class FeedCard: AsyncLayer, AsyncLayerDelegate {
             if Thread.isMainThread { Self.drawnOnMainThread.add(1, ordering: .relaxed) }
             var text = AttributedText(item.title + "\n", style: TextStyle(font: Font(size: 15, weight: .bold), color: Color(rgb: 0x1C1C1E)))
             text.append(item.body, style: TextStyle(font: Font(size: 13), color: Color(rgb: 0x3A3A3C)))
-            let options = TextLayoutOptions(width: size.width - 24, maximumLines: 6, truncatesTail: true)
+            let options = TextLayoutOptions(width: size.width - 24, maximumLines: 6, lineBreakMode: .truncatingTail)
             let layout = TextLayout.cached(text, options: options, scale: scale)
             guard !layout.lines.isEmpty, !isCancelled() else { return }
             canvas.draw(layout, at: Point(x: 12, y: 10))

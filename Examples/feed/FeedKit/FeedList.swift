@@ -24,10 +24,10 @@ public struct FeedLayout: Sendable {
                             isCancelled: () -> Bool) -> FeedLayout? {
         let textWidth = max(width - 92, 1)
         let name = TextLayout(AttributedText(item.name, style: nameStyle),
-                              options: TextLayoutOptions(width: textWidth, maximumLines: 1, truncatesTail: true),
+                              options: TextLayoutOptions(width: textWidth, maximumLines: 1, lineBreakMode: .truncatingTail),
                               scale: scale, library: library)
         let timestamp = TextLayout(AttributedText(item.timestamp, style: TextStyle(font: Font(size: 12), color: secondaryColor)),
-                                   options: TextLayoutOptions(width: textWidth, maximumLines: 1, truncatesTail: true),
+                                   options: TextLayoutOptions(width: textWidth, maximumLines: 1, lineBreakMode: .truncatingTail),
                                    scale: scale, library: library)
         guard !isCancelled() else { return nil }
         var text = AttributedText()

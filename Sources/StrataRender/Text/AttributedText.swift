@@ -1,14 +1,86 @@
-/// How a stretch of text looks.
+/// How a stretch of text looks: its font and colour, and the decorations, spacing and
+/// OpenType features NSAttributedString and YYText give a run.
 public struct TextStyle: Hashable, Sendable {
     /// The font asked for; fontconfig picks the face and the fallbacks.
     public var font: Font
     /// The colour glyphs are filled with (straight alpha; the canvas's opacity multiplies it).
     public var color: Color
+    /// Filled behind the text's line box, per line, where the run is; nil draws nothing.
+    public var backgroundColor: Color?
+    /// A line under the text; nil for none.
+    public var underline: TextDecoration?
+    /// A line through the text; nil for none.
+    public var strikethrough: TextDecoration?
+    /// Points added after every character (grapheme cluster); negative tightens. Non-finite
+    /// values count as 0, and the magnitude is kept within 10⁶.
+    public var letterSpacing: Double
+    /// Points the text is raised above the baseline (negative lowers it), as for superscripts.
+    /// Non-finite values count as 0.
+    public var baselineOffset: Double
+    /// OpenType features to apply, such as `.tabularFigures`; at most 32 are used.
+    public var features: [FontFeature]
+    /// A shadow under the glyphs; nil for none.
+    public var shadow: TextShadow?
 
-    /// A style of `font` in `color`; by default the default family at 14 points, in black.
-    public init(font: Font = Font(), color: Color = .black) {
+    /// A style of `font` in `color`; by default the default family at 14 points, in black, with
+    /// no decorations.
+    public init(font: Font = Font(), color: Color = .black, backgroundColor: Color? = nil,
+                underline: TextDecoration? = nil, strikethrough: TextDecoration? = nil,
+                letterSpacing: Double = 0, baselineOffset: Double = 0, features: [FontFeature] = [],
+                shadow: TextShadow? = nil) {
         self.font = font
         self.color = color
+        self.backgroundColor = backgroundColor
+        self.underline = underline
+        self.strikethrough = strikethrough
+        self.letterSpacing = letterSpacing
+        self.baselineOffset = baselineOffset
+        self.features = features
+        self.shadow = shadow
+    }
+}
+
+/// A line drawn under or through text.
+public struct TextDecoration: Hashable, Sendable {
+    /// How the line is drawn.
+    public enum Pattern: Hashable, Sendable {
+        /// One line, as thick as the font says.
+        case single
+        /// Two thin lines.
+        case double
+        /// One line twice as thick.
+        case thick
+    }
+
+    /// How the line is drawn.
+    public var pattern: Pattern
+    /// Its colour; nil takes the text's.
+    public var color: Color?
+
+    /// A decoration drawn as `pattern`, in `color` (the text's when nil).
+    public init(_ pattern: Pattern = .single, color: Color? = nil) {
+        self.pattern = pattern
+        self.color = color
+    }
+
+    /// One line in the text's colour.
+    public static let single = TextDecoration(.single)
+}
+
+/// A shadow drawn under text.
+public struct TextShadow: Hashable, Sendable {
+    /// The shadow's colour (its alpha sets how dark it is).
+    public var color: Color
+    /// How far the shadow is moved from the glyphs, in points (positive y is down).
+    public var offset: Point
+    /// How far it spreads, in points; 0 is a sharp copy. Kept within 0...32.
+    public var blurRadius: Double
+
+    /// A shadow in `color`, moved by `offset` and blurred by `blurRadius` points.
+    public init(color: Color = Color(red: 0, green: 0, blue: 0, alpha: 0.4), offset: Point = Point(x: 0, y: 1), blurRadius: Double = 1) {
+        self.color = color
+        self.offset = offset
+        self.blurRadius = blurRadius
     }
 }
 
@@ -97,18 +169,4 @@ public struct AttributedText: Sendable, Equatable {
             }
         }
     }
-}
-
-/// Where each line sits across `TextLayoutOptions.width`. Only a finite width aligns; with
-/// `.infinity` every line starts at the left.
-public enum TextAlignment: Sendable, Hashable, CaseIterable {
-    /// Lines start at the left edge.
-    case left
-    /// Lines are centred in the width.
-    case center
-    /// Lines end at the right edge.
-    case right
-    /// Lines are widened to the full width by stretching their spaces; the last line of a
-    /// paragraph, and a line without spaces, stay left-aligned.
-    case justified
 }

@@ -124,7 +124,7 @@ open class Button: Control {
 
         func layout(width: Double) -> TextLayout? {
             guard !title.isEmpty else { return nil }
-            let options = TextLayoutOptions(width: Swift.max(width, 0), maximumLines: 1, truncatesTail: true)
+            let options = TextLayoutOptions(width: Swift.max(width, 0), maximumLines: 1, lineBreakMode: .truncatingTail)
             return TextLayout.cached(title, options: options, scale: scale, library: library)
         }
 

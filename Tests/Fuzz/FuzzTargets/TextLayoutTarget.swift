@@ -9,7 +9,8 @@ extension FuzzTarget {
         let maximumLines = input.int()
         let options = TextLayoutOptions(
             width: input.double(), maximumLines: maximumLines, lineSpacing: input.double(ordinary: 0...4),
-            alignment: input.pick([.left, .center, .right]), truncatesTail: input.bool())
+            alignment: input.pick(TextAlignment.allCases), lineBreakMode: input.pick(LineBreakMode.allCases),
+            baseDirection: input.pick([nil, .leftToRight, .rightToLeft]))
         let scale = input.double(ordinary: 0...4)
         let font = Font(family: input.pick([Font.defaultFamily, "WenQuanYi Micro Hei", "monospace", "\u{0}\u{1b}[2J"]),
                         size: input.double(ordinary: 1...64), weight: .init(input.int()), isItalic: input.bool())

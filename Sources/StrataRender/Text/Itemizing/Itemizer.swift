@@ -1,0 +1,257 @@
+import CICU
+
+/// A stretch of one paragraph in one piece (style), face, bidi level and script: shaped as a unit.
+struct TextItem: Sendable {
+    /// UTF-16 offsets in the flattened text.
+    let range: Range<Int>
+    let piece: Int
+    /// nil for an attachment, and where no font is installed at all.
+    let face: FontFace?
+    let level: UInt8
+    /// HarfBuzz's script tag; 0 lets HarfBuzz guess.
+    let script: UInt32
+    /// 26.6 pixels.
+    let pixelSize: Int32
+    let emboldened: Bool
+    /// An ellipsis the layout added where it cut text.
+    var isEllipsis = false
+    var rightToLeft: Bool { level & 1 == 1 }
+}
+
+/// The unit line breaking and placement work in: one shaped cluster (or an attachment) of a
+/// paragraph, in logical order, with what breaking needs to know about it.
+struct LogicalCluster: Sendable {
+    /// Which item of the paragraph, and which cluster of its shaped text (-1 for an attachment).
+    let item: Int32
+    let index: Int32
+    /// UTF-16 offsets in the flattened text.
+    let start: Int32
+    let end: Int32
+    /// In points, letter spacing included; a tab's is set where its line places it.
+    var advance: Double
+    /// A line may end after this cluster (UAX #14, or any grapheme when wrapping by character).
+    let breakAfter: Bool
+    /// Whitespace that hangs past a line's end and stretches when justified.
+    let isSpace: Bool
+    let isTab: Bool
+    /// Cutting the text before this cluster changes its shaping (a ligature or joining spans it).
+    let unsafeToBreakBefore: Bool
+}
+
+/// A paragraph itemised, shaped and ready to break into lines.
+struct ShapedParagraph: Sendable {
+    /// The paragraph's text, without its separator.
+    let range: Range<Int>
+    /// Where the separator (a newline, CRLF, U+2029…) ends: the next paragraph's start.
+    let end: Int
+    /// 0 left to right, 1 right to left.
+    let baseLevel: UInt8
+    let items: [TextItem]
+    let shaped: [ShapedItem]
+    var clusters: [LogicalCluster]
+}
+
+/// Splits flattened text into paragraphs, then each into items of one style, face, bidi level
+/// and script (font fallback by grapheme cluster, scripts' neutral characters joining their
+/// neighbours), and shapes each item with HarfBuzz in its direction. One per layout; one thread.
+struct Itemizer {
+    let flat: FlatText
+    let library: FontLibrary
+    let scale: Double
+    let wrapsCharacters: Bool
+    private let graphemes: [BreakIterators.Boundary]
+    private let lineBreaks: [BreakIterators.Boundary]
+    /// The text's bidi levels; nil for empty text (or when ICU failed, logged).
+    let bidi: BidiResolver?
+    private let direction: TextDirection?
+
+    init(_ flat: FlatText, library: FontLibrary, scale: Double, direction: TextDirection?, wrapsCharacters: Bool) {
+        self.flat = flat
+        self.library = library
+        self.scale = scale
+        self.direction = direction
+        self.wrapsCharacters = wrapsCharacters
+        graphemes = BreakIterators.boundaries(.grapheme, in: flat.text)
+        lineBreaks = BreakIterators.boundaries(.line, in: flat.text)
+        bidi = flat.text.units.isEmpty ? nil : BidiResolver(flat.text, direction: direction)
+    }
+
+    /// The paragraphs, each shaped; at least one (an empty text is one empty paragraph).
+    func paragraphs() -> [ShapedParagraph] {
+        let units = flat.text.units
+        var result: [ShapedParagraph] = []
+        var start = 0
+        var graphemeCursor = 0, breakCursor = 0, pieceCursor = 0
+        for boundary in lineBreaks.dropFirst() where boundary.isMandatoryLineBreak || boundary.offset == units.count {
+            // The separator: the hard-break characters just before the boundary (CRLF is two).
+            var contentEnd = boundary.offset
+            while contentEnd > start, Self.isHardBreak(flat.text.scalar(at: Self.scalarStart(before: contentEnd, in: units))) {
+                contentEnd = Self.scalarStart(before: contentEnd, in: units)
+                if boundary.offset - contentEnd >= 2 { break }
+            }
+            result.append(paragraph(start..<contentEnd, end: boundary.offset,
+                                    graphemeCursor: &graphemeCursor, breakCursor: &breakCursor, pieceCursor: &pieceCursor))
+            start = boundary.offset
+        }
+        if result.isEmpty || units.last.map({ Self.isHardBreak(Unicode.Scalar($0) ?? " ") }) == true {
+            // An empty text, or one ending in a hard break, has an empty paragraph last.
+            result.append(paragraph(units.count..<units.count, end: units.count,
+                                    graphemeCursor: &graphemeCursor, breakCursor: &breakCursor, pieceCursor: &pieceCursor))
+        }
+        return result
+    }
+
+    /// Characters that end a line whatever follows (UAX #14 classes BK, CR, LF and NL).
+    static func isHardBreak(_ scalar: Unicode.Scalar) -> Bool {
+        let value = strata_u_getIntPropertyValue(UChar32(scalar.value), UCHAR_LINE_BREAK)
+        return value == U_LB_MANDATORY_BREAK.rawValue || value == U_LB_CARRIAGE_RETURN.rawValue
+            || value == U_LB_LINE_FEED.rawValue || value == U_LB_NEXT_LINE.rawValue
+    }
+
+    private static func scalarStart(before offset: Int, in units: [UInt16]) -> Int {
+        offset >= 2 && UTF16.isTrailSurrogate(units[offset - 1]) && UTF16.isLeadSurrogate(units[offset - 2]) ? offset - 2 : offset - 1
+    }
+
+    private static func isSpace(_ scalar: Unicode.Scalar) -> Bool {
+        scalar == " " || (scalar.value > 0x7F && strata_u_isWhitespace(UChar32(scalar.value)) != 0) || scalar == "\t"
+    }
+
+    // MARK: One paragraph
+
+    private func paragraph(_ range: Range<Int>, end: Int, graphemeCursor: inout Int, breakCursor: inout Int,
+                           pieceCursor: inout Int) -> ShapedParagraph {
+        let baseLevel: UInt8 = bidi?.paragraphLevel(at: range.lowerBound) ?? (direction == .rightToLeft ? 1 : 0)
+        let items = itemize(range, baseLevel: baseLevel, graphemeCursor: &graphemeCursor, pieceCursor: &pieceCursor)
+        var shaped: [ShapedItem] = []
+        shaped.reserveCapacity(items.count)
+        var clusters: [LogicalCluster] = []
+        for (itemIndex, item) in items.enumerated() {
+            let piece = flat.pieces[item.piece]
+            let spacing = Self.finite(piece.style.letterSpacing)
+            if let attachment = piece.attachment {
+                shaped.append(.empty)
+                let breaks = isBreak(after: item.range.upperBound, cursor: &breakCursor)
+                clusters.append(LogicalCluster(item: Int32(itemIndex), index: -1, start: Int32(item.range.lowerBound),
+                                               end: Int32(item.range.upperBound), advance: LayoutMetrics.size(of: attachment).width + spacing,
+                                               breakAfter: breaks, isSpace: false, isTab: false, unsafeToBreakBefore: false))
+                continue
+            }
+            guard let face = item.face else {
+                shaped.append(.empty)
+                continue
+            }
+            let result = ShapeCache.shared.shape(flat.text.units, item.range, face: face, pixelSize: item.pixelSize,
+                                                 emboldened: item.emboldened, rightToLeft: item.rightToLeft, script: item.script,
+                                                 features: TextFeatures(piece.style.features))
+            shaped.append(result)
+            for (clusterIndex, cluster) in result.clusters.enumerated() {
+                let start = item.range.lowerBound + Int(cluster.start), stop = item.range.lowerBound + Int(cluster.end)
+                let first = flat.text.scalar(at: start)
+                var space = Self.isSpace(first)
+                if space, stop - start > 1 {
+                    var offset = start
+                    while offset < stop, space {
+                        space = Self.isSpace(flat.text.scalar(at: offset))
+                        offset += flat.text.scalarLength(at: offset)
+                    }
+                }
+                clusters.append(LogicalCluster(
+                    item: Int32(itemIndex), index: Int32(clusterIndex), start: Int32(start), end: Int32(stop),
+                    advance: Double(cluster.advance) / 64 / scale + spacing,
+                    breakAfter: isBreak(after: stop, cursor: &breakCursor), isSpace: space, isTab: first == "\t",
+                    unsafeToBreakBefore: cluster.unsafeToBreakBefore))
+            }
+        }
+        return ShapedParagraph(range: range, end: end, baseLevel: baseLevel, items: items, shaped: shaped, clusters: clusters)
+    }
+
+    /// Whether a line may break at `offset`: a UAX #14 opportunity, or any cluster boundary when
+    /// wrapping by character. The cursor walks the opportunities once, forward.
+    private func isBreak(after offset: Int, cursor: inout Int) -> Bool {
+        if wrapsCharacters { return true }
+        while cursor < lineBreaks.count, lineBreaks[cursor].offset < offset { cursor += 1 }
+        return cursor < lineBreaks.count && lineBreaks[cursor].offset == offset
+    }
+
+    static func finite(_ value: Double) -> Double { value.isFinite ? min(max(value, -1e6), 1e6) : 0 }
+
+    /// Items of `range`: a new one wherever the piece, the face, the level or the script changes,
+    /// at grapheme boundaries (a cluster is never split between faces).
+    private func itemize(_ range: Range<Int>, baseLevel: UInt8, graphemeCursor: inout Int, pieceCursor: inout Int) -> [TextItem] {
+        guard !range.isEmpty else { return [] }
+        let levels = bidi?.levels ?? []
+        var items: [TextItem] = []
+        // The script neutral characters at the paragraph's start take: its first real script.
+        var script = Scripts.common
+        var probe = range.lowerBound
+        while probe < range.upperBound {
+            let code = Scripts.code(of: flat.text.scalar(at: probe))
+            if !Scripts.isNeutral(code) { script = code; break }
+            probe += flat.text.scalarLength(at: probe)
+        }
+        var chains: [Int: FontChain] = [:]
+        var current: (start: Int, piece: Int, face: FontFace?, level: UInt8, script: Int32)?
+        func close(at end: Int) {
+            guard let open = current, end > open.start else { return }
+            let style = flat.pieces[open.piece].style
+            let pixelSize = LayoutMetrics.pixelSize(style.font, scale: scale)
+            items.append(TextItem(range: open.start..<end, piece: open.piece, face: open.face, level: open.level,
+                                  script: Scripts.harfBuzzTag(open.script), pixelSize: pixelSize,
+                                  emboldened: open.face?.needsSyntheticBold(for: style.font.weight) ?? false))
+        }
+        while graphemeCursor < graphemes.count, graphemes[graphemeCursor].offset <= range.lowerBound { graphemeCursor += 1 }
+        var start = range.lowerBound
+        while start < range.upperBound {
+            var stop = graphemeCursor < graphemes.count ? min(graphemes[graphemeCursor].offset, range.upperBound) : range.upperBound
+            pieceCursor = flat.piece(at: start, from: pieceCursor)
+            let piece = flat.pieces[pieceCursor]
+            // A grapheme that crosses into the next piece is cut there: each piece keeps its style.
+            stop = min(stop, piece.range.upperBound)
+            if stop <= start { stop = start + flat.text.scalarLength(at: start) }
+            let scalar = flat.text.scalar(at: start)
+            let code = Scripts.code(of: scalar)
+            if !Scripts.isNeutral(code) { script = code }
+            let level = start < levels.count ? levels[start] : baseLevel
+            let face: FontFace?
+            if piece.attachment != nil {
+                face = nil
+            } else {
+                let chain = chains[pieceCursor] ?? library.fontChain(for: piece.style.font)
+                chains[pieceCursor] = chain
+                face = library.face(for: scalar, in: chain)
+            }
+            if let open = current, open.piece == pieceCursor, open.face === face, open.level == level,
+               open.script == script || Scripts.isNeutral(code), piece.attachment == nil {
+                // Same item.
+            } else {
+                close(at: start)
+                current = (start, pieceCursor, face, level, script)
+            }
+            if piece.attachment != nil {
+                // An attachment is an item of its own.
+                close(at: stop)
+                current = nil
+            }
+            start = stop
+            while graphemeCursor < graphemes.count, graphemes[graphemeCursor].offset <= start { graphemeCursor += 1 }
+        }
+        close(at: range.upperBound)
+        return items
+    }
+}
+
+/// Sizes shared by the layout stages.
+enum LayoutMetrics {
+    /// `font` at `scale`, in 26.6 pixels. Font and scale are clamped (2048 pt × 16), so this is
+    /// finite and small; checked anyway.
+    static func pixelSize(_ font: Font, scale: Double) -> Int32 {
+        let size = (font.size * scale * 64).rounded()
+        return size.isFinite ? Int32(clamping: Int(max(0, min(size, Double(Int32.max))))) : 0
+    }
+
+    /// An attachment's box with each side in 0...10⁶ points (NaN as 0), so lines stay finite.
+    static func size(of attachment: TextAttachment) -> Size {
+        func side(_ value: Double) -> Double { value.isFinite ? min(max(value, 0), 1e6) : 0 }
+        return Size(width: side(attachment.size.width), height: side(attachment.size.height))
+    }
+}

@@ -1,0 +1,34 @@
+import CHarfBuzz
+import CICU
+
+/// Unicode scripts (ICU's `uscript`) as HarfBuzz's tags, for itemising text into runs of one
+/// script: a run is shaped with its script's rules (Arabic joining, Thai marks, Indic
+/// reordering…).
+enum Scripts {
+    /// ICU's codes for characters used by many scripts (digits, punctuation, spaces) and for
+    /// marks that take their base's script: both join the run around them.
+    static let common: Int32 = USCRIPT_COMMON.rawValue
+    static let inherited: Int32 = USCRIPT_INHERITED.rawValue
+
+    /// HarfBuzz's tag for each ICU script code, made once: ICU names each script by its
+    /// ISO 15924 code, which is HarfBuzz's tag.
+    private static let tags: [UInt32] = (0..<USCRIPT_CODE_LIMIT.rawValue).map { code in
+        guard let name = strata_uscript_getShortName(UScriptCode(rawValue: code)) else { return 0 }
+        return hb_script_from_string(name, -1).rawValue
+    }
+
+    /// ICU's script code of `scalar`; Common when ICU cannot say.
+    static func code(of scalar: Unicode.Scalar) -> Int32 {
+        var status = U_ZERO_ERROR
+        let code = strata_uscript_getScript(UChar32(scalar.value), &status)
+        return ICU.failed(status) ? common : code.rawValue
+    }
+
+    /// HarfBuzz's tag for ICU script `code`; 0 (let HarfBuzz guess) for an unknown code.
+    static func harfBuzzTag(_ code: Int32) -> UInt32 {
+        code >= 0 && Int(code) < tags.count ? tags[Int(code)] : 0
+    }
+
+    /// Whether `code` takes the script of the text around it.
+    static func isNeutral(_ code: Int32) -> Bool { code == common || code == inherited }
+}

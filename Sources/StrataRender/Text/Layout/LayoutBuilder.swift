@@ -1,0 +1,368 @@
+/// Builds a `TextLayout`'s lines: itemises and shapes each paragraph, breaks it into lines,
+/// truncates the last line kept when text is cut, then places each line: bidi reordering (rule
+/// L2 on the line's own levels, after rule L1), alignment and justification in the paragraph's
+/// direction, glyph positions, and the ink they cover. One per layout; one thread.
+struct LayoutBuilder {
+    let flat: FlatText
+    let options: TextLayoutOptions
+    let scale: Double
+    let library: FontLibrary
+    private(set) var lines: [TextLayout.Line] = []
+    private(set) var truncated = false
+    private(set) var ink = Rect.zero
+    private var top = 0.0
+
+    /// The current paragraph's items and their shaped text; reshaped pieces and ellipses are
+    /// appended as items of their own.
+    private var items: [TextItem] = []
+    private var shapes: [ShapedItem] = []
+
+    init(_ flat: FlatText, options: TextLayoutOptions, scale: Double, library: FontLibrary) {
+        self.flat = flat
+        self.options = options
+        self.scale = scale
+        self.library = library
+    }
+
+    mutating func lay() {
+        let itemizer = Itemizer(flat, library: library, scale: scale, direction: options.baseDirection,
+                                wrapsCharacters: options.lineBreakMode == .characterWrap)
+        let bidi = itemizer.bidi
+        let paragraphs = itemizer.paragraphs()
+        let limit = options.maximumLines
+        for (number, paragraph) in paragraphs.enumerated() {
+            var clusters = paragraph.clusters
+            items = paragraph.items
+            shapes = paragraph.shaped
+            let remaining = limit > 0 ? limit - lines.count : 0
+            let broken = LineBreaker.lines(&clusters, width: options.width, tabInterval: tabInterval(for: paragraph),
+                                           limit: remaining)
+            let isLastParagraph = number == paragraphs.count - 1
+            for (offset, range) in broken.lines.enumerated() {
+                let endsParagraph = broken.complete && offset == broken.lines.count - 1
+                let cutHere = limit > 0 && lines.count == limit - 1 && !(endsParagraph && isLastParagraph)
+                var content = Array(clusters[range])
+                var lineEnd = endsParagraph ? paragraph.end : Int(clusters[range].last?.end ?? Int32(paragraph.range.lowerBound))
+                if cutHere {
+                    truncated = true
+                    if options.lineBreakMode.truncates {
+                        content = truncate(Array(clusters[range.lowerBound...]), paragraph: paragraph)
+                    }
+                    lineEnd = flat.text.units.count
+                } else if offset == broken.lines.count - 1, endsParagraph, options.lineBreakMode.truncates,
+                          options.width.isFinite, width(of: content) > options.width {
+                    // One cluster wider than the whole line (a long word with nowhere to break is
+                    // already split): cut it when truncating.
+                    truncated = true
+                    content = truncate(content, paragraph: paragraph)
+                }
+                let lineStart = offset == 0 || range.isEmpty ? paragraph.range.lowerBound : Int(clusters[range.lowerBound].start)
+                place(reshaped(content), range: lineStart..<max(lineStart, lineEnd), paragraph: paragraph, bidi: bidi,
+                      justify: options.alignment == .justified && !endsParagraph && !cutHere)
+                if cutHere { return }
+            }
+            if !broken.complete {
+                // The limit was reached inside this paragraph (it is the last line kept): cut.
+                return
+            }
+        }
+    }
+
+    // MARK: Measuring
+
+    /// The width without trailing spaces, which hang past the line's end.
+    private func width(of clusters: [LogicalCluster]) -> Double {
+        let end = (clusters.lastIndex { !$0.isSpace } ?? -1) + 1
+        return clusters.prefix(end).reduce(0) { $0 + $1.advance }
+    }
+
+    /// Eight spaces of the paragraph's first font, unless the options set the interval; at least
+    /// a point (a font of size 0 has spaces of no width).
+    private func tabInterval(for paragraph: ShapedParagraph) -> Double {
+        max(naturalTabInterval(for: paragraph), 1)
+    }
+
+    private func naturalTabInterval(for paragraph: ShapedParagraph) -> Double {
+        if let interval = options.tabInterval { return interval }
+        let pieceIndex = paragraph.items.first?.piece ?? flat.piece(at: paragraph.range.lowerBound, from: 0)
+        let font = flat.pieces.indices.contains(pieceIndex) ? flat.pieces[pieceIndex].style.font : Font()
+        guard let face = library.fontChain(for: font).primary else { return 8 * font.size / 2 }
+        let space = ShapeCache.shared.shape([0x20], 0..<1, face: face, pixelSize: LayoutMetrics.pixelSize(font, scale: scale),
+                                            emboldened: false, rightToLeft: false, script: 0)
+        let advance = Double(space.clusters.first?.advance ?? 0) / 64 / scale
+        return advance > 0 ? 8 * advance : 8 * font.size / 2
+    }
+
+    // MARK: Truncation
+
+    /// `clusters` (the rest of a paragraph from the last line kept) cut to fit the width with an
+    /// ellipsis where text is left out: at the end, the start or the middle, by the line break
+    /// mode. The ellipsis reads in the paragraph's direction, so it sits at the line's visual end
+    /// (or start) in right-to-left text too.
+    private mutating func truncate(_ clusters: [LogicalCluster], paragraph: ShapedParagraph) -> [LogicalCluster] {
+        let mode = options.lineBreakMode
+        let cutAt = mode == .truncatingHead ? clusters.first : clusters.last
+        let pieceIndex = cutAt.map { items[Int($0.item)].piece } ?? flat.pieces.indices.last ?? 0
+        let hiddenStart = Int32(clusters.first?.start ?? Int32(paragraph.range.upperBound))
+        guard let ellipsis = ellipsis(piece: pieceIndex, level: paragraph.baseLevel, at: hiddenStart) else { return clusters }
+        let available = options.width.isFinite ? options.width - ellipsis.advance : .infinity
+        func fits(_ width: Double) -> Bool { width <= available }
+        switch mode {
+        case .truncatingHead where options.width.isFinite:
+            // Walk back from the end while clusters fit; spaces ending the text hang.
+            var total = 0.0, start = clusters.count, seenInk = false
+            for index in clusters.indices.reversed() {
+                let cluster = clusters[index]
+                if !cluster.isSpace { seenInk = true }
+                let counted = seenInk ? cluster.advance : 0
+                if !cluster.isSpace, !fits(total + counted) { break }
+                total += counted
+                start = index
+            }
+            var kept = clusters[start...]
+            while kept.first?.isSpace == true { kept = kept.dropFirst() }
+            let hidden = LogicalCluster(marking: ellipsis, from: clusters.first?.start ?? 0, to: kept.first?.start ?? clusters.last?.end ?? 0)
+            return [hidden] + kept
+        case .truncatingMiddle where options.width.isFinite:
+            var head = 0, tail = clusters.count, used = 0.0
+            // Take from both ends in turn, the end first, while the clusters fit.
+            var takeTail = true
+            while head < tail {
+                let candidate = takeTail ? clusters[tail - 1] : clusters[head]
+                if !candidate.isSpace, !fits(used + candidate.advance) {
+                    // Try the other end once before stopping.
+                    let other = takeTail ? clusters[head] : clusters[tail - 1]
+                    if other.isSpace || fits(used + other.advance) {
+                        if takeTail { head += 1 } else { tail -= 1 }
+                        used += other.isSpace ? 0 : other.advance
+                        continue
+                    }
+                    break
+                }
+                if takeTail { tail -= 1 } else { head += 1 }
+                used += candidate.isSpace ? 0 : candidate.advance
+                takeTail.toggle()
+            }
+            var front = Array(clusters[..<head])
+            while front.last?.isSpace == true { front.removeLast() }
+            var back = clusters[tail...]
+            while back.first?.isSpace == true { back = back.dropFirst() }
+            let from = front.last?.end ?? clusters.first?.start ?? 0
+            let to = back.first?.start ?? clusters.last?.end ?? from
+            return front + [LogicalCluster(marking: ellipsis, from: from, to: to)] + back
+        default:
+            // Walk forward while clusters fit, then drop the spaces the cut leaves at the end.
+            var total = 0.0, end = 0
+            for (index, cluster) in clusters.enumerated() {
+                if !cluster.isSpace, !fits(total + cluster.advance) { break }
+                total += cluster.advance
+                end = index + 1
+            }
+            var kept = Array(clusters[..<end])
+            while kept.last?.isSpace == true { kept.removeLast() }
+            let from = kept.last?.end ?? clusters.first?.start ?? 0
+            let to = clusters.last?.end ?? from
+            return kept + [LogicalCluster(marking: ellipsis, from: from, to: to)]
+        }
+    }
+
+    /// An ellipsis in piece `piece`'s style, as an item of its own at `level`.
+    private mutating func ellipsis(piece: Int, level: UInt8, at offset: Int32) -> LogicalCluster? {
+        guard flat.pieces.indices.contains(piece) else { return nil }
+        let style = flat.pieces[piece].style
+        let chain = library.fontChain(for: style.font)
+        guard let face = library.face(for: "\u{2026}", in: chain) else { return nil }
+        let pixelSize = LayoutMetrics.pixelSize(style.font, scale: scale)
+        let emboldened = face.needsSyntheticBold(for: style.font.weight)
+        let shaped = ShapeCache.shared.shape([0x2026], 0..<1, face: face, pixelSize: pixelSize, emboldened: emboldened,
+                                             rightToLeft: level & 1 == 1, script: 0)
+        items.append(TextItem(range: Int(offset)..<Int(offset), piece: piece, face: face, level: level, script: 0,
+                              pixelSize: pixelSize, emboldened: emboldened, isEllipsis: true))
+        shapes.append(shaped)
+        let advance = shaped.clusters.reduce(0.0) { $0 + Double($1.advance) / 64 / scale }
+        return LogicalCluster(item: Int32(items.count - 1), index: 0, start: offset, end: offset, advance: advance,
+                              breakAfter: false, isSpace: false, isTab: false, unsafeToBreakBefore: false)
+    }
+
+    // MARK: Reshaping where a line cuts a shaped item
+
+    /// `clusters` with each stretch of one item shaped again on its own where it was cut at a
+    /// place HarfBuzz marked unsafe (a ligature or a joining form across the cut): the
+    /// stretch then ends the way text ends, as at a line break in pango.
+    private mutating func reshaped(_ clusters: [LogicalCluster]) -> [LogicalCluster] {
+        var result: [LogicalCluster] = []
+        result.reserveCapacity(clusters.count)
+        var index = 0
+        while index < clusters.count {
+            let item = Int(clusters[index].item)
+            var end = index + 1
+            while end < clusters.count, Int(clusters[end].item) == item { end += 1 }
+            let first = clusters[index], last = clusters[end - 1]
+            let shaped = shapes[item]
+            let cutBefore = first.index > 0 && first.unsafeToBreakBefore
+            let next = Int(last.index) + 1
+            let cutAfter = last.index >= 0 && next < shaped.clusters.count && shaped.clusters[next].unsafeToBreakBefore
+            if (cutBefore || cutAfter), last.index >= 0, !items[item].isEllipsis {
+                result += shapeAgain(item: item, Int(first.start)..<Int(last.end), like: Array(clusters[index..<end]))
+            } else {
+                result += clusters[index..<end]
+            }
+            index = end
+        }
+        return result
+    }
+
+    private mutating func shapeAgain(item: Int, _ range: Range<Int>, like old: [LogicalCluster]) -> [LogicalCluster] {
+        let original = items[item]
+        guard let face = original.face, !range.isEmpty else { return old }
+        let style = flat.pieces[original.piece].style
+        // No context: the cut is where the text ends for this line.
+        let units = Array(flat.text.units[range])
+        let shaped = ShapeCache.shared.shape(units, 0..<units.count, face: face, pixelSize: original.pixelSize,
+                                             emboldened: original.emboldened, rightToLeft: original.rightToLeft,
+                                             script: original.script, features: TextFeatures(style.features))
+        items.append(TextItem(range: range, piece: original.piece, face: face, level: original.level, script: original.script,
+                              pixelSize: original.pixelSize, emboldened: original.emboldened))
+        shapes.append(shaped)
+        let spacing = Itemizer.finite(style.letterSpacing)
+        let spaces = Set(old.filter(\.isSpace).map(\.start))
+        return shaped.clusters.enumerated().map { offset, cluster in
+            let start = Int32(range.lowerBound) + cluster.start
+            return LogicalCluster(item: Int32(items.count - 1), index: Int32(offset), start: start,
+                                  end: Int32(range.lowerBound) + cluster.end, advance: Double(cluster.advance) / 64 / scale + spacing,
+                                  breakAfter: false, isSpace: spaces.contains(start), isTab: false, unsafeToBreakBefore: false)
+        }
+    }
+
+    // MARK: Placing a line
+
+    private mutating func place(_ clusters: [LogicalCluster], range: Range<Int>, paragraph: ShapedParagraph,
+                                bidi: BidiResolver?, justify: Bool) {
+        // Trailing spaces hang: they are not shown, and alignment ignores them.
+        let visible = (clusters.lastIndex { !$0.isSpace } ?? -1) + 1
+        let shown = clusters.prefix(visible)
+        // Levels with rule L1 for the line's own end; an ellipsis reads in the paragraph's direction.
+        let lineStart = Int(shown.first.map { min($0.start, Int32(range.lowerBound)) } ?? Int32(range.lowerBound))
+        let lineEnd = max(lineStart, Int(clusters.map(\.end).max() ?? Int32(lineStart)))
+        let lineLevels = bidi?.lineLevels(lineStart, lineEnd) ?? []
+        let levels: [UInt8] = shown.map { cluster in
+            if items[Int(cluster.item)].isEllipsis { return paragraph.baseLevel }
+            let offset = Int(cluster.start) - lineStart
+            return offset >= 0 && offset < lineLevels.count ? lineLevels[offset] : items[Int(cluster.item)].level
+        }
+        let order = BidiResolver.visualOrder(levels)
+
+        // Vertical metrics: the tallest face and attachment on the line.
+        var ascent = 0.0, descent = 0.0, gap = 0.0
+        var seenItems = Set<Int32>()
+        for cluster in shown where seenItems.insert(cluster.item).inserted {
+            let item = items[Int(cluster.item)]
+            let piece = flat.pieces[item.piece]
+            let raise = Itemizer.finite(piece.style.baselineOffset)
+            if let attachment = piece.attachment {
+                let height = LayoutMetrics.size(of: attachment).height
+                let center = piece.style.font.size * 0.3
+                ascent = max(ascent, (attachment.alignment == .baseline ? height : height / 2 + center) + raise)
+                descent = max(descent, (attachment.alignment == .baseline ? 0 : height / 2 - center) - raise)
+            } else if let face = item.face {
+                let em = piece.style.font.size / face.unitsPerEm
+                ascent = max(ascent, face.ascender * em + raise)
+                descent = max(descent, face.descender * em - raise)
+                gap = max(gap, face.lineGap * em)
+            }
+        }
+        if shown.isEmpty {
+            let pieceIndex = flat.piece(at: max(range.lowerBound - 1, 0), from: 0)
+            let font = flat.pieces.indices.contains(pieceIndex) ? flat.pieces[pieceIndex].style.font : Font()
+            if let face = library.fontChain(for: font).primary {
+                let em = font.size / face.unitsPerEm
+                ascent = face.ascender * em
+                descent = face.descender * em
+            }
+        }
+        let natural = ascent + descent + gap
+        let height = natural * options.lineSpacing
+        let baseline = top + (height - natural) / 2 + gap / 2 + ascent
+
+        // Where the line starts across the width.
+        let lineWidth = shown.reduce(0) { $0 + $1.advance }
+        let rightToLeft = paragraph.baseLevel & 1 == 1
+        var extraPerSpace = 0.0
+        var x = 0.0
+        if options.width.isFinite {
+            let free = max(options.width - lineWidth, 0)
+            switch options.alignment {
+            case .left: break
+            case .center: x = free / 2
+            case .right: x = free
+            case .natural: x = rightToLeft ? free : 0
+            case .justified:
+                let spaces = shown.filter(\.isSpace).count
+                if justify, spaces > 0 { extraPerSpace = free / Double(spaces) } else if rightToLeft { x = free }
+            }
+        }
+        let startX = x
+        var glyphs: [PlacedGlyph] = []
+        var attachments: [(attachment: TextAttachment, frame: Rect)] = []
+        var placed: [PlacedCluster] = []
+        placed.reserveCapacity(clusters.count)
+        glyphs.reserveCapacity(shown.count)
+        // Visual order: runs of one level, reordered by L2; a right-to-left cluster's glyphs are
+        // already in drawing order.
+        for position in order {
+            let cluster = shown[shown.startIndex + position]
+            let item = items[Int(cluster.item)]
+            let piece = flat.pieces[item.piece]
+            let raise = Itemizer.finite(piece.style.baselineOffset)
+            let width = cluster.advance + (cluster.isSpace ? extraPerSpace : 0)
+            if let attachment = piece.attachment {
+                let size = LayoutMetrics.size(of: attachment)
+                let y = (attachment.alignment == .baseline ? baseline - size.height
+                    : baseline - piece.style.font.size * 0.3 - size.height / 2) - raise
+                let frame = Rect(x: x, y: y, width: size.width, height: size.height)
+                attachments.append((attachment, frame))
+                ink = ink.union(frame)
+            } else if let face = item.face, cluster.index >= 0 {
+                let shaped = shapes[Int(cluster.item)]
+                let info = shaped.clusters[Int(cluster.index)]
+                // A letter-spaced right-to-left cluster keeps its spacing on its left.
+                var penX = x + (levels[position] & 1 == 1 ? Itemizer.finite(piece.style.letterSpacing) : 0)
+                for glyphIndex in Int(info.firstGlyph)..<Int(info.firstGlyph + info.glyphCount) {
+                    let glyph = shaped.glyphs[glyphIndex]
+                    let position = Point(x: penX + Double(glyph.xOffset) / 64 / scale,
+                                         y: baseline - raise - Double(glyph.yOffset) / 64 / scale)
+                    glyphs.append(PlacedGlyph(face: face, glyph: glyph.id, pixelSize: item.pixelSize, emboldened: item.emboldened,
+                                              position: position, color: piece.style.color))
+                    if let extents = ShapeCache.shared.extents(of: glyph.id, face: face, pixelSize: item.pixelSize,
+                                                               emboldened: item.emboldened) {
+                        ink = ink.union(Rect(x: position.x + extents.minX / scale, y: position.y + extents.minY / scale,
+                                             width: extents.width / scale, height: extents.height / scale))
+                    }
+                    penX += Double(glyph.advance) / 64 / scale
+                }
+            }
+            placed.append(PlacedCluster(start: cluster.start, end: cluster.end, x: x, width: width, level: levels[position],
+                                        piece: item.isEllipsis ? -1 : Int32(item.piece)))
+            x += width
+        }
+        // Hanging spaces sit past the visual end, at zero width, so queries still find them.
+        let edge = rightToLeft ? startX : x
+        for cluster in clusters[visible...] {
+            placed.insert(PlacedCluster(start: cluster.start, end: cluster.end, x: edge, width: 0, level: paragraph.baseLevel,
+                                        piece: Int32(items[Int(cluster.item)].piece)),
+                          at: rightToLeft ? 0 : placed.count)
+        }
+        let frame = Rect(x: startX, y: top, width: x - startX, height: height)
+        lines.append(TextLayout.Line(frame: frame, baseline: baseline - top, direction: rightToLeft ? .rightToLeft : .leftToRight,
+                                     glyphs: glyphs, attachments: attachments, clusters: placed, range: range))
+        top = frame.maxY
+    }
+}
+
+extension LogicalCluster {
+    /// `ellipsis` standing for the hidden text `from..<to`.
+    init(marking ellipsis: LogicalCluster, from: Int32, to: Int32) {
+        self.init(item: ellipsis.item, index: ellipsis.index, start: min(from, to), end: max(from, to), advance: ellipsis.advance,
+                  breakAfter: false, isSpace: false, isTab: false, unsafeToBreakBefore: false)
+    }
+}

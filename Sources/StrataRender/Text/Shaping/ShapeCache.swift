@@ -1,0 +1,179 @@
+import CHarfBuzz
+
+/// One stretch of text as HarfBuzz shaped it: glyphs grouped into clusters in logical (reading)
+/// order, each cluster's glyphs in the order they are drawn, left to right. Immutable.
+struct ShapedItem: Sendable {
+    struct Glyph: Sendable {
+        let id: UInt32
+        /// 1/64 pixel.
+        let advance: Int32
+        let xOffset: Int32
+        let yOffset: Int32
+    }
+
+    /// The smallest unit a line holds: one or more characters shaped together.
+    struct Cluster: Sendable {
+        /// UTF-16 offsets into the shaped text.
+        let start: Int32
+        let end: Int32
+        /// Where the cluster's glyphs are in `glyphs`.
+        let firstGlyph: Int32
+        let glyphCount: Int32
+        /// The sum of the glyphs' advances, 1/64 pixel.
+        let advance: Int32
+        /// HarfBuzz says the text may not be cut before this cluster without shaping it again
+        /// (`HB_GLYPH_FLAG_UNSAFE_TO_BREAK`): a ligature or a joining form spans the cut.
+        let unsafeToBreakBefore: Bool
+    }
+
+    let glyphs: [Glyph]
+    let clusters: [Cluster]
+
+    static let empty = ShapedItem(glyphs: [], clusters: [])
+
+    var estimatedBytes: Int {
+        64 + glyphs.count * MemoryLayout<Glyph>.stride + clusters.count * MemoryLayout<Cluster>.stride
+    }
+}
+
+/// HarfBuzz output for stretches of text, kept because labels redraw the same strings again and
+/// again. Any thread.
+final class ShapeCache: Sendable {
+    static let shared = ShapeCache()
+
+    /// What a stretch is shaped with: its text and the one scalar either side that joining
+    /// scripts look at, the face and size, and the direction and script.
+    struct Key: Hashable, Sendable {
+        let text: [UInt16]
+        let before: UInt32
+        let after: UInt32
+        let face: Int
+        let pixelSize: Int32
+        let emboldened: Bool
+        let rightToLeft: Bool
+        let script: UInt32
+        let features: TextFeatures
+    }
+
+    struct GlyphKey: Hashable, Sendable {
+        let glyph: UInt32
+        let face: Int
+        let pixelSize: Int32
+        let emboldened: Bool
+    }
+
+    /// 8 MiB of shaped text: thousands of label-sized strings.
+    static let defaultBudget = 8 << 20
+    /// 1 MiB of glyph ink boxes: about ten thousand glyphs.
+    static let defaultExtentsBudget = 1 << 20
+
+    let runs: ByteBudgetCache<Key, ShapedItem>
+    let extentsCache: ByteBudgetCache<GlyphKey, Rect?>
+
+    /// An empty cache of `budget` bytes of shaped text and `extentsBudget` of ink boxes.
+    init(budget: Int = ShapeCache.defaultBudget, extentsBudget: Int = ShapeCache.defaultExtentsBudget) {
+        runs = ByteBudgetCache(budget: budget)
+        extentsCache = ByteBudgetCache(budget: extentsBudget)
+    }
+
+    /// The clusters of `units[range]` shaped in `face` at `pixelSize` (26.6), reading right to
+    /// left when asked, in `script` (an ISO 15924 tag as HarfBuzz takes it; 0 lets HarfBuzz guess),
+    /// with the scalars just outside the range as context. Cluster offsets are relative to the
+    /// range's start. Emboldened, every glyph that advances advances
+    /// `GlyphRendering.emboldenStrength` further, as FreeType's synthetic bold does.
+    func shape(_ units: [UInt16], _ range: Range<Int>, face: FontFace, pixelSize: Int32, emboldened: Bool,
+               rightToLeft: Bool, script: UInt32, features: TextFeatures = TextFeatures()) -> ShapedItem {
+        guard !range.isEmpty else { return .empty }
+        let before: UInt32 = range.lowerBound > 0 ? UInt32(units[range.lowerBound - 1]) : 0
+        let after: UInt32 = range.upperBound < units.count ? UInt32(units[range.upperBound]) : 0
+        let key = Key(text: Array(units[range]), before: before, after: after, face: face.id, pixelSize: pixelSize,
+                      emboldened: emboldened, rightToLeft: rightToLeft, script: script, features: features)
+        if let cached = runs.value(for: key) { return cached }
+        let sized = face.shapingFont(pixelSize: pixelSize)
+        let widening = emboldened ? GlyphRendering.emboldenStrength(pixelSize: pixelSize) : 0
+        let shaped = withExtendedLifetime(sized) {
+            Self.harfbuzz(key, font: sized.font, widening: widening)
+        }
+        return runs.insert(shaped, cost: key.text.count * 2 + 64 + shaped.estimatedBytes, for: key)
+    }
+
+    /// A glyph's ink box in pixels, y down from the baseline; nil when it has no ink. Emboldened,
+    /// the box grows right and up by `GlyphRendering.emboldenStrength`, as the outline does.
+    func extents(of glyph: UInt32, face: FontFace, pixelSize: Int32, emboldened: Bool) -> Rect? {
+        let key = GlyphKey(glyph: glyph, face: face.id, pixelSize: pixelSize, emboldened: emboldened)
+        if let cached = extentsCache.value(for: key) { return cached }
+        var extents = hb_glyph_extents_t()
+        var box: Rect?
+        let sized = face.shapingFont(pixelSize: pixelSize)
+        if withExtendedLifetime(sized, { hb_font_get_glyph_extents(sized.font, glyph, &extents) }) != 0,
+           extents.width != 0, extents.height != 0 {
+            let x = Double(extents.x_bearing) / 64, top = -Double(extents.y_bearing) / 64
+            let width = Double(extents.width) / 64, height = -Double(extents.height) / 64
+            let grown = emboldened ? Double(GlyphRendering.emboldenStrength(pixelSize: pixelSize)) / 64 : 0
+            box = Rect(x: min(x, x + width), y: top - grown, width: abs(width) + grown, height: abs(height) + grown)
+        }
+        return extentsCache.insert(box, cost: 0, for: key)
+    }
+
+    /// Shapes `key.text` with its context; `widening` (1/64 pixel) is added to every advance
+    /// that is not zero.
+    private static func harfbuzz(_ key: Key, font: OpaquePointer, widening: Int32) -> ShapedItem {
+        guard let buffer = hb_buffer_create() else { return .empty }
+        defer { hb_buffer_destroy(buffer) }
+        // The text with one code unit of context either side (a surrogate half of context is
+        // harmless: HarfBuzz reads it as an unpaired surrogate, outside the shaped range).
+        var text: [UInt16] = []
+        text.reserveCapacity(key.text.count + 2)
+        let hasBefore = key.before != 0, hasAfter = key.after != 0
+        if hasBefore { text.append(UInt16(truncatingIfNeeded: key.before)) }
+        text += key.text
+        if hasAfter { text.append(UInt16(truncatingIfNeeded: key.after)) }
+        let offset = hasBefore ? 1 : 0
+        hb_buffer_add_utf16(buffer, text, Int32(text.count), UInt32(offset), Int32(key.text.count))
+        hb_buffer_set_direction(buffer, key.rightToLeft ? HB_DIRECTION_RTL : HB_DIRECTION_LTR)
+        if key.script != 0 { hb_buffer_set_script(buffer, hb_script_t(key.script)) }
+        hb_buffer_guess_segment_properties(buffer)
+        key.features.withHarfBuzzFeatures { features in
+            hb_shape(font, buffer, features.baseAddress, UInt32(features.count))
+        }
+        var count: UInt32 = 0
+        guard let infos = hb_buffer_get_glyph_infos(buffer, &count),
+              let positions = hb_buffer_get_glyph_positions(buffer, &count) else { return .empty }
+        let total = Int(count)
+        var glyphs: [ShapedItem.Glyph] = []
+        glyphs.reserveCapacity(total)
+        var clusters: [ShapedItem.Cluster] = []
+        // HarfBuzz gives right-to-left text in visual order: walk its clusters from the end to
+        // get reading order, keeping each cluster's glyphs in their drawing order.
+        var spans: [(start: Int, end: Int)] = []
+        var index = 0
+        while index < total {
+            let cluster = infos[index].cluster
+            var end = index + 1
+            while end < total, infos[end].cluster == cluster { end += 1 }
+            spans.append((index, end))
+            index = end
+        }
+        if key.rightToLeft { spans.reverse() }
+        let textEnd = Int32(key.text.count)
+        for (position, span) in spans.enumerated() {
+            let start = Int32(infos[span.start].cluster) - Int32(offset)
+            // A cluster ends where the next one in reading order starts.
+            let next = position + 1 < spans.count ? Int32(infos[spans[position + 1].start].cluster) - Int32(offset) : textEnd
+            var advance: Int32 = 0
+            let first = Int32(glyphs.count)
+            for glyph in span.start..<span.end {
+                let raw = positions[glyph].x_advance
+                let widened = raw == 0 ? 0 : raw + widening
+                glyphs.append(ShapedItem.Glyph(id: infos[glyph].codepoint, advance: widened,
+                                               xOffset: positions[glyph].x_offset, yOffset: positions[glyph].y_offset))
+                advance += widened
+            }
+            let flags = hb_glyph_info_get_glyph_flags(infos + span.start)
+            clusters.append(ShapedItem.Cluster(
+                start: max(0, start), end: max(next, start + 1), firstGlyph: first, glyphCount: Int32(span.end - span.start),
+                advance: advance, unsafeToBreakBefore: flags.rawValue & HB_GLYPH_FLAG_UNSAFE_TO_BREAK.rawValue != 0))
+        }
+        return ShapedItem(glyphs: glyphs, clusters: clusters)
+    }
+}
