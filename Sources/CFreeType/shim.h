@@ -5,3 +5,4 @@
 #include FT_GLYPH_H
 #include FT_OUTLINE_H
 #include FT_TRUETYPE_TABLES_H
+#include FT_COLOR_H

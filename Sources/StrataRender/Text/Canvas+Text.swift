@@ -9,6 +9,8 @@ extension Canvas {
     /// canvas must be scaled like the layout (`scale`).
     /// Glyphs too large for the cache (over `GlyphCache.maximumGlyphSide`) are rasterized from
     /// their outlines on each draw, only where they cross the clip, in bounded bands.
+    /// Colour glyphs (emoji) are composited as they are, whatever the text's colour, faded by
+    /// the canvas's opacity; one too large to cache is scaled from its strike on each draw.
     public func draw(_ layout: TextLayout, at origin: Point) {
         let clip = deviceClipBounds
         guard !clip.isEmpty, opacity > 0 else { return }
@@ -56,6 +58,7 @@ extension Canvas {
                     // after the glyphs before it so that overlaps stack in order.
                     flush()
                     guard let source = solids.source(for: glyph.color) else { continue }
+                    let fade = solids.opacityMask()
                     glyph.face.drawOutline(glyph: glyph.glyph, pixelSize: glyph.pixelSize, emboldened: glyph.emboldened, penX: penX, penY: penY,
                                            clip: (clipX0, clipY0, clipX1, clipY1)) { bytes, stride, x, y, width, height in
                         guard let mask = pixman_image_create_bits_no_clear(
@@ -63,15 +66,26 @@ extension Canvas {
                         pixman_image_composite32(PIXMAN_OP_OVER, source, mask, destination, 0, 0, 0, 0,
                                                  Int32(x), Int32(y), Int32(width), Int32(height))
                         pixman_image_unref(mask)
+                    } compositeColor: { colour, sourceX, sourceY, x, y, width, height in
+                        pixman_image_composite32(PIXMAN_OP_OVER, colour, fade, destination, Int32(sourceX), Int32(sourceY), 0, 0,
+                                                 Int32(x), Int32(y), Int32(width), Int32(height))
                     }
                     continue
                 }
-                guard !image.isBlank, let mask = image.mask else { continue }
+                guard !image.isBlank else { continue }
                 let x = penX + image.left, y = penY - image.top
                 // Only the part inside the clip.
                 let x0 = max(x, clipX0), y0 = max(y, clipY0)
                 let x1 = min(x + image.width, clipX1), y1 = min(y + image.height, clipY1)
                 guard x1 > x0, y1 > y0 else { continue }
+                if let colour = image.colorImage {
+                    // Not through pixman's glyph run, which would use only the glyph's alpha.
+                    flush()
+                    pixman_image_composite32(PIXMAN_OP_OVER, colour, solids.opacityMask(), destination, Int32(x0 - x), Int32(y0 - y), 0, 0,
+                                             Int32(x0), Int32(y0), Int32(x1 - x0), Int32(y1 - y0))
+                    continue
+                }
+                guard let mask = image.mask else { continue }
                 if let threadCache,
                    let copy = threadCache.glyph(image, face: glyph.face.id, glyph: glyph.glyph, pixelSize: glyph.pixelSize,
                                                 emboldened: glyph.emboldened) {
@@ -109,6 +123,8 @@ struct SolidSources {
     private var first: (color: Color, image: OpaquePointer)?
     private var last: (color: Color, image: OpaquePointer)?
     private var others: [Color: OpaquePointer] = [:]
+    /// A solid mask of alpha `opacity` for colour glyphs, made on first use; none at full opacity.
+    private var fade: OpaquePointer?
 
     init(opacity: Double) {
         self.opacity = opacity
@@ -131,7 +147,18 @@ struct SolidSources {
         return image
     }
 
+    /// A mask that fades colour glyphs by the opacity; nil (no mask) when opaque.
+    mutating func opacityMask() -> OpaquePointer? {
+        guard opacity < 1 else { return nil }
+        if let fade { return fade }
+        var colour = PixmanColor.make(Color.white.premultiplied(scale: opacity))
+        fade = pixman_image_create_solid_fill(&colour)
+        return fade
+    }
+
     mutating func release() {
+        if let fade { pixman_image_unref(fade) }
+        fade = nil
         if let first { pixman_image_unref(first.image) }
         for image in others.values { pixman_image_unref(image) }
         first = nil

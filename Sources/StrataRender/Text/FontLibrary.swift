@@ -19,9 +19,13 @@ import Synchronization
 /// advance (`FontFace.needsSyntheticBold(for:)`). The face's own weight decides, not fontconfig's
 /// answer, so pinned files and per-character fallbacks follow the same rule.
 ///
-/// Any thread: fontconfig and FreeType's library object are used under one lock.
+/// Emoji: `face(forCluster:in:)` picks one face for a whole grapheme cluster, a colour font
+/// (fontconfig's `FC_COLOR`, FreeType's `FT_HAS_COLOR`) when the cluster is shown as emoji.
+///
+/// Any thread: fontconfig is used under this library's lock, FreeType's library object under
+/// its own (`FreeTypeLibrary`). The two are never held together.
 public final class FontLibrary: @unchecked Sendable {
-    // @unchecked: `freetype` and fontconfig are used only inside `state.withLock`.
+    // @unchecked: fontconfig is used only inside `state.withLock`; `freetype` guards itself.
     /// The process-wide library, using fontconfig, with an 8 MiB glyph cache and the default
     /// cache budgets; what `TextLayout` uses when given no library.
     public static let shared = FontLibrary()
@@ -30,6 +34,11 @@ public final class FontLibrary: @unchecked Sendable {
         let family: String
         let weight: Int
         let italic: Bool
+    }
+
+    private struct ClusterKey: Hashable {
+        let chain: Int
+        let scalars: [UInt32]
     }
 
     private struct FaceKey: Hashable {
@@ -46,7 +55,7 @@ public final class FontLibrary: @unchecked Sendable {
     private static let nextSerial = Atomic<Int>(1)
 
     private let freetype = FreeTypeLibrary()
-    /// Guards FreeType face creation and fontconfig, neither of which is thread-safe here.
+    /// Guards fontconfig, which is not thread-safe here.
     private let state = Locked(())
     private let notesStore = Locked<[String]>([])
     /// Faces by file and index, costed at their file's size: each holds its file's bytes.
@@ -55,6 +64,8 @@ public final class FontLibrary: @unchecked Sendable {
     private let chains: ByteBudgetCache<ChainKey, FontChain>
     /// The face fontconfig found for a character no chain covered (nil: none has it).
     private let scalarFallbacks: ByteBudgetCache<UInt32, FontFace?>
+    /// The face picked for a grapheme cluster in a chain (nil: the chain has no face at all).
+    private let clusterFaces: ByteBudgetCache<ClusterKey, FontFace?>
     /// Rasterized glyphs of this library's faces, shared by every render worker.
     public let glyphCache: GlyphCache
     /// Pinned files, in fallback order, or nil to ask fontconfig.
@@ -75,6 +86,7 @@ public final class FontLibrary: @unchecked Sendable {
         faces = ByteBudgetCache(budget: faceCacheBytes)
         chains = ByteBudgetCache(budget: Self.lookupCacheBytes)
         scalarFallbacks = ByteBudgetCache(budget: Self.lookupCacheBytes)
+        clusterFaces = ByteBudgetCache(budget: Self.lookupCacheBytes)
         pinned = nil
         pinnedChain = nil
         _ = FcInit()
@@ -88,14 +100,12 @@ public final class FontLibrary: @unchecked Sendable {
         faces = ByteBudgetCache(budget: Self.defaultFaceCacheBytes)
         chains = ByteBudgetCache(budget: Self.lookupCacheBytes)
         scalarFallbacks = ByteBudgetCache(budget: Self.lookupCacheBytes)
+        clusterFaces = ByteBudgetCache(budget: Self.lookupCacheBytes)
         pinned = files
         var faces: [FontFace] = []
-        let (lock, library, cache) = (state, freetype, glyphCache)
         for file in files {
             let data = try FontData(contentsOf: file)
-            faces.append(try lock.withLock { _ throws(RenderError) in
-                try FontFace(data: data, path: file, index: 0, freetype: library, glyphCache: cache)
-            })
+            faces.append(try FontFace(data: data, path: file, index: 0, freetype: freetype, glyphCache: glyphCache))
         }
         pinnedChain = FontChain(loaded: faces)
     }
@@ -105,10 +115,14 @@ public final class FontLibrary: @unchecked Sendable {
     public var notes: [String] { notesStore.withLock { $0 } }
 
     /// Bytes and use of the face, fallback-chain and per-character caches (the glyph cache has
-    /// its own `counts`).
+    /// its own `counts`; `clusterCacheStatistics` the per-cluster one).
     public var cacheStatistics: (faces: CacheStatistics, chains: CacheStatistics, characters: CacheStatistics) {
         (faces.statistics, chains.statistics, scalarFallbacks.statistics)
     }
+
+    /// Bytes and use of the cache of faces picked for grapheme clusters (`face(forCluster:in:)`),
+    /// bounded by `lookupCacheBytes`.
+    public var clusterCacheStatistics: CacheStatistics { clusterFaces.statistics }
 
     /// The face in a font file, kept for later calls with the same path and index. The file is
     /// read whole (at most 64 MiB) into memory the face keeps.
@@ -122,9 +136,7 @@ public final class FontLibrary: @unchecked Sendable {
             throw RenderError(.invalidArgument, "face index \(index) of \(LogText.quoted(path)) is negative")
         }
         let data = try FontData(contentsOf: path)
-        let face = try state.withLock { _ throws(RenderError) in
-            try FontFace(data: data, path: path, index: index, freetype: freetype, glyphCache: glyphCache)
-        }
+        let face = try FontFace(data: data, path: path, index: index, freetype: freetype, glyphCache: glyphCache)
         return faces.insert(face, cost: data.count + Self.faceOverhead, for: key)
     }
 
@@ -134,9 +146,7 @@ public final class FontLibrary: @unchecked Sendable {
     ///   a font; `invalidArgument` when `index` is negative or not below their face count.
     public func face(bytes: [UInt8], index: Int = 0) throws(RenderError) -> FontFace {
         let data = try FontData(bytes)
-        return try state.withLock { _ throws(RenderError) in
-            try FontFace(data: data, path: "", index: index, freetype: freetype, glyphCache: glyphCache)
-        }
+        return try FontFace(data: data, path: "", index: index, freetype: freetype, glyphCache: glyphCache)
     }
 
     /// FreeType's and HarfBuzz's own structures per face, estimated.
@@ -210,6 +220,72 @@ public final class FontLibrary: @unchecked Sendable {
         return covering ?? chain.primary
     }
 
+    /// One face for a whole grapheme cluster, so that it is shaped and drawn in one font: a base
+    /// and what extends it (ZWJ and what it joins, skin-tone modifiers, variation selectors, the
+    /// keycap U+20E3, a flag's second regional indicator, tags). Nil only when the chain has no
+    /// face at all. Layout calls it once per cluster; `face(for:in:)` stays for single characters.
+    ///
+    /// - Shown as emoji (`EmojiPresentation.emoji`): the chain's first colour face that has the
+    ///   whole cluster, else the colour face fontconfig finds for it (`FC_COLOR`).
+    /// - Shown as text (U+FE0E, VS15): the chain's first monochrome face that has it, else
+    ///   fontconfig's monochrome one.
+    /// - Then, and for everything else: the chain's first face that has the whole cluster,
+    ///   fontconfig's, and last the face for the base alone (`face(for:in:)`).
+    ///
+    /// Default-ignorable characters (ZWJ, variation selectors, tags) are not asked of a face:
+    /// HarfBuzz hides them when the font lacks them. Pinned libraries never ask fontconfig.
+    /// Decisions are cached by chain and cluster, within `lookupCacheBytes`.
+    func face(forCluster scalars: ArraySlice<Unicode.Scalar>, in chain: FontChain) -> FontFace? {
+        guard let base = scalars.first else { return chain.primary }
+        let presentation = EmojiPresentation(of: scalars)
+        // The common case, a lone letter, needs no cache of its own.
+        if scalars.count == 1, presentation == .unspecified { return face(for: base, in: chain) }
+        let key = ClusterKey(chain: chain.serial, scalars: scalars.map(\.value))
+        if let known = clusterFaces.value(for: key) { return known }
+        let required = scalars.filter { !$0.properties.isDefaultIgnorableCodePoint }
+        var picked: FontFace?
+        if !required.isEmpty {
+            switch presentation {
+            case .emoji: picked = chainFace(covering: required, in: chain, color: true) ?? fontconfigFace(covering: required, color: true)
+            case .text: picked = chainFace(covering: required, in: chain, color: false) ?? fontconfigFace(covering: required, color: false)
+            case .unspecified: break
+            }
+            picked = picked ?? chainFace(covering: required, in: chain, color: nil) ?? fontconfigFace(covering: required, color: nil)
+        }
+        let face = picked ?? face(for: base, in: chain)
+        clusterFaces.insert(face, cost: key.scalars.count * MemoryLayout<UInt32>.stride + 64, for: key)
+        return face
+    }
+
+    /// The first face of `chain` that has every one of `scalars` and, unless `color` is nil, has
+    /// colour glyphs or has none as asked; fontconfig's charsets rule faces out before opening them.
+    private func chainFace(covering scalars: [Unicode.Scalar], in chain: FontChain, color: Bool?) -> FontFace? {
+        for index in chain.candidates.indices {
+            let candidate = chain.candidates[index]
+            if let color, candidate.isColor != color { continue }
+            if let charset = candidate.charset,
+               !state.withLock({ _ in scalars.allSatisfy { FcCharSetHasChar(charset, $0.value) != 0 } }) { continue }
+            guard let face = loadedFace(chain, index), color == nil || face.hasColor == color,
+                  scalars.allSatisfy(face.covers) else { continue }
+            return face
+        }
+        return nil
+    }
+
+    /// The best face fontconfig knows that has every one of `scalars` and, unless `color` is
+    /// nil, colour glyphs or none as asked; nil for a pinned library or when none qualifies.
+    private func fontconfigFace(covering scalars: [Unicode.Scalar], color: Bool?) -> FontFace? {
+        guard pinned == nil else { return nil }
+        let matches = state.withLock { _ in Self.fontconfigSort(covering: scalars, color: color) }
+        for match in matches {
+            // A file that cannot be read is passed over for the next match, as a chain does.
+            guard let face = try? face(contentsOf: match.path, index: match.index),
+                  color == nil || face.hasColor == color, scalars.allSatisfy(face.covers) else { continue }
+            return face
+        }
+        return nil
+    }
+
     static let log = Logger(label: "strata.text")
 
     private static func isGeneric(_ family: String) -> Bool {
@@ -218,7 +294,13 @@ public final class FontLibrary: @unchecked Sendable {
 
     // MARK: Fontconfig (called with the lock held)
 
-    struct Match { let path: String; let index: Int; var charset: OpaquePointer? = nil }
+    struct Match {
+        let path: String
+        let index: Int
+        var charset: OpaquePointer? = nil
+        /// Fontconfig's `FC_COLOR`: the font has colour glyphs (emoji).
+        var isColor = false
+    }
 
     private static func fontconfigSort(_ font: Font) -> [Match] {
         guard let pattern = FcPatternCreate() else { return [] }
@@ -239,6 +321,34 @@ public final class FontLibrary: @unchecked Sendable {
             if FcPatternGetCharSet(font, FC_CHARSET, 0, &charset) == FcResultMatch, let charset {
                 match.charset = FcCharSetCopy(charset)
             }
+            matches.append(match)
+        }
+        return matches
+    }
+
+    /// Fontconfig's fonts that have all of `scalars` and, unless `color` is nil, say `FC_COLOR`
+    /// as asked, best first; at most four, enough to pass over a file that does not open.
+    private static func fontconfigSort(covering scalars: [Unicode.Scalar], color: Bool?) -> [Match] {
+        guard let pattern = FcPatternCreate(), let charset = FcCharSetCreate() else { return [] }
+        defer {
+            FcPatternDestroy(pattern)
+            FcCharSetDestroy(charset)
+        }
+        for scalar in scalars { FcCharSetAddChar(charset, scalar.value) }
+        FcPatternAddCharSet(pattern, FC_CHARSET, charset)
+        if let color { FcPatternAddBool(pattern, FC_COLOR, color ? FcTrue : FcFalse) }
+        FcConfigSubstitute(nil, pattern, FcMatchPattern)
+        FcDefaultSubstitute(pattern)
+        var result = FcResultNoMatch
+        guard let set = FcFontSort(nil, pattern, FcFalse, nil, &result) else { return [] }
+        defer { FcFontSetDestroy(set) }
+        var matches: [Match] = []
+        for offset in 0..<Int(set.pointee.nfont) where matches.count < 4 {
+            guard let font = set.pointee.fonts[offset], let match = Self.match(from: font),
+                  color == nil || match.isColor == color else { continue }
+            var fontCharset: OpaquePointer?
+            guard FcPatternGetCharSet(font, FC_CHARSET, 0, &fontCharset) == FcResultMatch, let fontCharset,
+                  scalars.allSatisfy({ FcCharSetHasChar(fontCharset, $0.value) != 0 }) else { continue }
             matches.append(match)
         }
         return matches
@@ -265,7 +375,9 @@ public final class FontLibrary: @unchecked Sendable {
         guard FcPatternGetString(font, FC_FILE, 0, &file) == FcResultMatch, let file else { return nil }
         var index: Int32 = 0
         _ = FcPatternGetInteger(font, FC_INDEX, 0, &index)
-        return Match(path: String(cString: file), index: Int(index))
+        var color: FcBool = FcFalse
+        _ = FcPatternGetBool(font, FC_COLOR, 0, &color)
+        return Match(path: String(cString: file), index: Int(index), isColor: color != FcFalse)
     }
 }
 
@@ -275,6 +387,10 @@ final class FontChain: @unchecked Sendable {
     // @unchecked: `opened` is used only under its lock; the rest is immutable (the charsets are
     // read only under the library's fontconfig lock).
     typealias Candidate = FontLibrary.Match
+    /// Unique in the process: what per-chain caches key a chain by, since a freed chain's
+    /// address can be a new chain's.
+    let serial = FontChain.nextSerial.wrappingAdd(1, ordering: .relaxed).oldValue
+    private static let nextSerial = Atomic<Int>(1)
     let primary: FontFace?
     let candidates: [Candidate]
     /// Per candidate: nil when not tried yet, .some(nil) when its file failed.
@@ -291,7 +407,7 @@ final class FontChain: @unchecked Sendable {
     /// A chain of faces already open (pinned files), in order.
     init(loaded faces: [FontFace]) {
         primary = faces.first
-        candidates = faces.map { Candidate(path: $0.path, index: $0.index) }
+        candidates = faces.map { Candidate(path: $0.path, index: $0.index, isColor: $0.hasColor) }
         opened = Locked(faces.map { .some($0) })
     }
 
@@ -301,4 +417,44 @@ final class FontChain: @unchecked Sendable {
 
     func face(at index: Int) -> FontFace? { opened.withLock { $0[index] ?? nil } }
     func setFace(_ face: FontFace?, at index: Int) { opened.withLock { $0[index] = .some(face) } }
+}
+
+/// How a grapheme cluster asks to be shown, from the Unicode emoji properties (UTS #51).
+enum EmojiPresentation: Equatable {
+    /// As a colour emoji: a base with Emoji_Presentation (😀, a regional indicator) and no
+    /// U+FE0E; any emoji followed by U+FE0F (VS16, ❤️); a keycap (#️⃣), a skin-tone modifier
+    /// sequence (👍🏽), a ZWJ sequence (👨‍👩‍👧) or a tag sequence (🏴󠁧󠁢󠁳󠁣󠁴󠁿).
+    case emoji
+    /// As monochrome text: U+FE0E (VS15) follows the base (☺︎).
+    case text
+    /// Nothing asks either way: text, or an emoji whose default is text (❤ alone).
+    case unspecified
+
+    /// How `scalars`, one grapheme cluster, asks to be shown.
+    init(of scalars: ArraySlice<Unicode.Scalar>) {
+        guard let base = scalars.first else {
+            self = .unspecified
+            return
+        }
+        var (textSelector, emojiSelector, joiner, keycap, modifier, tags) = (false, false, false, false, false, false)
+        for scalar in scalars.dropFirst() {
+            switch scalar.value {
+            case 0xFE0E: textSelector = true
+            case 0xFE0F: emojiSelector = true
+            case 0x200D: joiner = true
+            case 0x20E3: keycap = true
+            case 0xE0020...0xE007F: tags = true
+            default: if scalar.properties.isEmojiModifier { modifier = true }
+            }
+        }
+        let properties = base.properties
+        if textSelector {
+            self = .text
+        } else if properties.isEmojiPresentation || (properties.isEmoji && (emojiSelector || keycap || joiner || tags))
+                    || (modifier && properties.isEmojiModifierBase) {
+            self = .emoji
+        } else {
+            self = .unspecified
+        }
+    }
 }

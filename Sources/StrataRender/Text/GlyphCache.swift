@@ -5,14 +5,15 @@ import Locking
 import StrataPlatform
 import Synchronization
 
-/// A rasterized glyph: 8-bit coverage, with its offset from the pen position. Immutable, so any
-/// number of render workers may draw it at once.
+/// A rasterized glyph: 8-bit coverage drawn in the text's colour, or premultiplied colour (an
+/// emoji) drawn as it is, with its offset from the pen position. Immutable, so any number of
+/// render workers may draw it at once.
 public final class GlyphBitmap: Sendable {
-    /// Columns of coverage, in device pixels.
+    /// Columns, in device pixels.
     public let width: Int
-    /// Rows of coverage, in device pixels.
+    /// Rows, in device pixels.
     public let height: Int
-    /// Bytes per row, a multiple of 4 as pixman's A8 images need.
+    /// Bytes per row, a multiple of 4 as pixman's images need.
     let stride: Int
     /// From the pen position to the bitmap's left edge, in device pixels (negative when the ink
     /// starts left of the pen).
@@ -20,61 +21,148 @@ public final class GlyphBitmap: Sendable {
     /// Up from the baseline to the bitmap's top row, in device pixels (negative when the glyph lies
     /// wholly below the baseline).
     public let top: Int
+    /// Whether the pixels are premultiplied ARGB colour (an emoji), drawn whatever the text's
+    /// colour, rather than coverage.
+    public let isColor: Bool
     nonisolated(unsafe) let bytes: UnsafeMutableRawPointer?
-    /// A pixman A8 image over `bytes`, made once. It is validated here, on the thread that made
-    /// it (pixman computes an image's flags on first use), so every later draw, on any
-    /// thread, only reads it.
+    /// A pixman A8 image over `bytes` for coverage, nil for colour, made once. It is validated
+    /// here, on the thread that made it (pixman computes an image's flags on first use), so
+    /// every later draw, on any thread, only reads it.
     nonisolated(unsafe) let mask: OpaquePointer?
+    /// A pixman `a8r8g8b8` image over `bytes` for colour, nil for coverage; validated like `mask`.
+    nonisolated(unsafe) let colorImage: OpaquePointer?
 
+    /// What the glyph costs the cache: its rows (4 bytes a pixel for colour) and 256 of overhead.
     var byteCount: Int { stride * height + 256 }
 
-    init?(copying bitmap: FT_Bitmap, left: Int, top: Int) {
+    /// A glyph over `memory` (from `malloc`, freed with the glyph): `width` × `height` pixels at
+    /// `stride`, coverage or colour. Nil when pixman cannot make its image (the memory is freed).
+    init?(owning memory: UnsafeMutableRawPointer, width: Int, height: Int, stride: Int, left: Int, top: Int, isColor: Bool) {
+        self.width = width
+        self.height = height
+        self.stride = stride
         self.left = left
         self.top = top
-        width = Int(bitmap.width)
-        height = Int(bitmap.rows)
+        self.isColor = isColor
+        guard let image = pixman_image_create_bits_no_clear(isColor ? PIXMAN_a8r8g8b8 : PIXMAN_a8, Int32(width), Int32(height),
+                                                            memory.assumingMemoryBound(to: UInt32.self), Int32(stride)) else {
+            free(memory)
+            return nil
+        }
+        bytes = memory
+        mask = isColor ? nil : image
+        colorImage = isColor ? image : nil
+        GlyphBitmap.validate(image, asMask: !isColor)
+    }
+
+    /// A glyph with no ink (a space).
+    private init(blankWidth width: Int, height: Int, left: Int, top: Int) {
+        self.width = width
+        self.height = height
         stride = (width + 3) & ~3
+        self.left = left
+        self.top = top
+        isColor = false
+        bytes = nil
+        mask = nil
+        colorImage = nil
+    }
+
+    /// A copy of FreeType's `bitmap`: grey or mono coverage, or premultiplied BGRA colour;
+    /// other pixel modes become empty coverage. Scaled by `scale` when a bitmap strike stands in
+    /// for the size asked for (`ColorGlyphs`), coverage too. Nil when memory runs out or the
+    /// bitmap is absurd (a side past 32768 pixels, a pitch shorter than its row).
+    convenience init?(copying bitmap: FT_Bitmap, left: Int, top: Int, scale: Double = 1) {
+        let width = Int(bitmap.width), height = Int(bitmap.rows)
         guard width > 0, height > 0, let source = bitmap.buffer else {
-            bytes = nil
-            mask = nil
+            self.init(blankWidth: max(width, 0), height: max(height, 0), left: left, top: top)
             return
         }
-        guard let memory = calloc(height, stride) else { return nil }
-        bytes = memory
+        let mode = Int32(bitmap.pixel_mode)
+        let isColor = mode == Int32(FT_PIXEL_MODE_BGRA.rawValue)
         let pitch = Int(bitmap.pitch)
+        let rowBytes: Int
+        switch mode {
+        case Int32(FT_PIXEL_MODE_BGRA.rawValue): rowBytes = width * 4
+        case Int32(FT_PIXEL_MODE_GRAY.rawValue): rowBytes = width
+        case Int32(FT_PIXEL_MODE_MONO.rawValue): rowBytes = (width + 7) / 8
+        default: rowBytes = 0
+        }
+        guard width <= 1 << 15, height <= 1 << 15, pitch.magnitude >= rowBytes else { return nil }
+        let stride = isColor ? width * 4 : (width + 3) & ~3
+        guard let memory = calloc(height, stride) else { return nil }
         for row in 0..<height {
             let from = source + (pitch >= 0 ? row * pitch : (height - 1 - row) * -pitch)
             let to = memory.advanced(by: row * stride).assumingMemoryBound(to: UInt8.self)
-            switch Int32(bitmap.pixel_mode) {
-            case Int32(FT_PIXEL_MODE_GRAY.rawValue):
-                to.update(from: from, count: width)
+            switch mode {
+            case Int32(FT_PIXEL_MODE_GRAY.rawValue), Int32(FT_PIXEL_MODE_BGRA.rawValue):
+                to.update(from: from, count: rowBytes)
             case Int32(FT_PIXEL_MODE_MONO.rawValue):
                 for x in 0..<width { to[x] = from[x >> 3] & (0x80 >> UInt8(x & 7)) != 0 ? 255 : 0 }
             default:
-                // Colour glyphs (emoji) and other modes are not drawn yet: an empty box, not a crash.
+                // Other modes (2- and 4-bit grey, LCD) are not drawn: an empty box, not a crash.
                 break
             }
         }
-        mask = pixman_image_create_bits_no_clear(PIXMAN_a8, Int32(width), Int32(height),
-                                                 memory.assumingMemoryBound(to: UInt32.self), Int32(stride))
-        if let mask { GlyphBitmap.validate(mask) }
+        guard scale != 1 else {
+            self.init(owning: memory, width: width, height: height, stride: stride, left: left, top: top, isColor: isColor)
+            return
+        }
+        defer { free(memory) }
+        guard let scaled = Self.scale(memory, width: width, height: height, stride: stride, left: left, top: top,
+                                      isColor: isColor, by: scale) else { return nil }
+        self.init(owning: scaled.memory, width: scaled.width, height: scaled.height, stride: scaled.stride,
+                  left: scaled.left, top: scaled.top, isColor: isColor)
+    }
+
+    /// `memory`'s pixels scaled by `scale` into new memory, with pixman and the filter
+    /// `ColorGlyphs` chose, and the new box's offset from the pen.
+    private static func scale(_ memory: UnsafeMutableRawPointer, width: Int, height: Int, stride: Int, left: Int, top: Int,
+                              isColor: Bool, by scale: Double)
+        -> (memory: UnsafeMutableRawPointer, width: Int, height: Int, stride: Int, left: Int, top: Int)? {
+        let format = isColor ? PIXMAN_a8r8g8b8 : PIXMAN_a8
+        let box = ColorGlyphs.scaledBox(left: left, top: top, width: width, height: height, scale: scale)
+        let newWidth = max(box.x1 - box.x0, 1), newHeight = max(box.y1 - box.y0, 1)
+        let newStride = isColor ? newWidth * 4 : (newWidth + 3) & ~3
+        guard newWidth <= 1 << 15, newHeight <= 1 << 15,
+              let source = pixman_image_create_bits_no_clear(format, Int32(width), Int32(height),
+                                                             memory.assumingMemoryBound(to: UInt32.self), Int32(stride))
+        else { return nil }
+        defer { pixman_image_unref(source) }
+        guard ColorGlyphs.setScaling(source, scale: scale, left: left, top: top), let target = calloc(newHeight, newStride) else { return nil }
+        guard let destination = pixman_image_create_bits_no_clear(format, Int32(newWidth), Int32(newHeight),
+                                                                  target.assumingMemoryBound(to: UInt32.self), Int32(newStride)) else {
+            free(target)
+            return nil
+        }
+        // The source's coordinates are pen-relative device pixels, so the new box starts at its corner.
+        pixman_image_composite32(PIXMAN_OP_SRC, source, nil, destination, Int32(box.x0), Int32(box.y0), 0, 0, 0, 0,
+                                 Int32(newWidth), Int32(newHeight))
+        pixman_image_unref(destination)
+        return (target, newWidth, newHeight, newStride, box.x0, -box.y0)
     }
 
     deinit {
         if let mask { pixman_image_unref(mask) }
+        if let colorImage { pixman_image_unref(colorImage) }
         free(bytes)
     }
 
-    /// Composites `mask` once into a throwaway pixel, so pixman computes and stores its flags now.
-    private static func validate(_ mask: OpaquePointer) {
+    /// Composites `image` once into a throwaway pixel, as a mask or as a source, so pixman
+    /// computes and stores its flags now.
+    private static func validate(_ image: OpaquePointer, asMask: Bool) {
         var pixel: UInt32 = 0
         guard let scratch = pixman_image_create_bits(PIXMAN_a8r8g8b8, 1, 1, &pixel, 4) else { return }
+        defer { pixman_image_unref(scratch) }
+        guard asMask else {
+            pixman_image_composite32(PIXMAN_OP_OVER, image, nil, scratch, 0, 0, 0, 0, 0, 0, 1, 1)
+            return
+        }
         var white = pixman_color_t(red: 0xffff, green: 0xffff, blue: 0xffff, alpha: 0xffff)
         if let source = pixman_image_create_solid_fill(&white) {
-            pixman_image_composite32(PIXMAN_OP_OVER, source, mask, scratch, 0, 0, 0, 0, 0, 0, 1, 1)
+            pixman_image_composite32(PIXMAN_OP_OVER, source, image, scratch, 0, 0, 0, 0, 0, 0, 1, 1)
             pixman_image_unref(source)
         }
-        pixman_image_unref(scratch)
     }
 
     /// Whether there is nothing to draw (a space).
