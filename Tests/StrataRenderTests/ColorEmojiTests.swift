@@ -81,8 +81,10 @@ private func colourful(_ bitmap: Bitmap, spread: Int = 60) -> Int {
             #expect(abs(box.minY + Double(glyph.top)) <= 1.5, "\(pixels) px: top \(box.minY) vs \(-glyph.top)")
             #expect(abs(box.width - Double(glyph.width)) <= 2, "\(pixels) px: width \(box.width) vs \(glyph.width)")
             #expect(abs(box.height - Double(glyph.height)) <= 2, "\(pixels) px: height \(box.height) vs \(glyph.height)")
-            let shaped = ShapeCache.shared.shape(["😀"], face: face, pixelSize: size, emboldened: false)
-            let advance = Double(shaped.first?.glyphs.first?.advance ?? 0) / 64
+            let units = Array("😀".utf16)
+            let shaped = ShapeCache.shared.shape(units, 0..<units.count, face: face, pixelSize: size, emboldened: false,
+                                                 rightToLeft: false, script: 0)
+            let advance = Double(shaped.glyphs.first?.advance ?? 0) / 64
             #expect(abs(advance - 136.0 * Double(pixels) / 109) <= 1, "\(pixels) px: advance \(advance)")
         }
         // Line metrics come from the strike: about 0.93 em above the baseline and 0.25 below.

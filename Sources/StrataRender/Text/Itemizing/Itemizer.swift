@@ -173,6 +173,25 @@ struct Itemizer {
         return cursor < lineBreaks.count && lineBreaks[cursor].offset == offset
     }
 
+    /// The face for the grapheme cluster `range`, whose first scalar is `first`: the whole cluster
+    /// in one face, a colour one when it is shown as emoji (`FontLibrary.face(forCluster:in:)`).
+    /// A lone character that is not emoji by default takes the per-character path, which
+    /// allocates nothing.
+    private func clusterFace(_ range: Range<Int>, first: Unicode.Scalar, in chain: FontChain) -> FontFace? {
+        let single = range.count == flat.text.scalarLength(at: range.lowerBound)
+        // Nothing below U+231A (⌚) is emoji by default: most text skips the property lookup.
+        if single, first.value < 0x231A || !first.properties.isEmojiPresentation {
+            return library.face(for: first, in: chain)
+        }
+        var scalars: [Unicode.Scalar] = []
+        var offset = range.lowerBound
+        while offset < range.upperBound {
+            scalars.append(flat.text.scalar(at: offset))
+            offset += flat.text.scalarLength(at: offset)
+        }
+        return library.face(forCluster: scalars[...], in: chain)
+    }
+
     static func finite(_ value: Double) -> Double { value.isFinite ? min(max(value, -1e6), 1e6) : 0 }
 
     /// Items of `range`: a new one wherever the piece, the face, the level or the script changes,
@@ -218,7 +237,7 @@ struct Itemizer {
             } else {
                 let chain = chains[pieceCursor] ?? library.fontChain(for: piece.style.font)
                 chains[pieceCursor] = chain
-                face = library.face(for: scalar, in: chain)
+                face = clusterFace(start..<stop, first: scalar, in: chain)
             }
             if let open = current, open.piece == pieceCursor, open.face === face, open.level == level,
                open.script == script || Scripts.isNeutral(code), piece.attachment == nil {

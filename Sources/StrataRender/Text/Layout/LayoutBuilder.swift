@@ -124,23 +124,14 @@ struct LayoutBuilder {
             let hidden = LogicalCluster(marking: ellipsis, from: clusters.first?.start ?? 0, to: kept.first?.start ?? clusters.last?.end ?? 0)
             return [hidden] + kept
         case .truncatingMiddle where options.width.isFinite:
-            var head = 0, tail = clusters.count, used = 0.0
-            // Take from both ends in turn, the end first, while the clusters fit.
-            var takeTail = true
+            // Take from the end and the start in turn while they fit, so both halves stay about
+            // the same size; spaces count, the ones left beside the ellipsis are dropped after.
+            var head = 0, tail = clusters.count, used = 0.0, takeTail = true
             while head < tail {
                 let candidate = takeTail ? clusters[tail - 1] : clusters[head]
-                if !candidate.isSpace, !fits(used + candidate.advance) {
-                    // Try the other end once before stopping.
-                    let other = takeTail ? clusters[head] : clusters[tail - 1]
-                    if other.isSpace || fits(used + other.advance) {
-                        if takeTail { head += 1 } else { tail -= 1 }
-                        used += other.isSpace ? 0 : other.advance
-                        continue
-                    }
-                    break
-                }
+                guard fits(used + candidate.advance) else { break }
+                used += candidate.advance
                 if takeTail { tail -= 1 } else { head += 1 }
-                used += candidate.isSpace ? 0 : candidate.advance
                 takeTail.toggle()
             }
             var front = Array(clusters[..<head])
