@@ -21,13 +21,18 @@ public struct TextStyle: Hashable, Sendable {
     public var features: [FontFeature]
     /// A shadow under the glyphs; nil for none.
     public var shadow: TextShadow?
+    /// How the paragraph this text starts is set; read from a paragraph's first piece only.
+    public var paragraph: ParagraphStyle?
+    /// What tapping or clicking the text does (a link, or an action for the view showing it);
+    /// nil for plain text.
+    public var link: TextLink?
 
     /// A style of `font` in `color`; by default the default family at 14 points, in black, with
     /// no decorations.
     public init(font: Font = Font(), color: Color = .black, backgroundColor: Color? = nil,
                 underline: TextDecoration? = nil, strikethrough: TextDecoration? = nil,
                 letterSpacing: Double = 0, baselineOffset: Double = 0, features: [FontFeature] = [],
-                shadow: TextShadow? = nil) {
+                shadow: TextShadow? = nil, paragraph: ParagraphStyle? = nil, link: TextLink? = nil) {
         self.font = font
         self.color = color
         self.backgroundColor = backgroundColor
@@ -37,7 +42,13 @@ public struct TextStyle: Hashable, Sendable {
         self.baselineOffset = baselineOffset
         self.features = features
         self.shadow = shadow
+        self.paragraph = paragraph
+        self.link = link
     }
+
+    /// Whether anything besides the glyphs is drawn for this style: a background, a line, a
+    /// shadow.
+    var isDecorated: Bool { backgroundColor != nil || underline != nil || strikethrough != nil || shadow != nil }
 }
 
 /// A line drawn under or through text.
@@ -65,6 +76,31 @@ public struct TextDecoration: Hashable, Sendable {
 
     /// One line in the text's colour.
     public static let single = TextDecoration(.single)
+}
+
+/// What a stretch of text does when tapped: open a URL, or call the view's handler with an
+/// identifier of the app's choosing. A view showing the text (`Label`) highlights it while
+/// pressed, shows the hand cursor over it, lets Tab reach it and Enter activate it.
+public struct TextLink: Hashable, Sendable {
+    /// What the link points at.
+    public enum Target: Hashable, Sendable {
+        /// A URL (an `https://` address, a `mailto:`…), as written.
+        case url(String)
+        /// An @mention of a user name (without the @).
+        case mention(String)
+        /// A #hashtag (without the #).
+        case hashtag(String)
+        /// Anything else, named by the app.
+        case action(String)
+    }
+
+    /// What the link points at.
+    public var target: Target
+
+    /// A link to `target`.
+    public init(_ target: Target) {
+        self.target = target
+    }
 }
 
 /// A shadow drawn under text.
@@ -124,7 +160,7 @@ public struct AttributedText: Sendable, Equatable {
     }
 
     /// The pieces in reading order, as appended (adjacent pieces of one style are not merged).
-    public private(set) var pieces: [Piece] = []
+    public internal(set) var pieces: [Piece] = []
 
     /// Empty text, with no pieces.
     public init() {}

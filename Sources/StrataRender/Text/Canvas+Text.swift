@@ -11,9 +11,16 @@ extension Canvas {
     /// their outlines on each draw, only where they cross the clip, in bounded bands.
     /// Colour glyphs (emoji) are composited as they are, whatever the text's colour, faded by
     /// the canvas's opacity; one too large to cache is scaled from its strike on each draw.
+    /// Backgrounds and shadows are drawn first, underlines and strikethroughs after the glyphs.
     public func draw(_ layout: TextLayout, at origin: Point) {
         let clip = deviceClipBounds
         guard !clip.isEmpty, opacity > 0 else { return }
+        let decorated = layout.lines.contains { !$0.decorations.isEmpty || !$0.shadows.isEmpty }
+        if decorated {
+            drawTextBackgrounds(layout, at: origin)
+            drawTextShadows(layout, at: origin)
+        }
+        defer { if decorated { drawTextLines(layout, at: origin) } }
         let clipX0 = Int(clip.minX), clipY0 = Int(clip.minY), clipX1 = Int(clip.maxX), clipY1 = Int(clip.maxY)
         var solids = SolidSources(opacity: opacity)
         defer { solids.release() }

@@ -42,6 +42,8 @@ struct LogicalCluster: Sendable {
 struct ShapedParagraph: Sendable {
     /// The paragraph's text, without its separator.
     let range: Range<Int>
+    /// How the paragraph is set: its first piece's paragraph style, or the options' defaults.
+    let style: ParagraphStyle?
     /// Where the separator (a newline, CRLF, U+2029…) ends: the next paragraph's start.
     let end: Int
     /// 0 left to right, 1 right to left.
@@ -58,19 +60,20 @@ struct Itemizer {
     let flat: FlatText
     let library: FontLibrary
     let scale: Double
-    let wrapsCharacters: Bool
+    /// The line break mode of paragraphs whose style sets none.
+    let lineBreakMode: LineBreakMode
     private let graphemes: [BreakIterators.Boundary]
     private let lineBreaks: [BreakIterators.Boundary]
     /// The text's bidi levels; nil for empty text (or when ICU failed, logged).
     let bidi: BidiResolver?
     private let direction: TextDirection?
 
-    init(_ flat: FlatText, library: FontLibrary, scale: Double, direction: TextDirection?, wrapsCharacters: Bool) {
+    init(_ flat: FlatText, library: FontLibrary, scale: Double, direction: TextDirection?, lineBreakMode: LineBreakMode) {
         self.flat = flat
         self.library = library
         self.scale = scale
         self.direction = direction
-        self.wrapsCharacters = wrapsCharacters
+        self.lineBreakMode = lineBreakMode
         graphemes = BreakIterators.boundaries(.grapheme, in: flat.text)
         lineBreaks = BreakIterators.boundaries(.line, in: flat.text)
         bidi = flat.text.units.isEmpty ? nil : BidiResolver(flat.text, direction: direction)
@@ -121,6 +124,9 @@ struct Itemizer {
     private func paragraph(_ range: Range<Int>, end: Int, graphemeCursor: inout Int, breakCursor: inout Int,
                            pieceCursor: inout Int) -> ShapedParagraph {
         let baseLevel: UInt8 = bidi?.paragraphLevel(at: range.lowerBound) ?? (direction == .rightToLeft ? 1 : 0)
+        pieceCursor = flat.piece(at: range.lowerBound, from: pieceCursor)
+        let style = flat.pieces.indices.contains(pieceCursor) ? flat.pieces[pieceCursor].style.paragraph : nil
+        let wrapsCharacters = (style?.lineBreakMode ?? lineBreakMode) == .characterWrap
         let items = itemize(range, baseLevel: baseLevel, graphemeCursor: &graphemeCursor, pieceCursor: &pieceCursor)
         var shaped: [ShapedItem] = []
         shaped.reserveCapacity(items.count)
@@ -130,7 +136,7 @@ struct Itemizer {
             let spacing = Self.finite(piece.style.letterSpacing)
             if let attachment = piece.attachment {
                 shaped.append(.empty)
-                let breaks = isBreak(after: item.range.upperBound, cursor: &breakCursor)
+                let breaks = wrapsCharacters || isBreak(after: item.range.upperBound, cursor: &breakCursor)
                 clusters.append(LogicalCluster(item: Int32(itemIndex), index: -1, start: Int32(item.range.lowerBound),
                                                end: Int32(item.range.upperBound), advance: LayoutMetrics.size(of: attachment).width + spacing,
                                                breakAfter: breaks, isSpace: false, isTab: false, unsafeToBreakBefore: false))
@@ -158,17 +164,17 @@ struct Itemizer {
                 clusters.append(LogicalCluster(
                     item: Int32(itemIndex), index: Int32(clusterIndex), start: Int32(start), end: Int32(stop),
                     advance: Double(cluster.advance) / 64 / scale + spacing,
-                    breakAfter: isBreak(after: stop, cursor: &breakCursor), isSpace: space, isTab: first == "\t",
+                    breakAfter: wrapsCharacters || isBreak(after: stop, cursor: &breakCursor), isSpace: space, isTab: first == "\t",
                     unsafeToBreakBefore: cluster.unsafeToBreakBefore))
             }
         }
-        return ShapedParagraph(range: range, end: end, baseLevel: baseLevel, items: items, shaped: shaped, clusters: clusters)
+        return ShapedParagraph(range: range, style: style, end: end, baseLevel: baseLevel, items: items, shaped: shaped,
+                               clusters: clusters)
     }
 
-    /// Whether a line may break at `offset`: a UAX #14 opportunity, or any cluster boundary when
-    /// wrapping by character. The cursor walks the opportunities once, forward.
+    /// Whether a line may break at `offset`: a UAX #14 opportunity. The cursor walks the
+    /// opportunities once, forward.
     private func isBreak(after offset: Int, cursor: inout Int) -> Bool {
-        if wrapsCharacters { return true }
         while cursor < lineBreaks.count, lineBreaks[cursor].offset < offset { cursor += 1 }
         return cursor < lineBreaks.count && lineBreaks[cursor].offset == offset
     }

@@ -26,7 +26,7 @@ struct LayoutBuilder {
 
     mutating func lay() {
         let itemizer = Itemizer(flat, library: library, scale: scale, direction: options.baseDirection,
-                                wrapsCharacters: options.lineBreakMode == .characterWrap)
+                                lineBreakMode: options.lineBreakMode)
         let bidi = itemizer.bidi
         let paragraphs = itemizer.paragraphs()
         let limit = options.maximumLines
@@ -34,37 +34,47 @@ struct LayoutBuilder {
             var clusters = paragraph.clusters
             items = paragraph.items
             shapes = paragraph.shaped
+            let style = paragraph.style ?? ParagraphStyle()
+            let mode = paragraph.style?.lineBreakMode ?? options.lineBreakMode
+            let head = ParagraphStyle.length(style.headIndent), firstHead = ParagraphStyle.length(style.firstLineHeadIndent)
+            let tail = ParagraphStyle.length(style.tailIndent)
+            func available(_ head: Double) -> Double { options.width.isFinite ? max(options.width - head - tail, 0) : .infinity }
+            if number > 0 { top += ParagraphStyle.positive(style.paragraphSpacingBefore) }
             let remaining = limit > 0 ? limit - lines.count : 0
-            let broken = LineBreaker.lines(&clusters, width: options.width, tabInterval: tabInterval(for: paragraph),
-                                           limit: remaining)
+            let broken = LineBreaker.lines(&clusters, firstWidth: available(firstHead), width: available(head),
+                                           tabInterval: tabInterval(for: paragraph), limit: remaining)
             let isLastParagraph = number == paragraphs.count - 1
             for (offset, range) in broken.lines.enumerated() {
                 let endsParagraph = broken.complete && offset == broken.lines.count - 1
                 let cutHere = limit > 0 && lines.count == limit - 1 && !(endsParagraph && isLastParagraph)
+                let indent = offset == 0 ? firstHead : head
+                let width = available(indent)
                 var content = Array(clusters[range])
                 var lineEnd = endsParagraph ? paragraph.end : Int(clusters[range].last?.end ?? Int32(paragraph.range.lowerBound))
                 if cutHere {
                     truncated = true
-                    if options.lineBreakMode.truncates {
-                        content = truncate(Array(clusters[range.lowerBound...]), paragraph: paragraph)
+                    if mode.truncates {
+                        content = truncate(Array(clusters[range.lowerBound...]), paragraph: paragraph, mode: mode, width: width)
                     }
                     lineEnd = flat.text.units.count
-                } else if offset == broken.lines.count - 1, endsParagraph, options.lineBreakMode.truncates,
-                          options.width.isFinite, width(of: content) > options.width {
+                } else if endsParagraph, mode.truncates, width.isFinite, self.width(of: content) > width {
                     // One cluster wider than the whole line (a long word with nowhere to break is
                     // already split): cut it when truncating.
                     truncated = true
-                    content = truncate(content, paragraph: paragraph)
+                    content = truncate(content, paragraph: paragraph, mode: mode, width: width)
                 }
                 let lineStart = offset == 0 || range.isEmpty ? paragraph.range.lowerBound : Int(clusters[range.lowerBound].start)
+                let alignment = style.alignment ?? options.alignment
                 place(reshaped(content), range: lineStart..<max(lineStart, lineEnd), paragraph: paragraph, bidi: bidi,
-                      justify: options.alignment == .justified && !endsParagraph && !cutHere)
+                      alignment: alignment == .justified && (endsParagraph || cutHere) ? .natural : alignment,
+                      indent: (start: indent, end: tail), width: width, style: style)
                 if cutHere { return }
             }
             if !broken.complete {
                 // The limit was reached inside this paragraph (it is the last line kept): cut.
                 return
             }
+            if !isLastParagraph { top += ParagraphStyle.positive(style.paragraphSpacing) }
         }
     }
 
@@ -99,16 +109,16 @@ struct LayoutBuilder {
     /// ellipsis where text is left out: at the end, the start or the middle, by the line break
     /// mode. The ellipsis reads in the paragraph's direction, so it sits at the line's visual end
     /// (or start) in right-to-left text too.
-    private mutating func truncate(_ clusters: [LogicalCluster], paragraph: ShapedParagraph) -> [LogicalCluster] {
-        let mode = options.lineBreakMode
+    private mutating func truncate(_ clusters: [LogicalCluster], paragraph: ShapedParagraph, mode: LineBreakMode,
+                                   width lineWidth: Double) -> [LogicalCluster] {
         let cutAt = mode == .truncatingHead ? clusters.first : clusters.last
         let pieceIndex = cutAt.map { items[Int($0.item)].piece } ?? flat.pieces.indices.last ?? 0
         let hiddenStart = Int32(clusters.first?.start ?? Int32(paragraph.range.upperBound))
         guard let ellipsis = ellipsis(piece: pieceIndex, level: paragraph.baseLevel, at: hiddenStart) else { return clusters }
-        let available = options.width.isFinite ? options.width - ellipsis.advance : .infinity
+        let available = lineWidth.isFinite ? lineWidth - ellipsis.advance : .infinity
         func fits(_ width: Double) -> Bool { width <= available }
         switch mode {
-        case .truncatingHead where options.width.isFinite:
+        case .truncatingHead where lineWidth.isFinite:
             // Walk back from the end while clusters fit; spaces ending the text hang.
             var total = 0.0, start = clusters.count, seenInk = false
             for index in clusters.indices.reversed() {
@@ -123,7 +133,7 @@ struct LayoutBuilder {
             while kept.first?.isSpace == true { kept = kept.dropFirst() }
             let hidden = LogicalCluster(marking: ellipsis, from: clusters.first?.start ?? 0, to: kept.first?.start ?? clusters.last?.end ?? 0)
             return [hidden] + kept
-        case .truncatingMiddle where options.width.isFinite:
+        case .truncatingMiddle where lineWidth.isFinite:
             // Take from the end and the start in turn while they fit, so both halves stay about
             // the same size; spaces count, the ones left beside the ellipsis are dropped after.
             var head = 0, tail = clusters.count, used = 0.0, takeTail = true
@@ -227,8 +237,11 @@ struct LayoutBuilder {
 
     // MARK: Placing a line
 
+    /// Places one line: `alignment` within `width` (the options' width less the indents), the
+    /// start indent on the paragraph's start side, the line's height from `style`.
     private mutating func place(_ clusters: [LogicalCluster], range: Range<Int>, paragraph: ShapedParagraph,
-                                bidi: BidiResolver?, justify: Bool) {
+                                bidi: BidiResolver?, alignment: TextAlignment, indent: (start: Double, end: Double),
+                                width: Double, style: ParagraphStyle) {
         // Trailing spaces hang: they are not shown, and alignment ignores them.
         let visible = (clusters.lastIndex { !$0.isSpace } ?? -1) + 1
         let shown = clusters.prefix(visible)
@@ -272,30 +285,37 @@ struct LayoutBuilder {
             }
         }
         let natural = ascent + descent + gap
-        let height = natural * options.lineSpacing
+        var height = natural * options.lineSpacing * style.multiple
+        let minimum = ParagraphStyle.positive(style.minimumLineHeight), maximum = ParagraphStyle.positive(style.maximumLineHeight)
+        height = max(height, minimum)
+        if maximum > 0 { height = min(height, maximum) }
         let baseline = top + (height - natural) / 2 + gap / 2 + ascent
 
         // Where the line starts across the width.
         let lineWidth = shown.reduce(0) { $0 + $1.advance }
         let rightToLeft = paragraph.baseLevel & 1 == 1
         var extraPerSpace = 0.0
-        var x = 0.0
-        if options.width.isFinite {
-            let free = max(options.width - lineWidth, 0)
-            switch options.alignment {
+        // The indents: the start one on the paragraph's start side.
+        let leftIndent = rightToLeft ? indent.end : indent.start
+        var x = leftIndent
+        if width.isFinite {
+            let free = max(width - lineWidth, 0)
+            switch alignment {
             case .left: break
-            case .center: x = free / 2
-            case .right: x = free
-            case .natural: x = rightToLeft ? free : 0
+            case .center: x += free / 2
+            case .right: x += free
+            case .natural: x += rightToLeft ? free : 0
             case .justified:
                 let spaces = shown.filter(\.isSpace).count
-                if justify, spaces > 0 { extraPerSpace = free / Double(spaces) } else if rightToLeft { x = free }
+                if spaces > 0 { extraPerSpace = free / Double(spaces) } else if rightToLeft { x += free }
             }
         }
         let startX = x
         var glyphs: [PlacedGlyph] = []
         var attachments: [(attachment: TextAttachment, frame: Rect)] = []
         var placed: [PlacedCluster] = []
+        var decorations: [DecorationSpan] = []
+        var shadows: [ShadowSpan] = []
         placed.reserveCapacity(clusters.count)
         glyphs.reserveCapacity(shown.count)
         // Visual order: runs of one level, reordered by L2; a right-to-left cluster's glyphs are
@@ -306,6 +326,7 @@ struct LayoutBuilder {
             let piece = flat.pieces[item.piece]
             let raise = Itemizer.finite(piece.style.baselineOffset)
             let width = cluster.advance + (cluster.isSpace ? extraPerSpace : 0)
+            let firstGlyph = glyphs.count
             if let attachment = piece.attachment {
                 let size = LayoutMetrics.size(of: attachment)
                 let y = (attachment.alignment == .baseline ? baseline - size.height
@@ -334,6 +355,10 @@ struct LayoutBuilder {
             }
             placed.append(PlacedCluster(start: cluster.start, end: cluster.end, x: x, width: width, level: levels[position],
                                         piece: item.isEllipsis ? -1 : Int32(item.piece)))
+            if piece.style.isDecorated {
+                decorate(&decorations, &shadows, item: item, x: x, width: width, baseline: baseline - raise,
+                         glyphs: firstGlyph..<glyphs.count)
+            }
             x += width
         }
         // Hanging spaces sit past the visual end, at zero width, so queries still find them.
@@ -345,8 +370,34 @@ struct LayoutBuilder {
         }
         let frame = Rect(x: startX, y: top, width: x - startX, height: height)
         lines.append(TextLayout.Line(frame: frame, baseline: baseline - top, direction: rightToLeft ? .rightToLeft : .leftToRight,
-                                     glyphs: glyphs, attachments: attachments, clusters: placed, range: range))
+                                     glyphs: glyphs, attachments: attachments, clusters: placed, range: range,
+                                     decorations: decorations, shadows: shadows))
         top = frame.maxY
+    }
+
+    /// Records what a decorated cluster draws besides its glyphs, joined to the span before when
+    /// that is the same piece and touches it: its background, lines and shadowed glyphs.
+    private func decorate(_ decorations: inout [DecorationSpan], _ shadows: inout [ShadowSpan], item: TextItem,
+                          x: Double, width: Double, baseline: Double, glyphs: Range<Int>) {
+        let piece = Int32(item.piece)
+        let style = flat.pieces[item.piece].style
+        if style.shadow != nil, !glyphs.isEmpty {
+            if let last = shadows.last, last.piece == piece, last.glyphs.upperBound == glyphs.lowerBound {
+                shadows[shadows.count - 1] = ShadowSpan(piece: piece, glyphs: last.glyphs.lowerBound..<glyphs.upperBound)
+            } else {
+                shadows.append(ShadowSpan(piece: piece, glyphs: glyphs))
+            }
+        }
+        guard style.backgroundColor != nil || style.underline != nil || style.strikethrough != nil else { return }
+        if let last = decorations.last, last.piece == piece, abs(last.maxX - x) < 0.01 {
+            decorations[decorations.count - 1].maxX = x + width
+            return
+        }
+        let metrics = DecorationMetrics(face: item.face, pixelSize: item.pixelSize, fontSize: style.font.size, scale: scale)
+        decorations.append(DecorationSpan(piece: piece, minX: x, maxX: x + width,
+                                          underlineY: baseline + metrics.underlineOffset, underlineThickness: metrics.underlineThickness,
+                                          strikethroughY: baseline - metrics.strikethroughOffset,
+                                          strikethroughThickness: metrics.strikethroughThickness))
     }
 }
 

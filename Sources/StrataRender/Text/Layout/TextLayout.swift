@@ -30,6 +30,24 @@ struct PlacedCluster: Sendable {
     var rightToLeft: Bool { level & 1 == 1 }
 }
 
+/// A stretch of a line in one decorated piece: where its background is filled and its lines drawn.
+struct DecorationSpan: Sendable {
+    let piece: Int32
+    let minX: Double
+    var maxX: Double
+    /// The centres of the lines (y down, in points from the layout's origin) and their thickness.
+    let underlineY: Double
+    let underlineThickness: Double
+    let strikethroughY: Double
+    let strikethroughThickness: Double
+}
+
+/// Glyphs of a line drawn with their piece's shadow.
+struct ShadowSpan: Sendable {
+    let piece: Int32
+    let glyphs: Range<Int>
+}
+
 /// Laid-out text: lines of shaped, positioned glyphs and attachments, and its measurements.
 ///
 /// The text engine's stages, each in a folder of its own under `Text/`: segmentation (ICU's
@@ -56,6 +74,10 @@ public final class TextLayout: Sendable {
         let clusters: [PlacedCluster]
         /// The UTF-16 range of the text the line shows, its hanging spaces and separator included.
         let range: Range<Int>
+        /// Backgrounds, underlines and strikethroughs, from left to right.
+        let decorations: [DecorationSpan]
+        /// Stretches of `glyphs` drawn with a shadow.
+        let shadows: [ShadowSpan]
     }
 
     /// The lines, top to bottom, after wrapping and truncation.

@@ -3,11 +3,12 @@
 /// overflow, or inside a word too long for any line. Spaces never overflow: they hang past the
 /// line's end. Tabs advance to the next tab stop from the line's start.
 enum LineBreaker {
-    /// The lines of `clusters` as ranges of cluster indices, in order; one (possibly empty) line
-    /// when `width` is infinite or the paragraph is empty. At most `limit` lines are made (0: no
+    /// The lines of `clusters` as ranges of cluster indices, in order, the first at most
+    /// `firstWidth` wide and the others `width` (indents differ); one (possibly empty) line when
+    /// the widths are infinite or the paragraph is empty. At most `limit` lines are made (0: no
     /// limit); `complete` is false when the paragraph goes on past them. Tab clusters' advances
     /// are set here, where their position is known.
-    static func lines(_ clusters: inout [LogicalCluster], width: Double, tabInterval: Double,
+    static func lines(_ clusters: inout [LogicalCluster], firstWidth: Double, width: Double, tabInterval: Double,
                       limit: Int) -> (lines: [Range<Int>], complete: Bool) {
         var lines: [Range<Int>] = []
         var lineStart = 0, lineWidth = 0.0
@@ -19,7 +20,8 @@ enum LineBreaker {
                 clusters[index].advance = stop - lineWidth
             }
             let cluster = clusters[index]
-            if width.isFinite, !cluster.isSpace, index > lineStart, lineWidth + cluster.advance > width {
+            let limitWidth = lines.isEmpty ? firstWidth : width
+            if limitWidth.isFinite, !cluster.isSpace, index > lineStart, lineWidth + cluster.advance > limitWidth {
                 let end = lastBreak.map { $0 + 1 } ?? index
                 lines.append(lineStart..<end)
                 if limit > 0, lines.count >= limit { return (lines, false) }

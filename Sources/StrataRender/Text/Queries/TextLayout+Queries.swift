@@ -207,13 +207,7 @@ extension TextLayout {
 
     /// The UTF-16 offset of `index`, clamped to the text; an index inside a scalar rounds down
     /// to the scalar's start.
-    func offset(_ index: String.Index) -> Int {
-        let utf16 = string.utf16
-        if index <= utf16.startIndex { return 0 }
-        if index >= utf16.endIndex { return utf16.count }
-        let offset = utf16.distance(from: utf16.startIndex, to: index)
-        return UTF16.isTrailSurrogate(utf16[utf16.index(utf16.startIndex, offsetBy: offset)]) ? offset - 1 : offset
-    }
+    func offset(_ index: String.Index) -> Int { AttributedText.offset(index, in: string) }
 
     func index(_ offset: Int) -> String.Index {
         let utf16 = string.utf16
