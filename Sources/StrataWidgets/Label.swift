@@ -43,6 +43,18 @@ open class Label: AsyncLayer, AsyncLayerDelegate {
     public var insets = 0.0 { didSet { if insets != oldValue { contentChanged() } } }
     /// Fonts used by this label; the shared library unless pinned (as golden tests do).
     public var fontLibrary = FontLibrary.shared { didSet { contentChanged() } }
+    /// Finds links in the text (web addresses, @mentions, #hashtags with `StandardLinkDetector`)
+    /// and makes them tappable, coloured `linkColor`; nil finds none. Links the text carries
+    /// itself (`TextStyle.link`) are tappable either way.
+    public var linkDetector: (any TextLinkDetector)? { didSet { contentChanged() } }
+    /// The colour of links the detector finds.
+    public var linkColor = Color(rgb: 0x2563EB) { didSet { if linkColor != oldValue { contentChanged() } } }
+    /// Shown over a link while it is pressed, as a layer: the text is not drawn again.
+    public var linkHighlightColor = Color(red: 0.15, green: 0.39, blue: 0.92, alpha: 0.22)
+    /// Called when a link is clicked or tapped (released over the link it was pressed on), or
+    /// activated with Enter or Space after Tab reached it; with the link and the characters it
+    /// covers in the label's text.
+    public var onLinkActivated: (@MainActor (TextLink, Range<String.Index>) -> Void)?
     /// A layout made ahead of time, such as by a list's prelayout on a worker: while set, the
     /// label draws it as it is and shapes nothing, neither on the main thread nor when it
     /// renders. It should be made at the host's scale and for the label's width (less the
@@ -75,7 +87,7 @@ open class Label: AsyncLayer, AsyncLayerDelegate {
         }
         guard !attributedText.isEmpty else { return DisplayTask(display: nil) }
         // The snapshot: values only; the worker lays out and draws.
-        let (text, options) = (attributedText, options(width: bounds.width - insets * 2))
+        let (text, options) = (displayedText, options(width: bounds.width - insets * 2))
         let (library, scale) = (fontLibrary, host?.scale ?? 1)
         // Unchanged text reuses the last layout outright, as YYLabel keeps its layout; a new one
         // comes back from the worker for next time.
@@ -96,17 +108,63 @@ open class Label: AsyncLayer, AsyncLayerDelegate {
     /// Draws `layout` inside the insets, placed vertically by `vertical`. Any thread.
     private nonisolated static func draw(_ layout: TextLayout, in canvas: Canvas, size: Size, insets: Double,
                                          vertical: VerticalAlignment) {
+        canvas.draw(layout, at: origin(of: layout, size: size, insets: insets, vertical: vertical))
+    }
+
+    /// Where `layout`'s top-left corner is drawn in a label of `size`.
+    nonisolated static func origin(of layout: TextLayout, size: Size, insets: Double, vertical: VerticalAlignment) -> Point {
         let free = size.height - insets * 2 - layout.size.height
         let top: Double = switch vertical {
         case .top: insets
         case .center: insets + (free / 2).rounded()
         case .bottom: insets + free
         }
-        canvas.draw(layout, at: Point(x: insets, y: top))
+        return Point(x: insets, y: top)
     }
 
     /// The layout the last render used, with what it was made from.
     private var lastLayout: (text: AttributedText, library: FontLibrary, layout: TextLayout)?
+
+    /// The text as drawn: `attributedText` with the detector's links marked, made once per change.
+    var displayedText: AttributedText {
+        if let cached = detectedText, cached.source == attributedText { return cached.marked }
+        guard let linkDetector else { return attributedText }
+        let marked = linkDetector.marking(attributedText, color: linkColor)
+        detectedText = (attributedText, marked)
+        return marked
+    }
+    private var detectedText: (source: AttributedText, marked: AttributedText)?
+
+    /// The layout shown now, for hit-testing links: the one given, the last drawn, or one made
+    /// now (from the layout cache, as the render will use).
+    var shownLayout: TextLayout {
+        if let textLayout { return textLayout }
+        let options = options(width: bounds.width - insets * 2), scale = host?.scale ?? 1
+        if let last = lastLayout, last.text == displayedText, last.layout.options == options, last.layout.scale == scale,
+           last.library === fontLibrary {
+            return last.layout
+        }
+        return makeLayout(width: bounds.width - insets * 2, scale: scale)
+    }
+
+    // MARK: Links (Label+Links.swift)
+
+    /// A label with links takes the focus, so Tab reaches them.
+    open override var acceptsFocus: Bool { acceptsLinkFocus }
+    open override func pointerPressed(_ event: PointerEvent) -> Bool { linkPointerPressed(event) }
+    open override func pointerDragged(_ event: PointerEvent) { linkPointerDragged(event) }
+    open override func pointerReleased(_ event: PointerEvent) { linkPointerReleased(event) }
+    open override func pointerCancelled(_ event: PointerEvent) { linkPointerCancelled(event) }
+    open override func pointerMoved(_ event: PointerEvent) -> Bool { linkPointerMoved(event) }
+    open override func pointerExited(_ event: PointerEvent) { linkPointerExited(event) }
+    open override func focusChanged() { linkFocusChanged() }
+    open override func keyPressed(_ event: KeyEvent) -> Bool { linkKeyPressed(event) }
+
+    /// Link interaction state: the link pressed (and whether the pointer is still over it), the
+    /// link Tab reached, and the layers showing them.
+    var pressedLink: (index: Int, inside: Bool)?
+    var focusedLink: Int?
+    var linkHighlights: [Layer] = []
 
     private func options(width: Double) -> TextLayoutOptions {
         TextLayoutOptions(width: max(width, 0), maximumLines: numberOfLines, lineSpacing: lineSpacing,
@@ -114,7 +172,7 @@ open class Label: AsyncLayer, AsyncLayerDelegate {
     }
 
     private func makeLayout(width: Double, scale: Double) -> TextLayout {
-        TextLayout.cached(attributedText, options: options(width: width), scale: scale, library: fontLibrary)
+        TextLayout.cached(displayedText, options: options(width: width), scale: scale, library: fontLibrary)
     }
 
     /// `font` and `textColor` restyle plain text (a single text piece).
@@ -125,7 +183,11 @@ open class Label: AsyncLayer, AsyncLayerDelegate {
         contentChanged()
     }
 
-    private func contentChanged() { setNeedsDisplayAtNextTick() }
+    private func contentChanged() {
+        detectedText = nil
+        linksChanged()
+        setNeedsDisplayAtNextTick()
+    }
 }
 
 /// Graver's mixed view: styled text and inline images in one asynchronously rendered layer,

@@ -100,6 +100,9 @@ public final class TextLayout: Sendable {
     public let string: String
     /// The styles of the text's pieces, by piece index.
     let styles: [TextStyle]
+    /// The linked stretches of the text (UTF-16 ranges), in order; neighbouring pieces with the
+    /// same link are one stretch.
+    let linkRanges: [(range: Range<Int>, link: TextLink)]
 
     /// The glyph bitmaps of `lines`, in order, once a draw has looked them up: later draws of
     /// this layout skip the shared cache. They are immutable, so any thread may use them.
@@ -120,6 +123,16 @@ public final class TextLayout: Sendable {
         isTruncated = builder.truncated
         string = flat.text.string
         styles = flat.pieces.map(\.style)
+        var links: [(range: Range<Int>, link: TextLink)] = []
+        for piece in flat.pieces {
+            guard let link = piece.style.link else { continue }
+            if let last = links.last, last.link == link, last.range.upperBound == piece.range.lowerBound {
+                links[links.count - 1].range = last.range.lowerBound..<piece.range.upperBound
+            } else {
+                links.append((piece.range, link))
+            }
+        }
+        linkRanges = links
         size = Size(width: builder.lines.map(\.frame.maxX).max() ?? 0, height: builder.lines.last?.frame.maxY ?? 0)
         inkBounds = builder.ink
         let glyphs = builder.lines.reduce(0) { $0 + $1.glyphs.count }

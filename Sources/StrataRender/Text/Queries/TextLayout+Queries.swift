@@ -75,6 +75,32 @@ extension TextLayout {
         return runs
     }
 
+    /// The links in the text (`TextStyle.link`), in order: each with the characters it covers.
+    public var links: [(range: Range<String.Index>, link: TextLink)] {
+        linkRanges.map { (index($0.range.lowerBound)..<index($0.range.upperBound), $0.link) }
+    }
+
+    /// The link under `point`, if the character there is linked.
+    public func link(at point: Point) -> (range: Range<String.Index>, link: TextLink)? {
+        guard let offset = characterOffset(at: point) else { return nil }
+        return linkRanges.first { $0.range.contains(offset) }.map { (index($0.range.lowerBound)..<index($0.range.upperBound), $0.link) }
+    }
+
+    /// The characters drawn under `point`: the cluster (a grapheme, or a ligature's) whose box on
+    /// its line holds the point; nil between lines' ends and the edges, or off the text.
+    public func characterRange(at point: Point) -> Range<String.Index>? {
+        guard let offset = characterOffset(at: point), let line = lines.first(where: { $0.frame.minY <= point.y && point.y < $0.frame.maxY }),
+              let cluster = line.clusters.first(where: { $0.width > 0 && Int($0.start) == offset }) else { return nil }
+        return index(Int(cluster.start))..<index(Int(cluster.end))
+    }
+
+    /// The UTF-16 offset of the cluster drawn under `point`, if any.
+    func characterOffset(at point: Point) -> Int? {
+        guard point.isFinite, let line = lines.first(where: { $0.frame.minY <= point.y && point.y < $0.frame.maxY }) else { return nil }
+        return line.clusters.first { $0.width > 0 && $0.x <= point.x && point.x < $0.x + $0.width && $0.end > $0.start }
+            .map { Int($0.start) }
+    }
+
     /// The line showing `position`: at a line boundary, upstream means the line ending there.
     public func lineIndex(of position: TextPosition) -> Int {
         lineIndex(offset(position.index), affinity: position.affinity)
