@@ -21,8 +21,8 @@ public struct RenderError: Error, CustomStringConvertible, Sendable {
         /// the decoder's limit (`PNG.defaultMaximumPixels`); refused before any pixel memory is
         /// allocated.
         public static let imageTooLarge = Code(.imageTooLarge)
-        /// A file could not be opened, read or written; the message carries the system's reason,
-        /// and `errno` the errno when a system call failed.
+        /// A file could not be opened, read or written; when a system call failed, `cause` is its
+        /// `SystemCallError` and `errno` its errno.
         public static let io = Code(.io)
         /// Pixel memory could not be allocated.
         public static let outOfMemory = Code(.outOfMemory)
