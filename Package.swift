@@ -61,7 +61,7 @@ let package = Package(
         // Rendering: geometry, colour, bitmaps, the pixman canvas, text, PNG.
         .target(
             name: "StrataRender",
-            dependencies: ["CPixman", "CPNG", "CFreeType", "CHarfBuzz", "CFontconfig", "CICU", "StrataPlatform", "Locking", log]
+            dependencies: ["CPixman", "CPNG", "CFreeType", "CHarfBuzz", "CFontconfig", "CICU", "StrataPlatform", "Locking", system, log]
         ),
         // The async display core; knows no Wayland: layers, transactions, the frame clock, the host,
         // composition, buffers, the headless backend, the display link.
@@ -109,7 +109,7 @@ let package = Package(
         // Golden-image comparison shared by the render and core tests.
         .target(name: "RenderTestSupport", dependencies: ["StrataRender", "StrataPlatform"], path: "Tests/RenderTestSupport"),
         // Golden images are read from the source tree by path, so they are excluded, not resources.
-        .testTarget(name: "StrataRenderTests", dependencies: ["StrataRender", "RenderTestSupport"], exclude: ["Golden"]),
+        .testTarget(name: "StrataRenderTests", dependencies: ["StrataRender", "RenderTestSupport", "StrataPlatform", system], exclude: ["Golden"]),
         .testTarget(name: "StrataPlatformTests", dependencies: ["StrataPlatform", "WaylandTestSupport", "main-thread-probe", system]),
         // A headless host and recording painters, shared by the core and widget tests.
         .target(name: "CoreTestSupport", dependencies: ["StrataCore", "Locking"], path: "Tests/CoreTestSupport"),

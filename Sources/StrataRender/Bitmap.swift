@@ -32,7 +32,9 @@ public final class Bitmap: @unchecked Sendable {
     public let pixels: UnsafeMutableRawPointer
     /// The pixman image over `pixels`, for `Canvas` and for code in other modules that composites
     /// directly. It has no clip region, transform or filter; whoever sets one must reset it.
-    public let pixmanImage: OpaquePointer
+    /// Valid while the bitmap lives; the bitmap holds the only reference.
+    public var pixmanImage: OpaquePointer { image.raw }
+    private let image: PixmanImage
 
     private let release: Release
     /// 0: idle; > 0: that many readers; -1: one writer. See the type's documentation.
@@ -71,7 +73,7 @@ public final class Bitmap: @unchecked Sendable {
             }
             (memory, release) = (allocated, .free)
         }
-        guard let image = Self.makeImage(memory, width: width, height: height, stride: stride) else {
+        guard let image = PixmanImage(format: PIXMAN_a8r8g8b8, width: width, height: height, bits: memory, stride: stride) else {
             Self.release(memory, release)
             throw RenderError(.outOfMemory, "pixman cannot create a \(width)×\(height) image")
         }
@@ -79,7 +81,7 @@ public final class Bitmap: @unchecked Sendable {
         self.height = height
         self.stride = stride
         self.pixels = memory
-        self.pixmanImage = image
+        self.image = image
         self.release = release
     }
 
@@ -102,19 +104,19 @@ public final class Bitmap: @unchecked Sendable {
         guard stride >= width * 4, stride % 4 == 0, stride <= Int(Int32.max) else {
             throw RenderError(.invalidSize, "stride \(stride) does not fit \(width) ARGB32 pixels (needs a multiple of 4, at least \(width * 4))")
         }
-        guard let image = Self.makeImage(pixels, width: width, height: height, stride: stride) else {
+        guard let image = PixmanImage(format: PIXMAN_a8r8g8b8, width: width, height: height, bits: pixels, stride: stride) else {
             throw RenderError(.outOfMemory, "pixman cannot create a \(width)×\(height) image")
         }
         self.width = width
         self.height = height
         self.stride = stride
         self.pixels = pixels
-        self.pixmanImage = image
+        self.image = image
         self.release = .custom(release)
     }
 
     deinit {
-        pixman_image_unref(pixmanImage)
+        // `image` is released after this, by its own deinit.
         Self.release(pixels, release)
     }
 
@@ -194,12 +196,6 @@ public final class Bitmap: @unchecked Sendable {
         guard (1...maximumDimension).contains(width), (1...maximumDimension).contains(height) else {
             throw RenderError(.invalidSize, "bitmap size \(width)×\(height) is outside 1...\(maximumDimension)")
         }
-    }
-
-    private static func makeImage(_ memory: UnsafeMutableRawPointer, width: Int, height: Int, stride: Int) -> OpaquePointer? {
-        pixman_image_create_bits(
-            PIXMAN_a8r8g8b8, Int32(width), Int32(height),
-            memory.assumingMemoryBound(to: UInt32.self), Int32(stride))
     }
 }
 

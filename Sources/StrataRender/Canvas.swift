@@ -314,12 +314,8 @@ public final class Canvas {
     /// concurrent readers do not race.
     private func withPattern(of image: Bitmap, _ body: (OpaquePointer, Bitmap) -> Void) {
         withReadable(image) { source in
-            guard let pattern = pixman_image_create_bits(
-                PIXMAN_a8r8g8b8, Int32(source.width), Int32(source.height),
-                source.pixels.assumingMemoryBound(to: UInt32.self), Int32(source.stride))
-            else { return }
-            defer { pixman_image_unref(pattern) }
-            body(pattern, source)
+            guard let pattern = PixmanImage(over: source) else { return }
+            body(pattern.raw, source)
         }
     }
 
@@ -420,8 +416,7 @@ public final class Canvas {
             case .none: break
             case .solid(let color): render(.solid(color, opacity: s.opacity))
             case .image(let image):
-                render(.pattern(image, dx: 0, dy: 0, opacity: 1))
-                pixman_image_unref(image)
+                render(.pattern(image.raw, dx: 0, dy: 0, opacity: 1))
             }
         }
     }
@@ -445,7 +440,6 @@ public final class Canvas {
         bitmap.beginWriting()
         defer { bitmap.endWriting() }
         var composer = Composer(destination: bitmap.pixmanImage, source: source)
-        defer { composer.release() }
         fullBoxes.removeAll(keepingCapacity: true)
 
         for row in 0..<(ys.count - 1) {
@@ -496,20 +490,20 @@ public final class Canvas {
         guard let (x0, y0, x1, y1) = clippedPixels(of: shape) else { return }
 
         // Solid colours carry the opacity, patterns get it through the mask's bytes.
-        let image: OpaquePointer, dx: Int32, dy: Int32, scale: Double
-        var solid: OpaquePointer? = nil
-        defer { if let solid { pixman_image_unref(solid) } }
+        // `solid` owns the solid colour's image, if one is made, until the end of the draw.
+        let solid: PixmanImage?, pattern: OpaquePointer?, dx: Int32, dy: Int32, scale: Double
         switch source {
         case .solid(let color, let opacity):
             let premultiplied = color.premultiplied(scale: opacity)
-            var fill = PixmanColor.make(premultiplied)
-            guard !premultiplied.isClear, let made = pixman_image_create_solid_fill(&fill) else { return }
-            solid = made
-            (image, dx, dy, scale) = (made, 0, 0, 1)
-        case .pattern(let pattern, let patternX, let patternY, let opacity):
+            guard !premultiplied.isClear else { return }
+            solid = PixmanImage(solid: PixmanColor.make(premultiplied))
+            (pattern, dx, dy, scale) = (nil, 0, 0, 1)
+        case .pattern(let image, let patternX, let patternY, let opacity):
             guard byte(opacity) > 0 else { return }
-            (image, dx, dy, scale) = (pattern, patternX, patternY, opacity)
+            solid = nil
+            (pattern, dx, dy, scale) = (image, patternX, patternY, opacity)
         }
+        guard let image = solid.raw ?? pattern else { return }
 
         let rows = Swift.min(Self.transformedBandRows, CoverageMask.rowsPerBand(width: x1 - x0, height: y1 - y0))
         guard mask.reserve(width: x1 - x0, height: rows), let bytes = mask.bytes, let maskImage = mask.image else { return }
@@ -606,13 +600,13 @@ public final class Canvas {
         }
     }
 
-    /// The pixman calls for one drawing operation, holding the solid images it needs (made on
-    /// first use, released at the end).
-    private struct Composer {
+    /// The pixman calls for one drawing operation, owning the solid images it needs (made on
+    /// first use, released with it at the end of the operation).
+    private struct Composer: ~Copyable {
         let destination: OpaquePointer
         let source: Source
-        private var solidImage: OpaquePointer?
-        private var opacityMask: OpaquePointer?
+        private var solidImage: PixmanImage?
+        private var opacityMask: PixmanImage?
 
         init(destination: OpaquePointer, source: Source) {
             self.destination = destination
@@ -627,13 +621,6 @@ public final class Canvas {
             }
         }
 
-        mutating func release() {
-            if let solidImage { pixman_image_unref(solidImage) }
-            if let opacityMask { pixman_image_unref(opacityMask) }
-            solidImage = nil
-            opacityMask = nil
-        }
-
         /// Fully covered boxes: one call for all of them with a solid colour.
         mutating func composeFull(_ boxes: inout [pixman_box32_t]) {
             guard !boxes.isEmpty else { return }
@@ -645,7 +632,7 @@ public final class Canvas {
                 let mask: OpaquePointer?
                 if opacity < 1 {
                     if opacityMask == nil { opacityMask = Self.solidMask(opacity) }
-                    mask = opacityMask
+                    mask = opacityMask.raw
                 } else {
                     mask = nil
                 }
@@ -664,8 +651,7 @@ public final class Canvas {
                 _ = pixman_image_fill_boxes(PIXMAN_OP_OVER, destination, &fill, 1, &box)
             case .pattern(let pattern, let dx, let dy, let opacity):
                 guard byte(coverage * opacity) > 0, let mask = Self.solidMask(coverage * opacity) else { return }
-                Self.composite(pattern, mask, destination, box, dx, dy)
-                pixman_image_unref(mask)
+                Self.composite(pattern, mask.raw, destination, box, dx, dy)
             }
         }
 
@@ -673,20 +659,16 @@ public final class Canvas {
         mutating func compose(_ box: pixman_box32_t, mask: OpaquePointer) {
             switch source {
             case .solid(let color, let opacity):
-                if solidImage == nil {
-                    var fill = PixmanColor.make(color.premultiplied(scale: opacity))
-                    solidImage = pixman_image_create_solid_fill(&fill)
-                }
-                guard let solidImage else { return }
-                Self.composite(solidImage, mask, destination, box, 0, 0, maskOrigin: true)
+                if solidImage == nil { solidImage = PixmanImage(solid: PixmanColor.make(color.premultiplied(scale: opacity))) }
+                guard let solid = solidImage.raw else { return }
+                Self.composite(solid, mask, destination, box, 0, 0, maskOrigin: true)
             case .pattern(let pattern, let dx, let dy, _):
                 Self.composite(pattern, mask, destination, box, dx, dy, maskOrigin: true)
             }
         }
 
-        private static func solidMask(_ alpha: Double) -> OpaquePointer? {
-            var color = pixman_color_t(red: 0, green: 0, blue: 0, alpha: UInt16(byte(alpha)) * 257)
-            return pixman_image_create_solid_fill(&color)
+        private static func solidMask(_ alpha: Double) -> PixmanImage? {
+            PixmanImage(solid: pixman_color_t(red: 0, green: 0, blue: 0, alpha: UInt16(byte(alpha)) * 257))
         }
 
         /// OVER through `mask` (nil for none). The mask is read from its origin when `maskOrigin`,
@@ -705,10 +687,10 @@ public final class Canvas {
 
     // MARK: Gradients
 
-    private enum GradientSource {
+    private enum GradientSource: ~Copyable {
         case none
         case solid(Color)
-        case image(OpaquePointer)
+        case image(PixmanImage)
     }
 
     /// A pixman linear gradient in device space, with `opacity` folded into the stops' alpha
@@ -757,10 +739,10 @@ public final class Canvas {
         let pixmanStops = stops.map {
             pixman_gradient_stop_t(x: pixmanFixed($0.location), color: PixmanColor.straight($0.color, opacity: opacity))
         }
-        guard let image = pixmanStops.withUnsafeBufferPointer({
+        guard let image = PixmanImage(adopting: pixmanStops.withUnsafeBufferPointer({
             pixman_image_create_linear_gradient(&p1, &p2, $0.baseAddress, Int32($0.count))
-        }) else { return .none }
-        pixman_image_set_repeat(image, PIXMAN_REPEAT_PAD)
+        })) else { return .none }
+        pixman_image_set_repeat(image.raw, PIXMAN_REPEAT_PAD)
         return .image(image)
     }
 }

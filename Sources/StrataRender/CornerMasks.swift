@@ -20,7 +20,9 @@ final class CornerMasks: Sendable {
     /// One cell's coverage and a pixman image over it. Validated when made (pixman computes an
     /// image's flags on first use), so any number of threads may composite through it.
     final class Mask: Sendable {
-        nonisolated(unsafe) let image: OpaquePointer
+        /// Valid while the mask lives.
+        var image: OpaquePointer { owned.raw }
+        nonisolated(unsafe) private let owned: PixmanImage
         nonisolated(unsafe) private let bytes: UnsafeMutableRawPointer
 
         fileprivate init?(_ key: Key) {
@@ -28,27 +30,18 @@ final class CornerMasks: Sendable {
             guard let bytes = calloc(key.height, stride) else { return nil }
             key.shape.rasterize(into: bytes.assumingMemoryBound(to: UInt8.self), stride: stride,
                                 x0: 0, y0: 0, x1: key.width, y1: key.height, scale: key.scale)
-            guard let image = pixman_image_create_bits_no_clear(
-                PIXMAN_a8, Int32(key.width), Int32(key.height), bytes.assumingMemoryBound(to: UInt32.self), Int32(stride))
+            guard let image = PixmanImage(format: PIXMAN_a8, width: key.width, height: key.height, bits: bytes, stride: stride)
             else {
                 free(bytes)
                 return nil
             }
+            image.validate(asMask: true)
             self.bytes = bytes
-            self.image = image
-            var pixel: UInt32 = 0
-            if let scratch = pixman_image_create_bits(PIXMAN_a8r8g8b8, 1, 1, &pixel, 4) {
-                var white = pixman_color_t(red: 0xffff, green: 0xffff, blue: 0xffff, alpha: 0xffff)
-                if let source = pixman_image_create_solid_fill(&white) {
-                    pixman_image_composite32(PIXMAN_OP_OVER, source, image, scratch, 0, 0, 0, 0, 0, 0, 1, 1)
-                    pixman_image_unref(source)
-                }
-                pixman_image_unref(scratch)
-            }
+            self.owned = image
         }
 
         deinit {
-            pixman_image_unref(image)
+            // `owned` is released after this, by its own deinit.
             free(bytes)
         }
     }

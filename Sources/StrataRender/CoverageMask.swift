@@ -13,7 +13,9 @@ final class CoverageMask {
     static let budget = 1 << 18
 
     private(set) var bytes: UnsafeMutablePointer<UInt8>?
-    private(set) var image: OpaquePointer?
+    /// The pixman A8 image over `bytes`, valid until the next `reserve`.
+    var image: OpaquePointer? { owned.raw }
+    private var owned: PixmanImage?
     private(set) var width = 0
     private(set) var height = 0
     /// Bytes between rows; pixman wants a multiple of 4.
@@ -22,7 +24,7 @@ final class CoverageMask {
     init() {}
 
     deinit {
-        if let image { pixman_image_unref(image) }
+        // `owned` is released after this, by its own deinit.
         free(bytes)
     }
 
@@ -34,22 +36,19 @@ final class CoverageMask {
     /// Makes room for `width × height` bytes; false when memory ran out (the caller then draws
     /// nothing rather than crash).
     func reserve(width: Int, height: Int) -> Bool {
-        if width <= self.width && height <= self.height, image != nil { return true }
+        if width <= self.width && height <= self.height, owned != nil { return true }
         let newWidth = Swift.max(width, self.width), newHeight = Swift.max(height, self.height)
         let newStride = (newWidth + 3) & ~3
         guard let memory = malloc(newStride * newHeight) else { return false }
         let newBytes = memory.bindMemory(to: UInt8.self, capacity: newStride * newHeight)
-        guard let newImage = pixman_image_create_bits(
-            PIXMAN_a8, Int32(newWidth), Int32(newHeight),
-            memory.assumingMemoryBound(to: UInt32.self), Int32(newStride))
+        guard let newImage = PixmanImage(format: PIXMAN_a8, width: newWidth, height: newHeight, bits: memory, stride: newStride)
         else {
             free(memory)
             return false
         }
-        if let image { pixman_image_unref(image) }
+        owned = consume newImage
         free(bytes)
         bytes = newBytes
-        image = newImage
         self.width = newWidth
         self.height = newHeight
         stride = newStride

@@ -17,28 +17,20 @@ extension Bitmap {
         to.beginReading()
         defer { to.endReading() }
         // Patterns of their own over the same pixels, so transforms set here stay local.
-        guard let fromImage = pixman_image_create_bits(PIXMAN_a8r8g8b8, Int32(from.width), Int32(from.height),
-                                                       from.pixels.assumingMemoryBound(to: UInt32.self), Int32(from.stride)),
-              let toImage = pixman_image_create_bits(PIXMAN_a8r8g8b8, Int32(to.width), Int32(to.height),
-                                                     to.pixels.assumingMemoryBound(to: UInt32.self), Int32(to.stride))
+        guard let fromImage = PixmanImage(over: from), let toImage = PixmanImage(over: to)
         else { throw RenderError(.invalidSize, "pixman could not wrap the bitmaps to cross-dissolve") }
-        defer {
-            pixman_image_unref(fromImage)
-            pixman_image_unref(toImage)
-        }
         if from.width != to.width || from.height != to.height {
             var scale = pixmanTransform(a: Double(from.width) / Double(to.width), b: 0,
                                         c: Double(from.height) / Double(to.height), d: 0)
-            _ = pixman_image_set_transform(fromImage, &scale)
-            pixman_image_set_filter(fromImage, PIXMAN_FILTER_BILINEAR, nil, 0)
-            pixman_image_set_repeat(fromImage, PIXMAN_REPEAT_PAD)
+            _ = pixman_image_set_transform(fromImage.raw, &scale)
+            pixman_image_set_filter(fromImage.raw, PIXMAN_FILTER_BILINEAR, nil, 0)
+            pixman_image_set_repeat(fromImage.raw, PIXMAN_REPEAT_PAD)
         }
         let (width, height) = (Int32(to.width), Int32(to.height))
-        for (source, weight) in [(fromImage, 1 - p), (toImage, p)] where weight > 0 {
-            var alpha = pixman_color_t(red: 0, green: 0, blue: 0, alpha: UInt16(weight * 65535 + 0.5))
-            guard let mask = pixman_image_create_solid_fill(&alpha) else { continue }
-            pixman_image_composite32(PIXMAN_OP_ADD, source, mask, result.pixmanImage, 0, 0, 0, 0, 0, 0, width, height)
-            pixman_image_unref(mask)
+        for (source, weight) in [(fromImage.raw, 1 - p), (toImage.raw, p)] where weight > 0 {
+            let alpha = pixman_color_t(red: 0, green: 0, blue: 0, alpha: UInt16(weight * 65535 + 0.5))
+            guard let mask = PixmanImage(solid: alpha) else { continue }
+            pixman_image_composite32(PIXMAN_OP_ADD, source, mask.raw, result.pixmanImage, 0, 0, 0, 0, 0, 0, width, height)
         }
         return result
     }

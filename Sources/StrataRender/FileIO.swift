@@ -1,8 +1,11 @@
 import Glibc
 import StrataPlatform
+import SystemPackage
 
-/// Whole-file reads and writes for images and fonts, with errno turned into `RenderError.io`.
-/// Blocking on disk I/O; call from a worker, not the main thread, for anything large.
+/// Whole-file reads and writes for images and fonts. Every system call goes through
+/// `SystemCall` (retried on `EINTR`); a failure becomes `RenderError.io` whose `cause` is the
+/// `SystemCallError`, errno included. Blocking on disk I/O; call from a worker, not the main
+/// thread, for anything large.
 ///
 /// Reads accept only regular files no larger than a limit, checked before anything is
 /// allocated, so a hostile path (a FIFO, a device, a huge sparse file) can neither hang the
@@ -26,34 +29,31 @@ enum FileIO {
     static func readOwned(_ path: String, maximumBytes: Int = defaultMaximumBytes) throws(RenderError)
         -> (base: UnsafeMutableRawPointer, count: Int) {
         let limit = max(maximumBytes, 0)
-        try checkPath(path)
         // O_NONBLOCK: opening a FIFO with no writer would otherwise wait forever. O_NOCTTY: a
         // terminal path must not become our controlling terminal.
-        let fd = retryingInterrupts { open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY) }
-        guard fd >= 0 else { throw failure("cannot open", path) }
-        defer { close(fd) }
-        var info = stat()
-        guard fstat(fd, &info) == 0 else { throw failure("cannot stat", path) }
-        // Reading a device or FIFO (say /dev/zero) might never end.
-        guard info.st_mode & S_IFMT == S_IFREG else {
-            throw RenderError(.io, "cannot read \(LogText.quoted(path)): not a regular file")
+        // A failed close is not an error here: every byte has been read by then.
+        return try withOpenFile(path, O_RDONLY | O_NONBLOCK | O_NOCTTY, "read", reportingClose: false) { fd throws(RenderError) in
+            // Reading a device or FIFO (say /dev/zero) might never end.
+            let size = try regularFileSize(fd, path, "read")
+            guard size >= 0, size <= limit else {
+                throw RenderError(.fileTooLarge, "\(LogText.quoted(path)) is \(size) bytes; the limit is \(limit)")
+            }
+            return try readToEnd(fd, path, expected: size, limit: limit)
         }
-        guard info.st_size >= 0, info.st_size <= limit else {
-            throw RenderError(.fileTooLarge, "\(LogText.quoted(path)) is \(info.st_size) bytes; the limit is \(limit)")
-        }
-        // Regular files ignore O_NONBLOCK today; clear it so a read never fails with EAGAIN.
-        let flags = fcntl(fd, F_GETFL)
-        if flags >= 0 { _ = fcntl(fd, F_SETFL, flags & ~O_NONBLOCK) }
+    }
 
-        // st_size is within the limit, so this allocation is bounded. One byte more than the
-        // size lets the loop see a file that grew, without a second allocation.
-        var capacity = min(Int(info.st_size) + 1, limit + 1)
+    /// Reads `fd` until end of file into new memory. The size `fstat` gave (`expected`) is only
+    /// a first guess: a file may change size after it, and some regular files (procfs) report 0.
+    /// One byte more than it is allocated, so a file that grew is seen without a second
+    /// allocation; beyond that it grows in chunks, and a file that passes `limit` is refused.
+    private static func readToEnd(_ fd: FileDescriptor, _ path: String, expected: Int, limit: Int) throws(RenderError)
+        -> (base: UnsafeMutableRawPointer, count: Int) {
+        var capacity = min(expected + 1, limit + 1)
         var base = UnsafeMutableRawPointer.allocate(byteCount: capacity, alignment: 16)
         var filled = 0
         do throws(RenderError) {
             while true {
                 if filled == capacity {
-                    // The file grew past its size at open: go on in chunks, never beyond the limit.
                     guard filled <= limit else {
                         throw RenderError(.fileTooLarge, "\(LogText.quoted(path)) grew past the limit of \(limit) bytes while being read")
                     }
@@ -63,13 +63,12 @@ enum FileIO {
                     base.deallocate()
                     (base, capacity) = (grown, larger)
                 }
-                let count = retryingInterrupts { Glibc.read(fd, base + filled, capacity - filled) }
-                guard count >= 0 else { throw failure("cannot read", path) }
+                let (start, room) = (base + filled, capacity - filled)
+                let count = try attempt("cannot read", path) { () throws(SystemCallError) in
+                    try SystemCall.run("read") { Glibc.read(fd.rawValue, start, room) }
+                }
                 if count == 0 { break }
                 filled += count
-            }
-            guard filled <= limit else {
-                throw RenderError(.fileTooLarge, "\(LogText.quoted(path)) grew past the limit of \(limit) bytes while being read")
             }
         } catch {
             base.deallocate()
@@ -84,60 +83,90 @@ enum FileIO {
     static func write(_ bytes: [UInt8], to path: String, exclusive: Bool = false) throws(RenderError) {
         // O_NONBLOCK: a FIFO with no reader fails with ENXIO instead of blocking; it is refused
         // below anyway.
-        try checkPath(path)
-        var flags = O_WRONLY | O_CREAT | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY
+        var flags = O_WRONLY | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY
         if exclusive { flags |= O_EXCL }
-        let fd = retryingInterrupts { open(path, flags, 0o644) }
-        guard fd >= 0 else { throw failure("cannot create", path) }
-        var info = stat()
-        guard fstat(fd, &info) == 0 else {
-            let error = failure("cannot stat", path)
-            close(fd)
-            throw error
-        }
-        guard info.st_mode & S_IFMT == S_IFREG else {
-            close(fd)
-            throw RenderError(.io, "cannot write \(LogText.quoted(path)): not a regular file")
-        }
-        // Truncate only once the target is known to be a regular file we opened ourselves.
-        let current = fcntl(fd, F_GETFL)
-        if current >= 0 { _ = fcntl(fd, F_SETFL, current & ~O_NONBLOCK) }
-        guard retryingInterrupts({ ftruncate(fd, 0) }) == 0 else {
-            let error = failure("cannot truncate", path)
-            close(fd)
-            throw error
-        }
-        var written = 0
-        while written < bytes.count {
-            let count = bytes.withUnsafeBytes { buffer in
-                retryingInterrupts { Glibc.write(fd, buffer.baseAddress! + written, buffer.count - written) }
+        // A failed close is reported: some file systems say only there that a write failed.
+        try withOpenFile(path, flags, "create", reportingClose: true) { fd throws(RenderError) in
+            _ = try regularFileSize(fd, path, "write")
+            // Truncate only once the target is known to be a regular file we opened ourselves.
+            try attempt("cannot truncate", path) { () throws(SystemCallError) in
+                try SystemCall.run("ftruncate") { ftruncate(fd.rawValue, 0) }
             }
-            guard count > 0 else {
-                let error = failure("cannot write", path)
-                close(fd)
-                throw error
+            var written = 0
+            while written < bytes.count {
+                let count = try attempt("cannot write", path) { () throws(SystemCallError) in
+                    try SystemCall.run("write") {
+                        bytes.withUnsafeBytes { Glibc.write(fd.rawValue, $0.baseAddress! + written, $0.count - written) }
+                    }
+                }
+                guard count > 0 else { throw RenderError(.io, "cannot write \(LogText.quoted(path)): nothing was written") }
+                written += count
             }
-            written += count
         }
-        guard close(fd) == 0 else { throw failure("cannot write", path) }
     }
 
-    /// Refuses a path the C calls would see differently: one with a NUL byte ("a.png\0x" would
-    /// open "a.png") or an empty one.
-    private static func checkPath(_ path: String) throws(RenderError) {
+    /// Opens `path` with `flags` (close-on-exec added), runs `body`, and closes the descriptor:
+    /// the one place FileIO closes one. With `reportingClose`, a failed close after a successful
+    /// `body` is an `io` error; a failed `body`'s own error always wins.
+    private static func withOpenFile<Result>(
+        _ path: String, _ flags: Int32, _ verb: String, reportingClose: Bool,
+        _ body: (FileDescriptor) throws(RenderError) -> Result
+    ) throws(RenderError) -> Result {
+        // A path the C call would see differently: "a.png\0x" would open "a.png".
         guard !path.isEmpty, !path.utf8.contains(0) else {
             throw RenderError(.io, "cannot open \(LogText.quoted(path)): the path is empty or contains a NUL byte")
         }
-    }
-
-    private static func retryingInterrupts<T: BinaryInteger>(_ call: () -> T) -> T {
-        while true {
-            let result = call()
-            if result >= 0 || errno != EINTR { return result }
+        let fd = FileDescriptor(rawValue: try attempt("cannot \(verb)", path) { () throws(SystemCallError) in
+            try SystemCall.run("open") { open(path, flags | O_CLOEXEC, 0o644) }
+        })
+        let result: Result
+        do throws(RenderError) {
+            result = try body(fd)
+        } catch {
+            try? fd.close()
+            throw error
         }
+        // Not through `SystemCall`: close is never retried, since on Linux the descriptor is gone
+        // even when it reports EINTR, and a retry could close another thread's new one.
+        do {
+            try fd.close()
+        } catch {
+            if reportingClose {
+                let errno = error as? Errno ?? .ioError
+                throw RenderError(.io, "cannot close \(LogText.quoted(path))", cause: SystemCallError("close", errno: errno))
+            }
+        }
+        return result
     }
 
-    private static func failure(_ what: String, _ path: String) -> RenderError {
-        RenderError(.io, "\(what) \(LogText.quoted(path)): \(String(cString: strerror(errno)))")
+    /// The size of the regular file open at `fd`, with its `O_NONBLOCK` cleared so that a read
+    /// or write never fails with `EAGAIN`. Anything else (a directory, FIFO, device, socket) is
+    /// an `io` error.
+    private static func regularFileSize(_ fd: FileDescriptor, _ path: String, _ verb: String) throws(RenderError) -> Int {
+        var info = stat()
+        try attempt("cannot stat", path) { () throws(SystemCallError) in
+            try SystemCall.run("fstat") { fstat(fd.rawValue, &info) }
+        }
+        guard info.st_mode & S_IFMT == S_IFREG else {
+            throw RenderError(.io, "cannot \(verb) \(LogText.quoted(path)): not a regular file")
+        }
+        // Regular files ignore O_NONBLOCK today; clearing it keeps that true whatever the kernel does.
+        try attempt("cannot \(verb)", path) { () throws(SystemCallError) in
+            let flags = try SystemCall.run("fcntl") { fcntl(fd.rawValue, F_GETFL) }
+            try SystemCall.run("fcntl") { fcntl(fd.rawValue, F_SETFL, flags & ~O_NONBLOCK) }
+        }
+        return Int(info.st_size)
+    }
+
+    /// `call`'s result, or an `io` error saying `what` failed for `path`, its cause the
+    /// `SystemCallError` (with the errno).
+    @discardableResult
+    private static func attempt<Value>(_ what: String, _ path: String,
+                                      _ call: () throws(SystemCallError) -> Value) throws(RenderError) -> Value {
+        do {
+            return try call()
+        } catch {
+            throw RenderError(.io, "\(what) \(LogText.quoted(path))", cause: error)
+        }
     }
 }

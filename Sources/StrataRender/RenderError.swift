@@ -1,4 +1,8 @@
-/// An error from the render layer: a stable `code` to match on and a message for people.
+import StrataPlatform
+import SystemPackage
+
+/// An error from the render layer: a stable `code` to match on, a message for people, and the
+/// cause when there is one (a failed system call carries its errno), as `StrataError` does.
 public struct RenderError: Error, CustomStringConvertible, Sendable {
     /// What kind of failure. New codes may be added; match with `==` or a `default`.
     public struct Code: Hashable, Sendable, CustomStringConvertible {
@@ -17,7 +21,8 @@ public struct RenderError: Error, CustomStringConvertible, Sendable {
         /// the decoder's limit (`PNG.defaultMaximumPixels`); refused before any pixel memory is
         /// allocated.
         public static let imageTooLarge = Code(.imageTooLarge)
-        /// A file could not be opened, read or written; the message carries the system's reason.
+        /// A file could not be opened, read or written; when a system call failed, `cause` is its
+        /// `SystemCallError` and `errno` its errno.
         public static let io = Code(.io)
         /// Pixel memory could not be allocated.
         public static let outOfMemory = Code(.outOfMemory)
@@ -37,12 +42,20 @@ public struct RenderError: Error, CustomStringConvertible, Sendable {
     /// What went wrong, for people: names the size, file or library involved. Not stable; do not
     /// parse it.
     public var message: String
+    /// The error underneath, such as a `SystemCallError`; nil when there is none.
+    public var cause: (any Error & Sendable)?
 
-    /// An error of kind `code` explained by `message`.
-    public init(_ code: Code, _ message: String) {
+    /// An error of kind `code` explained by `message`, optionally caused by `cause`.
+    public init(_ code: Code, _ message: String, cause: (any Error & Sendable)? = nil) {
         self.code = code
         self.message = message
+        self.cause = cause
     }
 
-    public var description: String { "RenderError.\(code): \(message)" }
+    /// The errno behind the error, when a system call failed.
+    public var errno: Errno? { (cause as? SystemCallError)?.errno }
+
+    public var description: String {
+        "RenderError.\(code): \(message)" + (cause.map { " (\($0))" } ?? "")
+    }
 }

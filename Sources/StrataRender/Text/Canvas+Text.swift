@@ -23,7 +23,6 @@ extension Canvas {
         defer { if decorated { drawTextLines(layout, at: origin) } }
         let clipX0 = Int(clip.minX), clipY0 = Int(clip.minY), clipX1 = Int(clip.maxX), clipY1 = Int(clip.maxY)
         var solids = SolidSources(opacity: opacity)
-        defer { solids.release() }
         let threadCache = ThreadGlyphCache.current
         threadCache?.trim()
         bitmap.beginWriting()
@@ -68,11 +67,10 @@ extension Canvas {
                     let fade = solids.opacityMask()
                     glyph.face.drawOutline(glyph: glyph.glyph, pixelSize: glyph.pixelSize, emboldened: glyph.emboldened, penX: penX, penY: penY,
                                            clip: (clipX0, clipY0, clipX1, clipY1)) { bytes, stride, x, y, width, height in
-                        guard let mask = pixman_image_create_bits_no_clear(
-                            PIXMAN_a8, Int32(width), Int32(height), bytes.assumingMemoryBound(to: UInt32.self), Int32(stride)) else { return }
-                        pixman_image_composite32(PIXMAN_OP_OVER, source, mask, destination, 0, 0, 0, 0,
+                        guard let mask = PixmanImage(format: PIXMAN_a8, width: width, height: height, bits: bytes, stride: stride)
+                        else { return }
+                        pixman_image_composite32(PIXMAN_OP_OVER, source, mask.raw, destination, 0, 0, 0, 0,
                                                  Int32(x), Int32(y), Int32(width), Int32(height))
-                        pixman_image_unref(mask)
                     } compositeColor: { colour, sourceX, sourceY, x, y, width, height in
                         pixman_image_composite32(PIXMAN_OP_OVER, colour, fade, destination, Int32(sourceX), Int32(sourceY), 0, 0,
                                                  Int32(x), Int32(y), Int32(width), Int32(height))
@@ -123,15 +121,17 @@ extension Canvas {
     }
 }
 
-/// Solid pixman images for the colours of one text draw, made on first use.
-struct SolidSources {
+/// Solid pixman images for the colours of one text draw, made on first use and released with it.
+struct SolidSources: ~Copyable {
     let opacity: Double
     // Text of one colour is the rule: it needs no dictionary, nor a hash per glyph.
-    private var first: (color: Color, image: OpaquePointer)?
+    private var firstColor: Color?
+    private var first: PixmanImage?
+    /// The colour asked for last and its image, owned by `first` or `others`.
     private var last: (color: Color, image: OpaquePointer)?
-    private var others: [Color: OpaquePointer] = [:]
+    private var others: [Color: PixmanImage.Box] = [:]
     /// A solid mask of alpha `opacity` for colour glyphs, made on first use; none at full opacity.
-    private var fade: OpaquePointer?
+    private var fade: PixmanImage?
 
     init(opacity: Double) {
         self.opacity = opacity
@@ -139,37 +139,30 @@ struct SolidSources {
 
     mutating func source(for color: Color) -> OpaquePointer? {
         if let last, last.color == color { return last.image }
-        if let first, first.color == color {
-            last = first
-            return first.image
+        if firstColor == color, let image = first.raw {
+            last = (color, image)
+            return image
         }
         if let existing = others[color] {
-            last = (color, existing)
-            return existing
+            last = (color, existing.image.raw)
+            return existing.image.raw
         }
-        var colour = PixmanColor.make(color.premultiplied(scale: opacity))
-        guard let image = pixman_image_create_solid_fill(&colour) else { return nil }
-        if first == nil { first = (color, image) } else { others[color] = image }
-        last = (color, image)
-        return image
+        guard let image = PixmanImage(solid: PixmanColor.make(color.premultiplied(scale: opacity))) else { return nil }
+        let raw = image.raw
+        if firstColor == nil {
+            firstColor = color
+            first = consume image
+        } else {
+            others[color] = PixmanImage.Box(image)
+        }
+        last = (color, raw)
+        return raw
     }
 
     /// A mask that fades colour glyphs by the opacity; nil (no mask) when opaque.
     mutating func opacityMask() -> OpaquePointer? {
         guard opacity < 1 else { return nil }
-        if let fade { return fade }
-        var colour = PixmanColor.make(Color.white.premultiplied(scale: opacity))
-        fade = pixman_image_create_solid_fill(&colour)
-        return fade
-    }
-
-    mutating func release() {
-        if let fade { pixman_image_unref(fade) }
-        fade = nil
-        if let first { pixman_image_unref(first.image) }
-        for image in others.values { pixman_image_unref(image) }
-        first = nil
-        others = [:]
-        last = nil
+        if fade == nil { fade = PixmanImage(solid: PixmanColor.make(Color.white.premultiplied(scale: opacity))) }
+        return fade.raw
     }
 }

@@ -72,12 +72,10 @@ enum ColorGlyphs {
         let x0 = max(clip.x0, penX + box.x0), x1 = min(clip.x1, penX + box.x1)
         let y0 = max(clip.y0, penY + box.y0), y1 = min(clip.y1, penY + box.y1)
         guard x1 > x0, y1 > y0,
-              let image = pixman_image_create_bits_no_clear(PIXMAN_a8r8g8b8, Int32(width), Int32(height),
-                                                            UnsafeMutableRawPointer(buffer).assumingMemoryBound(to: UInt32.self), Int32(pitch))
+              let image = PixmanImage(format: PIXMAN_a8r8g8b8, width: width, height: height, bits: buffer, stride: pitch),
+              setScaling(image.raw, scale: scale, left: left, top: top)
         else { return }
-        defer { pixman_image_unref(image) }
-        guard setScaling(image, scale: scale, left: left, top: top) else { return }
-        composite(image, x0 - penX, y0 - penY, x0, y0, x1 - x0, y1 - y0)
+        composite(image.raw, x0 - penX, y0 - penY, x0, y0, x1 - x0, y1 - y0)
     }
 
     /// Whether `glyph` has a COLRv1 paint graph, which FreeType 2.12 exposes but does not draw.

@@ -167,11 +167,10 @@ public final class FontLibrary: @unchecked Sendable {
         let matches = state.withLock { _ in Self.fontconfigSort(font) }
         // The first face that opens is the primary one; the chain keeps the charsets of its own.
         var candidates = Array(matches.prefix(6))
-        for unused in matches.dropFirst(6) { if let charset = unused.charset { FcCharSetDestroy(charset) } }
         var primary: FontFace?
         while primary == nil, !candidates.isEmpty {
             primary = try? face(contentsOf: candidates[0].path, index: candidates[0].index)
-            if primary == nil, let charset = candidates.removeFirst().charset { FcCharSetDestroy(charset) }
+            if primary == nil { candidates.removeFirst() }
         }
         let chain = FontChain(primary: primary, candidates: candidates)
         if let primary, !Self.isGeneric(font.family), primary.familyName.lowercased() != font.family.lowercased() {
@@ -208,7 +207,7 @@ public final class FontLibrary: @unchecked Sendable {
         if let primary = chain.primary, primary.covers(scalar) { return primary }
         for index in chain.candidates.indices.dropFirst() {
             if let charset = chain.candidates[index].charset,
-               !state.withLock({ _ in FcCharSetHasChar(charset, scalar.value) != 0 }) { continue }
+               !state.withLock({ _ in FcCharSetHasChar(charset.raw, scalar.value) != 0 }) { continue }
             if let face = loadedFace(chain, index), face.covers(scalar) { return face }
         }
         guard pinned == nil else { return chain.primary }
@@ -264,7 +263,7 @@ public final class FontLibrary: @unchecked Sendable {
             let candidate = chain.candidates[index]
             if let color, candidate.isColor != color { continue }
             if let charset = candidate.charset,
-               !state.withLock({ _ in scalars.allSatisfy { FcCharSetHasChar(charset, $0.value) != 0 } }) { continue }
+               !state.withLock({ _ in scalars.allSatisfy { FcCharSetHasChar(charset.raw, $0.value) != 0 } }) { continue }
             guard let face = loadedFace(chain, index), color == nil || face.hasColor == color,
                   scalars.allSatisfy(face.covers) else { continue }
             return face
@@ -297,29 +296,27 @@ public final class FontLibrary: @unchecked Sendable {
     struct Match {
         let path: String
         let index: Int
-        var charset: OpaquePointer? = nil
+        var charset: FontconfigCharSet? = nil
         /// Fontconfig's `FC_COLOR`: the font has colour glyphs (emoji).
         var isColor = false
     }
 
     private static func fontconfigSort(_ font: Font) -> [Match] {
-        guard let pattern = FcPatternCreate() else { return [] }
-        defer { FcPatternDestroy(pattern) }
-        FcPatternAddString(pattern, FC_FAMILY, font.family)
-        FcPatternAddInteger(pattern, FC_WEIGHT, FcWeightFromOpenType(Int32(font.weight.value)))
-        FcPatternAddInteger(pattern, FC_SLANT, font.isItalic ? FC_SLANT_ITALIC : FC_SLANT_ROMAN)
-        FcConfigSubstitute(nil, pattern, FcMatchPattern)
-        FcDefaultSubstitute(pattern)
+        guard let pattern = FontconfigPattern(adopting: FcPatternCreate()) else { return [] }
+        FcPatternAddString(pattern.raw, FC_FAMILY, font.family)
+        FcPatternAddInteger(pattern.raw, FC_WEIGHT, FcWeightFromOpenType(Int32(font.weight.value)))
+        FcPatternAddInteger(pattern.raw, FC_SLANT, font.isItalic ? FC_SLANT_ITALIC : FC_SLANT_ROMAN)
+        FcConfigSubstitute(nil, pattern.raw, FcMatchPattern)
+        FcDefaultSubstitute(pattern.raw)
         var result = FcResultNoMatch
-        guard let set = FcFontSort(nil, pattern, FcTrue, nil, &result) else { return [] }
-        defer { FcFontSetDestroy(set) }
+        guard let set = FontconfigFontSet(adopting: FcFontSort(nil, pattern.raw, FcTrue, nil, &result)) else { return [] }
         var matches: [Match] = []
-        for offset in 0..<Int(set.pointee.nfont) {
-            guard let font = set.pointee.fonts[offset], var match = Self.match(from: font) else { continue }
+        for offset in 0..<Int(set.raw.pointee.nfont) {
+            guard let font = set.raw.pointee.fonts[offset], var match = Self.match(from: font) else { continue }
             // The chain's own reference, so a fallback can be ruled out without opening its file.
             var charset: OpaquePointer?
             if FcPatternGetCharSet(font, FC_CHARSET, 0, &charset) == FcResultMatch, let charset {
-                match.charset = FcCharSetCopy(charset)
+                match.charset = FontconfigCharSet(adopting: FcCharSetCopy(charset))
             }
             matches.append(match)
         }
@@ -329,22 +326,18 @@ public final class FontLibrary: @unchecked Sendable {
     /// Fontconfig's fonts that have all of `scalars` and, unless `color` is nil, say `FC_COLOR`
     /// as asked, best first; at most four, enough to pass over a file that does not open.
     private static func fontconfigSort(covering scalars: [Unicode.Scalar], color: Bool?) -> [Match] {
-        guard let pattern = FcPatternCreate(), let charset = FcCharSetCreate() else { return [] }
-        defer {
-            FcPatternDestroy(pattern)
-            FcCharSetDestroy(charset)
-        }
-        for scalar in scalars { FcCharSetAddChar(charset, scalar.value) }
-        FcPatternAddCharSet(pattern, FC_CHARSET, charset)
-        if let color { FcPatternAddBool(pattern, FC_COLOR, color ? FcTrue : FcFalse) }
-        FcConfigSubstitute(nil, pattern, FcMatchPattern)
-        FcDefaultSubstitute(pattern)
+        guard let pattern = FontconfigPattern(adopting: FcPatternCreate()),
+              let charset = FontconfigCharSet(adopting: FcCharSetCreate()) else { return [] }
+        for scalar in scalars { FcCharSetAddChar(charset.raw, scalar.value) }
+        FcPatternAddCharSet(pattern.raw, FC_CHARSET, charset.raw)
+        if let color { FcPatternAddBool(pattern.raw, FC_COLOR, color ? FcTrue : FcFalse) }
+        FcConfigSubstitute(nil, pattern.raw, FcMatchPattern)
+        FcDefaultSubstitute(pattern.raw)
         var result = FcResultNoMatch
-        guard let set = FcFontSort(nil, pattern, FcFalse, nil, &result) else { return [] }
-        defer { FcFontSetDestroy(set) }
+        guard let set = FontconfigFontSet(adopting: FcFontSort(nil, pattern.raw, FcFalse, nil, &result)) else { return [] }
         var matches: [Match] = []
-        for offset in 0..<Int(set.pointee.nfont) where matches.count < 4 {
-            guard let font = set.pointee.fonts[offset], let match = Self.match(from: font),
+        for offset in 0..<Int(set.raw.pointee.nfont) where matches.count < 4 {
+            guard let font = set.raw.pointee.fonts[offset], let match = Self.match(from: font),
                   color == nil || match.isColor == color else { continue }
             var fontCharset: OpaquePointer?
             guard FcPatternGetCharSet(font, FC_CHARSET, 0, &fontCharset) == FcResultMatch, let fontCharset,
@@ -355,19 +348,15 @@ public final class FontLibrary: @unchecked Sendable {
     }
 
     private static func fontconfigMatch(covering scalar: Unicode.Scalar) -> Match? {
-        guard let pattern = FcPatternCreate(), let charset = FcCharSetCreate() else { return nil }
-        defer {
-            FcPatternDestroy(pattern)
-            FcCharSetDestroy(charset)
-        }
-        FcCharSetAddChar(charset, scalar.value)
-        FcPatternAddCharSet(pattern, FC_CHARSET, charset)
-        FcConfigSubstitute(nil, pattern, FcMatchPattern)
-        FcDefaultSubstitute(pattern)
+        guard let pattern = FontconfigPattern(adopting: FcPatternCreate()),
+              let charset = FontconfigCharSet(adopting: FcCharSetCreate()) else { return nil }
+        FcCharSetAddChar(charset.raw, scalar.value)
+        FcPatternAddCharSet(pattern.raw, FC_CHARSET, charset.raw)
+        FcConfigSubstitute(nil, pattern.raw, FcMatchPattern)
+        FcDefaultSubstitute(pattern.raw)
         var result = FcResultNoMatch
-        guard let font = FcFontMatch(nil, pattern, &result) else { return nil }
-        defer { FcPatternDestroy(font) }
-        return match(from: font)
+        guard let font = FontconfigPattern(adopting: FcFontMatch(nil, pattern.raw, &result)) else { return nil }
+        return match(from: font.raw)
     }
 
     private static func match(from font: OpaquePointer) -> Match? {
@@ -385,7 +374,7 @@ public final class FontLibrary: @unchecked Sendable {
 /// each with the characters fontconfig says it has. Any thread.
 final class FontChain: @unchecked Sendable {
     // @unchecked: `opened` is used only under its lock; the rest is immutable (the charsets are
-    // read only under the library's fontconfig lock).
+    // read only under the library's fontconfig lock, and each is released, once, by its owner).
     typealias Candidate = FontLibrary.Match
     /// Unique in the process: what per-chain caches key a chain by, since a freed chain's
     /// address can be a new chain's.
@@ -409,10 +398,6 @@ final class FontChain: @unchecked Sendable {
         primary = faces.first
         candidates = faces.map { Candidate(path: $0.path, index: $0.index, isColor: $0.hasColor) }
         opened = Locked(faces.map { .some($0) })
-    }
-
-    deinit {
-        for candidate in candidates { if let charset = candidate.charset { FcCharSetDestroy(charset) } }
     }
 
     func face(at index: Int) -> FontFace? { opened.withLock { $0[index] ?? nil } }
@@ -457,4 +442,58 @@ enum EmojiPresentation: Equatable {
             self = .unspecified
         }
     }
+}
+
+// MARK: Fontconfig objects
+
+/// One reference to a fontconfig pattern, destroyed in `deinit` and nowhere else. Made and
+/// dropped within one of `FontLibrary`'s fontconfig functions, which run under its lock, so the
+/// destroy runs under the lock too. Non-copyable: one owner, no allocation.
+struct FontconfigPattern: ~Copyable {
+    /// fontconfig's `FcPattern *`, valid while this value lives.
+    let raw: OpaquePointer
+
+    /// Takes over the reference `raw` holds; nil when fontconfig returned none.
+    init?(adopting raw: OpaquePointer?) {
+        guard let raw else { return nil }
+        self.raw = raw
+    }
+
+    deinit { FcPatternDestroy(raw) }
+}
+
+/// A fontconfig font set, destroyed (with the patterns in it) in `deinit` and nowhere else; used
+/// under the library's lock, like `FontconfigPattern`.
+struct FontconfigFontSet: ~Copyable {
+    /// fontconfig's `FcFontSet *`, valid while this value lives.
+    let raw: UnsafeMutablePointer<FcFontSet>
+
+    /// Takes over the set `raw` points to; nil when fontconfig returned none.
+    init?(adopting raw: UnsafeMutablePointer<FcFontSet>?) {
+        guard let raw else { return nil }
+        self.raw = raw
+    }
+
+    deinit { FcFontSetDestroy(raw) }
+}
+
+/// One reference to a fontconfig charset, destroyed in `deinit` and nowhere else. A class, since
+/// a `FontChain`'s candidates keep theirs across calls, in copyable `Match` values.
+///
+/// Read it (`FcCharSetHasChar`) only under the library's lock. The destroy may run on any thread
+/// without the lock, as it does when a chain or a list of matches is dropped: FcCharSetDestroy
+/// only gives up this reference, with an atomic count (fontconfig's `FcRef`) or, for a charset
+/// inside fontconfig's mapped cache, under fontconfig's own cache lock, and frees the charset
+/// only when no reference is left, so nothing another thread reads is freed.
+final class FontconfigCharSet {
+    /// fontconfig's `FcCharSet *`, valid while this object lives.
+    let raw: OpaquePointer
+
+    /// Takes over the reference `raw` holds; nil when fontconfig returned none.
+    init?(adopting raw: OpaquePointer?) {
+        guard let raw else { return nil }
+        self.raw = raw
+    }
+
+    deinit { FcCharSetDestroy(raw) }
 }

@@ -28,9 +28,10 @@ public final class GlyphBitmap: Sendable {
     /// A pixman A8 image over `bytes` for coverage, nil for colour, made once. It is validated
     /// here, on the thread that made it (pixman computes an image's flags on first use), so
     /// every later draw, on any thread, only reads it.
-    nonisolated(unsafe) let mask: OpaquePointer?
+    var mask: OpaquePointer? { isColor ? nil : image.raw }
     /// A pixman `a8r8g8b8` image over `bytes` for colour, nil for coverage; validated like `mask`.
-    nonisolated(unsafe) let colorImage: OpaquePointer?
+    var colorImage: OpaquePointer? { isColor ? image.raw : nil }
+    nonisolated(unsafe) private let image: PixmanImage?
 
     /// What the glyph costs the cache: its rows (4 bytes a pixel for colour) and 256 of overhead.
     var byteCount: Int { stride * height + 256 }
@@ -44,15 +45,14 @@ public final class GlyphBitmap: Sendable {
         self.left = left
         self.top = top
         self.isColor = isColor
-        guard let image = pixman_image_create_bits_no_clear(isColor ? PIXMAN_a8r8g8b8 : PIXMAN_a8, Int32(width), Int32(height),
-                                                            memory.assumingMemoryBound(to: UInt32.self), Int32(stride)) else {
+        guard let image = PixmanImage(format: isColor ? PIXMAN_a8r8g8b8 : PIXMAN_a8, width: width, height: height,
+                                      bits: memory, stride: stride) else {
             free(memory)
             return nil
         }
+        image.validate(asMask: !isColor)
         bytes = memory
-        mask = isColor ? nil : image
-        colorImage = isColor ? image : nil
-        GlyphBitmap.validate(image, asMask: !isColor)
+        self.image = consume image
     }
 
     /// A glyph with no ink (a space).
@@ -64,8 +64,7 @@ public final class GlyphBitmap: Sendable {
         self.top = top
         isColor = false
         bytes = nil
-        mask = nil
-        colorImage = nil
+        image = nil
     }
 
     /// A copy of FreeType's `bitmap`: grey or mono coverage, or premultiplied BGRA colour;
@@ -125,44 +124,22 @@ public final class GlyphBitmap: Sendable {
         let newWidth = max(box.x1 - box.x0, 1), newHeight = max(box.y1 - box.y0, 1)
         let newStride = isColor ? newWidth * 4 : (newWidth + 3) & ~3
         guard newWidth <= 1 << 15, newHeight <= 1 << 15,
-              let source = pixman_image_create_bits_no_clear(format, Int32(width), Int32(height),
-                                                             memory.assumingMemoryBound(to: UInt32.self), Int32(stride))
+              let source = PixmanImage(format: format, width: width, height: height, bits: memory, stride: stride)
         else { return nil }
-        defer { pixman_image_unref(source) }
-        guard ColorGlyphs.setScaling(source, scale: scale, left: left, top: top), let target = calloc(newHeight, newStride) else { return nil }
-        guard let destination = pixman_image_create_bits_no_clear(format, Int32(newWidth), Int32(newHeight),
-                                                                  target.assumingMemoryBound(to: UInt32.self), Int32(newStride)) else {
+        guard ColorGlyphs.setScaling(source.raw, scale: scale, left: left, top: top), let target = calloc(newHeight, newStride) else { return nil }
+        guard let destination = PixmanImage(format: format, width: newWidth, height: newHeight, bits: target, stride: newStride) else {
             free(target)
             return nil
         }
         // The source's coordinates are pen-relative device pixels, so the new box starts at its corner.
-        pixman_image_composite32(PIXMAN_OP_SRC, source, nil, destination, Int32(box.x0), Int32(box.y0), 0, 0, 0, 0,
+        pixman_image_composite32(PIXMAN_OP_SRC, source.raw, nil, destination.raw, Int32(box.x0), Int32(box.y0), 0, 0, 0, 0,
                                  Int32(newWidth), Int32(newHeight))
-        pixman_image_unref(destination)
         return (target, newWidth, newHeight, newStride, box.x0, -box.y0)
     }
 
     deinit {
-        if let mask { pixman_image_unref(mask) }
-        if let colorImage { pixman_image_unref(colorImage) }
+        // `image` is released after this, by its own deinit.
         free(bytes)
-    }
-
-    /// Composites `image` once into a throwaway pixel, as a mask or as a source, so pixman
-    /// computes and stores its flags now.
-    private static func validate(_ image: OpaquePointer, asMask: Bool) {
-        var pixel: UInt32 = 0
-        guard let scratch = pixman_image_create_bits(PIXMAN_a8r8g8b8, 1, 1, &pixel, 4) else { return }
-        defer { pixman_image_unref(scratch) }
-        guard asMask else {
-            pixman_image_composite32(PIXMAN_OP_OVER, image, nil, scratch, 0, 0, 0, 0, 0, 0, 1, 1)
-            return
-        }
-        var white = pixman_color_t(red: 0xffff, green: 0xffff, blue: 0xffff, alpha: 0xffff)
-        if let source = pixman_image_create_solid_fill(&white) {
-            pixman_image_composite32(PIXMAN_OP_OVER, source, image, scratch, 0, 0, 0, 0, 0, 0, 1, 1)
-            pixman_image_unref(source)
-        }
     }
 
     /// Whether there is nothing to draw (a space).
