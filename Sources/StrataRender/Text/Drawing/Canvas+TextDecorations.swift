@@ -88,14 +88,12 @@ extension Canvas {
               let scratch = try? Bitmap(width: Int(area.width.rounded(.up)), height: Int(area.height.rounded(.up))) else { return }
         scratch.clear(to: .clear)
         let left = Int(area.minX.rounded(.down)), top = Int(area.minY.rounded(.down))
-        var colour = PixmanColor.make(shadow.color.premultiplied(scale: 1))
-        guard let source = pixman_image_create_solid_fill(&colour) else { return }
-        defer { pixman_image_unref(source) }
+        guard let source = PixmanImage(solid: PixmanColor.make(shadow.color.premultiplied(scale: 1))) else { return }
         scratch.beginWriting()
         for (image, x, y) in placed {
             // A colour glyph's alpha is its silhouette.
             guard let mask = image.mask ?? image.colorImage else { continue }
-            pixman_image_composite32(PIXMAN_OP_OVER, source, mask, scratch.pixmanImage, 0, 0, 0, 0,
+            pixman_image_composite32(PIXMAN_OP_OVER, source.raw, mask, scratch.pixmanImage, 0, 0, 0, 0,
                                      Int32(x - left), Int32(y - top), Int32(image.width), Int32(image.height))
         }
         scratch.endWriting()
@@ -104,12 +102,11 @@ extension Canvas {
         let x0 = max(left, Int(clip.minX)), y0 = max(top, Int(clip.minY))
         let x1 = min(left + scratch.width, Int(clip.maxX)), y1 = min(top + scratch.height, Int(clip.maxY))
         guard x1 > x0, y1 > y0 else { return }
-        var fade = PixmanColor.make(Color(red: 0, green: 0, blue: 0, alpha: opacity).premultiplied(scale: 1))
-        guard let fadeMask = pixman_image_create_solid_fill(&fade) else { return }
-        defer { pixman_image_unref(fadeMask) }
+        guard let fadeMask = PixmanImage(solid: PixmanColor.make(Color(red: 0, green: 0, blue: 0, alpha: opacity).premultiplied(scale: 1)))
+        else { return }
         scratch.beginReading()
         bitmap.beginWriting()
-        pixman_image_composite32(PIXMAN_OP_OVER, scratch.pixmanImage, fadeMask, bitmap.pixmanImage,
+        pixman_image_composite32(PIXMAN_OP_OVER, scratch.pixmanImage, fadeMask.raw, bitmap.pixmanImage,
                                  Int32(x0 - left), Int32(y0 - top), 0, 0, Int32(x0), Int32(y0), Int32(x1 - x0), Int32(y1 - y0))
         bitmap.endWriting()
         scratch.endReading()

@@ -1,0 +1,123 @@
+import CoreTestSupport
+import RenderTestSupport
+import Testing
+@testable import Strata
+@testable import StrataWidgets
+
+/// Tappable links in a label: found by the detector or carried by the text, highlighted by a
+/// layer while pressed, activated on release over them or from the keyboard, with the hand
+/// cursor over them.
+@MainActor
+struct LabelLinkTests {
+    /// A 320 × 60 scene with a one-line label of `text` at (10, 10), 300 × 40, finding links.
+    private func scene(_ text: String) throws -> (HeadlessScene, Label) {
+        let scene = HeadlessScene(width: 320, height: 60)
+        let label = Label(text: text, font: Font(size: 14))
+        label.fontLibrary = pinnedFonts
+        label.linkDetector = StandardLinkDetector()
+        label.frame = Rect(x: 10, y: 10, width: 300, height: 40)
+        scene.root.addSublayer(label)
+        try scene.settle()
+        return (scene, label)
+    }
+
+    /// The centre of the link's first rectangle, in the scene.
+    private func centre(of link: Int, in label: Label) throws -> Point {
+        let layout = label.shownLayout
+        let origin = Label.origin(of: layout, size: label.bounds.size, insets: label.insets, vertical: label.verticalAlignment)
+        let rect = try #require(layout.selectionRects(for: layout.links[link].range).first)
+        return Point(x: label.frame.minX + origin.x + rect.midX, y: label.frame.minY + origin.y + rect.midY)
+    }
+
+    @Test func aClickOnALinkActivatesItAndHighlightsItWithoutDrawingTheTextAgain() throws {
+        let (scene, label) = try scene("Read https://strata.dev/docs, ask @ana #swift")
+        var activated: [TextLink.Target] = []
+        label.onLinkActivated = { link, _ in activated.append(link.target) }
+        #expect(label.shownLayout.links.map(\.link.target) == [.url("https://strata.dev/docs"), .mention("ana"), .hashtag("swift")])
+        let point = try centre(of: 0, in: label)
+        scene.host.input.post(.pointerEntered(point))
+        #expect(scene.host.input.cursor == .pointer)
+        let drawn = scene.host.statistics.displayTasksStarted
+        scene.host.input.post(.pointerButton(.left, isPressed: true))
+        #expect(!label.linkHighlights.isEmpty)
+        try scene.settle()
+        // The highlight is composited over the text: the pixel under it is tinted, and the
+        // label did not render again.
+        #expect(scene.host.statistics.displayTasksStarted == drawn)
+        let tinted = try #require(scene.pixel(Int(point.x), Int(point.y - 6)))
+        #expect(tinted != Color.white.premultipliedARGB)
+        scene.host.input.post(.pointerButton(.left, isPressed: false))
+        #expect(activated == [.url("https://strata.dev/docs")])
+        #expect(label.linkHighlights.isEmpty)
+    }
+
+    @Test func releasingAwayFromTheLinkDoesNothing() throws {
+        let (scene, label) = try scene("see @ana")
+        var activated = 0
+        label.onLinkActivated = { _, _ in activated += 1 }
+        scene.host.input.post(.pointerEntered(try centre(of: 0, in: label)))
+        scene.host.input.post(.pointerButton(.left, isPressed: true))
+        scene.host.input.post(.pointerMoved(Point(x: 20, y: 30)))
+        #expect(label.linkHighlights.isEmpty, "the highlight goes when the pointer leaves the link")
+        scene.host.input.post(.pointerButton(.left, isPressed: false))
+        #expect(activated == 0)
+        // Plain text is not a link: no hand, and a press is not taken.
+        scene.host.input.post(.pointerMoved(Point(x: 16, y: 30)))
+        #expect(scene.host.input.cursor != .pointer)
+    }
+
+    @Test func tabReachesEachLinkAndEnterActivatesIt() throws {
+        let (scene, label) = try scene("#one and #two")
+        let after = Button(title: "Next")
+        after.frame = Rect(x: 10, y: 52, width: 60, height: 6)
+        scene.root.addSublayer(after)
+        try scene.settle()
+        var activated: [TextLink.Target] = []
+        label.onLinkActivated = { link, _ in activated.append(link.target) }
+        func key(_ keysym: Keysym, _ modifiers: KeyModifiers = []) {
+            scene.host.input.post(.key(KeyInput(keysym: keysym, state: .pressed, modifiers: modifiers)))
+            scene.host.input.post(.key(KeyInput(keysym: keysym, state: .released, modifiers: modifiers)))
+        }
+        key(.tab)
+        #expect(label.isFocused)
+        #expect(label.focusedLink == 0)
+        #expect(!label.linkHighlights.isEmpty, "a ring shows the link reached")
+        key(.return)
+        #expect(activated == [.hashtag("one")])
+        key(.tab)
+        #expect(label.focusedLink == 1)
+        key(.space)
+        #expect(activated == [.hashtag("one"), .hashtag("two")])
+        key(.tab, .shift)
+        #expect(label.focusedLink == 0)
+        key(.tab)
+        key(.tab)
+        #expect(after.isFocused, "Tab past the last link leaves the label")
+        #expect(label.linkHighlights.isEmpty)
+    }
+
+    @Test func linksTheTextCarriesNeedNoDetector() throws {
+        let scene = HeadlessScene(width: 320, height: 60)
+        let label = Label()
+        label.fontLibrary = pinnedFonts
+        var text = AttributedText("Open the ", style: TextStyle(font: Font(size: 14)))
+        text.append("settings", style: TextStyle(font: Font(size: 14), color: .blue, link: TextLink(.action("settings"))))
+        label.attributedText = text
+        label.frame = Rect(x: 10, y: 10, width: 300, height: 40)
+        scene.root.addSublayer(label)
+        try scene.settle()
+        var activated: [TextLink.Target] = []
+        label.onLinkActivated = { link, range in
+            activated.append(link.target)
+            #expect(label.text[range] == "settings")
+        }
+        scene.host.input.post(.pointerEntered(try centre(of: 0, in: label)))
+        scene.host.input.post(.pointerButton(.left, isPressed: true))
+        scene.host.input.post(.pointerButton(.left, isPressed: false))
+        #expect(activated == [.action("settings")])
+        // New text drops what was pressed or reached.
+        label.text = "no links here"
+        try scene.settle()
+        #expect(!label.acceptsFocus)
+    }
+}
