@@ -96,7 +96,11 @@ func run() throws {
     keyLabel.insets = 10
     let hover = HoverCard()
     let pad = ScrollPad()
-    let hint = Label(text: "Tab moves the focus; Space or Enter presses.", font: Font(size: 12), color: Color(rgb: 0x8E8E93))
+    let hint = Label(text: "Tab moves the focus; Space or Enter presses. Read https://strata.dev or #gallery",
+                     font: Font(size: 12), color: Color(rgb: 0x8E8E93))
+    // Links in the hint are found, coloured and tappable; Tab reaches them too.
+    hint.linkDetector = StandardLinkDetector()
+    hint.onLinkActivated = { link, _ in report("link target=\(link.target)") }
     for layer in [title, counter, reset, disabled, toggle, toggleLabel, slider, sliderLabel, keyLabel, hover, pad, hint] as [Layer] {
         content.addSublayer(layer)
     }
@@ -151,9 +155,14 @@ func run() throws {
         // Where each part is, in surface points, for the end-to-end tests.
         let parts: [(String, Layer)] = [("counter", counter), ("reset", reset), ("toggle", toggle), ("slider", slider),
                                          ("key", keyLabel), ("hover", hover), ("pad", pad)]
-        let placed = parts.map { name, layer in
+        var placed = parts.map { name, layer in
             let frame = layer.convert(Rect(origin: layer.bounds.origin, size: layer.bounds.size), to: nil)
             return "\(name)=\(Int(frame.minX)),\(Int(frame.minY)),\(Int(frame.width)),\(Int(frame.height))"
+        }
+        // The first link's box, for the end-to-end test that clicks it.
+        if let link = hint.links.first, let box = hint.frames(of: link.range).first {
+            let frame = hint.convert(box, to: nil)
+            placed.append("link=\(Int(frame.minX)),\(Int(frame.minY)),\(Int(frame.width)),\(Int(frame.height))")
         }
         let decorations = window.hasClientDecorations ? "client" : "server"
         report("layout decorations=\(decorations) surface=\(Int(window.host.size.width)),\(Int(window.host.size.height)) "

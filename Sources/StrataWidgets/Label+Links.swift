@@ -5,8 +5,19 @@ import StrataCore
 /// `onLinkActivated`, the hand cursor shows over links, and Tab reaches each link in turn, Enter
 /// or Space activating it.
 extension Label {
-    /// The links of the text as shown.
-    private var shownLinks: [(range: Range<String.Index>, link: TextLink)] { shownLayout.links }
+    /// The links of the text as shown (the detector's and the text's own), with the characters
+    /// each covers in `text`.
+    public var links: [(range: Range<String.Index>, link: TextLink)] { shownLayout.links }
+
+    /// The rectangles `range` of the text covers as laid out now, in the label's coordinates:
+    /// where a link is, to point a popover at it. Several when it wraps or changes direction.
+    public func frames(of range: Range<String.Index>) -> [Rect] {
+        let layout = shownLayout
+        let origin = Self.origin(of: layout, size: bounds.size, insets: insets, vertical: verticalAlignment)
+        return layout.selectionRects(for: range).map { $0.offsetBy(dx: origin.x, dy: origin.y) }
+    }
+
+    private var shownLinks: [(range: Range<String.Index>, link: TextLink)] { links }
 
     /// The index of the link under `point` (the label's coordinates).
     private func linkIndex(at point: Point) -> Int? {

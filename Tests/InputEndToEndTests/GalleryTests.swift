@@ -108,6 +108,28 @@ extension InputEndToEnd {
         try gallery.process.waitForLine { $0 == "gallery: clicked count=1" }
     }
 
+    /// A click on a link in a label: while the button is down the link shows its pressed
+    /// highlight on screen, and the release over it activates the link.
+    @Test func clickingALinkInALabelActivatesIt() throws {
+        let gallery = try startGallery()
+        let link = try gallery.part("link")
+        let before = try firstPicture(of: gallery, name: "gallery-link-before")
+        try gallery.input.move(to: link.centre.x, link.centre.y)
+        try gallery.input.press()
+        // The highlight layer tints the link's box: a third of its pixels or more change, the
+        // one at its left edge among them (text alone leaves it as the background).
+        let pressed = try screen(until: { Self.differences(before, $0, in: link) > Int(link.width * link.height) / 3 },
+                                 name: "gallery-link-pressed")
+        let centre = pressed.pixel(x: Int(link.x) + 1, y: Int(link.centre.y))
+        #expect(centre != before.pixel(x: Int(link.x) + 1, y: Int(link.centre.y)))
+        try gallery.input.release()
+        try gallery.process.waitForLine { $0 == "gallery: link target=url(\"https://strata.dev\")" }
+        // Released, the highlight goes and the link looks as it did (with the pointer, which
+        // the screenshots show, moved off it).
+        try gallery.input.move(to: 4, 700)
+        _ = try screen(until: { Self.differences(before, $0, in: link) == 0 }, name: "gallery-link-released")
+    }
+
     /// A wheel scroll reaches the layer under the pointer and no other.
     @Test func scrollReachesTheLayerUnderThePointer() throws {
         let gallery = try startGallery()

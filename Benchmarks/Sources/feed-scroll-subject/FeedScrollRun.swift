@@ -313,7 +313,9 @@ final class FeedScrollRun {
             phases[phase].clicks[click].error = "no cell under the list's middle"
             return
         }
-        let point = list.convertToHost(Point(x: list.bounds.midX, y: y))
+        // In the avatar column, where no post has text: a click on a link in a body opens the
+        // link instead of liking the post.
+        let point = list.convertToHost(Point(x: 40, y: y))
         phases[phase].clicks[click].item = item
         phases[phase].clicks[click].eventFrame = host.statistics.ticks
         phases[phase].clicks[click].contentsBefore = cell.nameLabel.contents

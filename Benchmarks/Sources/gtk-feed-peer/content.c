@@ -36,6 +36,14 @@ const char *const feed_sentences[FEED_SENTENCES] = {
     "A frame callback is the compositor saying: now is a good time to draw.",
     "春天来了，公园里的樱花都开了。",
     "Benchmarks only count when the peer does the same work.",
+    "مرحبا بالجميع! جربنا Strata 2.0 اليوم، والتمرير سلس جداً 👍🏽",
+    "שלום לכולם, גרסה 1.5 של Wayland עובדת מצוין 🎉",
+    "Family trip to Kyoto 👨‍👩‍👧 🇯🇵 — photos at https://strata.dev/kyoto",
+    "Thanks @ana_silva for the review! #wayland #swift",
+    "اجتماع يوم الخميس الساعة 18:30، سجلوا عبر www.example.org 🙏",
+    "קראתי את המאמר של @hao על #TextLayout, ממליץ בחום!",
+    "Our team 👩🏻‍💻👨🏾‍💻 shipped it! 🇺🇦🇧🇷🇰🇷 #release",
+    "Poll: 1️⃣ yes, 2️⃣ no, #️⃣ maybe ❤️",
 };
 
 #define GOLDEN_GAMMA UINT64_C(0x9E3779B97F4A7C15)

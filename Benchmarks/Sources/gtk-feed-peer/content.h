@@ -8,7 +8,7 @@ enum {
     FEED_AVATARS = 24,
     FEED_PICTURES = 8,
     FEED_NAMES = 16,
-    FEED_SENTENCES = 24,
+    FEED_SENTENCES = 32,
     FEED_MAX_SENTENCES = 6,
     FEED_NO_PICTURE = -1,
 };

@@ -49,6 +49,14 @@ public enum FeedContent {
         "A frame callback is the compositor saying: now is a good time to draw.",
         "春天来了，公园里的樱花都开了。",
         "Benchmarks only count when the peer does the same work.",
+        "مرحبا بالجميع! جربنا Strata 2.0 اليوم، والتمرير سلس جداً 👍🏽",
+        "שלום לכולם, גרסה 1.5 של Wayland עובדת מצוין 🎉",
+        "Family trip to Kyoto 👨‍👩‍👧 🇯🇵 — photos at https://strata.dev/kyoto",
+        "Thanks @ana_silva for the review! #wayland #swift",
+        "اجتماع يوم الخميس الساعة 18:30، سجلوا عبر www.example.org 🙏",
+        "קראתי את המאמר של @hao על #TextLayout, ממליץ בחום!",
+        "Our team 👩🏻‍💻👨🏾‍💻 shipped it! 🇺🇦🇧🇷🇰🇷 #release",
+        "Poll: 1️⃣ yes, 2️⃣ no, #️⃣ maybe ❤️",
     ]
 
     /// Item `index` (0-based).
@@ -70,7 +78,7 @@ public enum FeedContent {
         let minutes = 1 + pick(1440)
         let timestamp = minutes < 60 ? "\(minutes) 分钟前" : "\(minutes / 60) 小时前"
         let count = 1 + pick(6)
-        let chosen = (0..<count).map { _ in sentences[pick(24)] }
+        let chosen = (0..<count).map { _ in sentences[pick(sentences.count)] }
         let emphasis = pick(count)
         let picture = pick(4) == 0 ? pick(8) : nil
         return FeedItem(index: index, avatar: avatar, name: name, timestamp: timestamp, sentences: chosen,

@@ -13,7 +13,7 @@ public struct FeedLayout: Sendable {
     public let pictureFrame: Rect?
     public let height: Double
 
-    static let textColor = Color(rgb: 0x1C1C1E), secondaryColor = Color(rgb: 0x8E8E93)
+    static let textColor = Color(rgb: 0x1C1C1E), secondaryColor = Color(rgb: 0x8E8E93), linkColor = Color(rgb: 0x2563EB)
     static let nameStyle = TextStyle(font: Font(size: 15, weight: .bold), color: textColor)
     /// What a liked post shows in place of its author's name (CONTENT.md's and the GTK peer's
     /// like: a click toggles it).
@@ -35,6 +35,8 @@ public struct FeedLayout: Sendable {
         for (index, sentence) in item.sentences.enumerated() {
             text.append((index == 0 ? "" : " ") + sentence, style: index == item.emphasis ? bold : regular)
         }
+        // Addresses, @mentions and #hashtags become links here, on the worker, with the layout.
+        text = StandardLinkDetector().marking(text, color: linkColor)
         let body = TextLayout(text, options: TextLayoutOptions(width: textWidth), scale: scale, library: library)
         guard !isCancelled() else { return nil }
         // A broken image is not a broken item: the cell shows its placeholder.
@@ -59,6 +61,9 @@ public final class FeedCell: ListCell {
     let separator = Layer()
     private var nameLayout: TextLayout?
 
+    /// Called when a link in the post's body is tapped or activated from the keyboard.
+    public var onLinkActivated: ((TextLink) -> Void)?
+
     /// Whether the post shows "✓ liked" in place of its author's name. The label lays that
     /// text out on its render worker: liking is rare, so it is not prelaid.
     public var isLiked = false {
@@ -80,6 +85,7 @@ public final class FeedCell: ListCell {
         picture.fadesAsynchronousContents = true
         separator.backgroundColor = Color(rgb: 0xE5E5EA)
         for label in [name, timestamp, body] { label.verticalAlignment = .top }
+        body.onLinkActivated = { [weak self] link, _ in self?.onLinkActivated?(link) }
         for layer in [avatar, name, timestamp, body, picture, separator] as [Layer] { addSublayer(layer) }
     }
 
@@ -112,6 +118,8 @@ public final class FeedCell: ListCell {
 
     /// The name label, for harnesses that check when a change reaches the screen.
     public var nameLabel: Label { name }
+    /// The body label, for harnesses that find a post's links.
+    public var bodyLabel: Label { body }
 
     public override func prepareForReuse() {
         avatar.image = nil
@@ -133,6 +141,8 @@ public final class FeedDataSource: ListViewDataSource, ListViewDelegate {
     public private(set) var likedItems: Set<Int> = []
     /// Called after a post is liked (true) or unliked (false).
     public var onLikeChanged: ((_ index: Int, _ liked: Bool) -> Void)?
+    /// Called when a link in post `index` is tapped: a web address, an @mention or a #hashtag.
+    public var onLinkActivated: ((_ index: Int, _ link: TextLink) -> Void)?
 
     public init(count: Int = FeedContent.itemCount, assets: FeedAssets = FeedAssets(), library: FontLibrary = .shared) {
         self.count = count
@@ -158,6 +168,7 @@ public final class FeedDataSource: ListViewDataSource, ListViewDelegate {
         // The list sets the frame after this; size it now so the parts lay out for it.
         cell.frame = Rect(x: 0, y: 0, width: list.bounds.width, height: layout.height)
         cell.isLiked = likedItems.contains(index)
+        cell.onLinkActivated = { [weak self] link in self?.onLinkActivated?(index, link) }
         cell.configure(with: layout.content as? FeedLayout)
         return cell
     }
