@@ -1,8 +1,10 @@
-// feed: the screen Strata exists for — 10 000 posts with avatars, names, mixed Chinese and
-// Latin text and pictures, in a ListView that lays items out on workers ahead of the scroll,
-// reuses its cells and shows each cell only once all of its parts are drawn.
+// feed: the screen Strata exists for — 10 000 posts with avatars, names, mixed Chinese, Latin,
+// Arabic and Hebrew text, colour emoji, links and pictures, in a ListView that lays items out on
+// workers ahead of the scroll, reuses its cells and shows each cell only once all of its parts
+// are drawn.
 //
-// In your session, scroll it with the wheel, the touchpad or touch; click a post to like it. With STRATA_DEMO_SECONDS
+// In your session, scroll it with the wheel, the touchpad or touch; click a post to like it, or
+// a web address, @mention or #hashtag in it to see what it would open. With STRATA_DEMO_SECONDS
 // set (as Scripts/demo does under the embedded compositor) it scrolls itself: a fling through
 // the real input path, then steady scrolling at 2 000 points per second, and quits when the time
 // is up. `feed --export-assets DIR` writes its pictures as PNG files for the GTK4 peer.
@@ -14,6 +16,31 @@ import Strata
 func report(_ line: String) {
     let text = "feed: " + line + "\n"
     _ = text.withCString { write(STDOUT_FILENO, $0, strlen($0)) }
+}
+
+/// Taps the first link of the posts on screen, and holds the mouse button down on the next one.
+@MainActor
+func tapLinks(in list: ListView, input: InputRouter) {
+    let viewport = Rect(origin: list.contentOffset, size: list.bounds.size)
+    var points: [Point] = []
+    for (_, cell) in list.liveItems.sorted(by: { $0.cell.frame.minY < $1.cell.frame.minY }) {
+        guard let body = (cell as? FeedCell)?.bodyLabel else { continue }
+        for link in body.links {
+            guard let box = body.frames(of: link.range).first else { continue }
+            let centre = body.convert(Point(x: box.midX, y: box.midY), to: nil)
+            if list.convert(centre, from: nil).y > viewport.minY + 4, list.convert(centre, from: nil).y < viewport.maxY - 80 {
+                points.append(centre)
+            }
+        }
+    }
+    guard let first = points.first else { return }
+    input.post(.pointerEntered(first))
+    input.post(.pointerButton(.left, isPressed: true))
+    input.post(.pointerButton(.left, isPressed: false))
+    if points.count > 1 {
+        input.post(.pointerMoved(points[points.count - 1]))
+        input.post(.pointerButton(.left, isPressed: true))
+    }
 }
 
 /// The display link subscription that waits for the first screen of posts.
@@ -53,14 +80,37 @@ do {
     list.estimatedItemHeight = 140
     list.onError = { error in report("\(error)") }
     let fps = FPSLabel()
+    // What a tapped link would open, shown for a few seconds at the bottom.
+    let banner = Label(font: Font(size: 14), color: .white)
+    banner.backgroundColor = Color(red: 0.11, green: 0.11, blue: 0.12, alpha: 0.88)
+    banner.cornerRadius = 10
+    banner.insets = 10
+    banner.alignment = .center
+    banner.isHidden = true
     window.contentLayer.addSublayer(list)
     window.contentLayer.addSublayer(fps)
+    window.contentLayer.addSublayer(banner)
     window.contentLayer.layoutHandler = { content in
         list.frame = content.bounds
         fps.frame = Rect(x: content.bounds.width - 176, y: 12, width: 160, height: 22)
+        banner.frame = Rect(x: (content.bounds.width - 420) / 2, y: content.bounds.height - 64, width: 420, height: 40)
     }
     list.reloadData()
     source.onLikeChanged = { index, liked in report("\(liked ? "liked" : "unliked") \(index)") }
+    var bannerTimer: MainLoop.Token?
+    source.onLinkActivated = { index, link in
+        let shown: String = switch link.target {
+        case let .url(address): "Open \(address)"
+        case let .mention(name): "@\(name)'s profile"
+        case let .hashtag(tag): "Posts tagged #\(tag)"
+        case let .action(name): name
+        }
+        report("link \(link.target) in \(index)")
+        banner.text = shown
+        banner.isHidden = false
+        if let bannerTimer { session.loop.cancelTimer(bannerTimer) }
+        bannerTimer = session.loop.addTimer(after: .seconds(3)) { banner.isHidden = true }
+    }
     // Once the first screen of posts is drawn, say so, and stop looking; after ten seconds of
     // frames without it, stop looking anyway, so the window can go idle.
     let ready = ReadyReport()
@@ -85,11 +135,35 @@ do {
             for step in 1...6 { input.post(.touchMoved(id: 1, to: Point(x: x, y: y - Double(step) * 50)), time: time + UInt32(step) * 10) }
             input.post(.touchUp(id: 1), time: time + 60)
         }
-        // Then, once the momentum has died down, steady scrolling from the frame clock.
+        // Then, once the momentum has died down, steady scrolling from the frame clock, until a
+        // right-to-left post with links shows (after 1.5 s; or at 5.5 s whatever shows): then a
+        // link is tapped, which the banner names, and another is held down, showing its pressed
+        // highlight, all through the input router as a seat's clicks are. Three frames later
+        // the app says "posed", and Scripts/demo takes its screenshot.
         var last: UInt64?
+        var stopped = false
+        var framesUntilPosed = -1
+        let started = Monotonic.now
         window.host.displayLink.add(list) { list, frame in
             defer { last = frame.targetTime }
-            guard !list.isTracking, !list.isDecelerating, list.contentOffset.y > 0, let last else { return }
+            if framesUntilPosed > 0 {
+                framesUntilPosed -= 1
+                if framesUntilPosed == 0 { report("posed") }
+            }
+            guard !stopped, !list.isTracking, !list.isDecelerating, list.contentOffset.y > 0, let last else { return }
+            let elapsed = Double(Monotonic.now &- started) / 1e9
+            let viewport = Rect(origin: list.contentOffset, size: list.bounds.size)
+            let rightToLeftShown = list.liveItems.contains { _, cell in
+                guard let body = (cell as? FeedCell)?.bodyLabel, body.textLayout?.lines.first?.direction == .rightToLeft,
+                      !body.links.isEmpty else { return false }
+                return cell.frame.minY > viewport.minY && cell.frame.maxY < viewport.minY + viewport.height * 0.75
+            }
+            if elapsed > 1.5 && rightToLeftShown || elapsed > 5.5 {
+                stopped = true
+                tapLinks(in: list, input: input)
+                framesUntilPosed = 3
+                return
+            }
             let seconds = Double(frame.targetTime &- last) / 1e9
             list.contentOffset.y += 2_000 * min(seconds, 0.1)
         }
