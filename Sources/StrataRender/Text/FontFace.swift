@@ -297,6 +297,11 @@ public final class FontFace: @unchecked Sendable {
                 failure = "it is a COLRv1 glyph, which FreeType 2.12 does not draw"
                 return .failed
             }
+            // A font's missing glyph (glyph 0) drawn blank would make missing text invisible:
+            // a box stands in, as most fonts draw it themselves.
+            if glyph == 0, rendered.isBlank {
+                return GlyphBitmap.missingGlyphBox(pixelSize: pixelSize).map { .glyph($0) } ?? .failed
+            }
             if rendered.isBlank, !colorBitmapsReadable {
                 failure = "the face's colour bitmaps cannot be read"
                 return .failed

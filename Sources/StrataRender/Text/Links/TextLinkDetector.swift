@@ -46,9 +46,11 @@ extension TextLinkDetector {
 ///   a letter, digit or `_` (so an e-mail address is not a mention), and takes the letters,
 ///   digits, `_` and marks after its sign; a hashtag of digits only ("#1") is not one.
 public struct StandardLinkDetector: TextLinkDetector {
-    /// Which kinds to find.
+    /// Whether web addresses are found.
     public var findsURLs: Bool
+    /// Whether @mentions are found.
     public var findsMentions: Bool
+    /// Whether #hashtags are found.
     public var findsHashtags: Bool
 
     /// A detector of every kind, unless told otherwise.
@@ -58,6 +60,7 @@ public struct StandardLinkDetector: TextLinkDetector {
         findsHashtags = hashtags
     }
 
+    /// The addresses, mentions and hashtags in `string`, in order.
     public func links(in string: String) -> [(range: Range<String.Index>, target: TextLink.Target)] {
         var found: [(range: Range<String.Index>, target: TextLink.Target)] = []
         var index = string.startIndex
