@@ -1,4 +1,4 @@
-import CICU
+internal import CICU
 
 /// Which way a paragraph or a run of text reads.
 public enum TextDirection: Sendable, Hashable {

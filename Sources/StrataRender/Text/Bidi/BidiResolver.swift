@@ -1,4 +1,4 @@
-import CICU
+internal import CICU
 
 /// ICU's bidi algorithm (UAX #9) over one text: the paragraphs' directions, every character's
 /// embedding level, and each line's levels with rule L1 applied. Made and used on one thread

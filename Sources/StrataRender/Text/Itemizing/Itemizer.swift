@@ -1,4 +1,4 @@
-import CICU
+internal import CICU
 
 /// A stretch of one paragraph in one piece (style), face, bidi level and script: shaped as a unit.
 struct TextItem: Sendable {
@@ -138,7 +138,7 @@ struct Itemizer {
                 shaped.append(.empty)
                 let breaks = wrapsCharacters || isBreak(after: item.range.upperBound, cursor: &breakCursor)
                 clusters.append(LogicalCluster(item: Int32(itemIndex), index: -1, start: Int32(item.range.lowerBound),
-                                               end: Int32(item.range.upperBound), advance: LayoutMetrics.size(of: attachment).width + spacing,
+                                               end: Int32(item.range.upperBound), advance: LayoutMetrics.spaced(LayoutMetrics.size(of: attachment).width, spacing),
                                                breakAfter: breaks, isSpace: false, isTab: false, unsafeToBreakBefore: false))
                 continue
             }
@@ -163,7 +163,7 @@ struct Itemizer {
                 }
                 clusters.append(LogicalCluster(
                     item: Int32(itemIndex), index: Int32(clusterIndex), start: Int32(start), end: Int32(stop),
-                    advance: Double(cluster.advance) / 64 / scale + spacing,
+                    advance: LayoutMetrics.spaced(Double(cluster.advance) / 64 / scale, spacing),
                     breakAfter: wrapsCharacters || isBreak(after: stop, cursor: &breakCursor), isSpace: space, isTab: first == "\t",
                     unsafeToBreakBefore: cluster.unsafeToBreakBefore))
             }
@@ -273,6 +273,10 @@ enum LayoutMetrics {
         let size = (font.size * scale * 64).rounded()
         return size.isFinite ? Int32(clamping: Int(max(0, min(size, Double(Int32.max))))) : 0
     }
+
+    /// An advance with letter spacing added; never below 0, so however tight the spacing, a
+    /// line's width is not negative (its glyphs overlap instead).
+    static func spaced(_ advance: Double, _ spacing: Double) -> Double { max(advance + spacing, 0) }
 
     /// An attachment's box with each side in 0...10⁶ points (NaN as 0), so lines stay finite.
     static func size(of attachment: TextAttachment) -> Size {

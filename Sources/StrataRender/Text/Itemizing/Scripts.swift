@@ -1,5 +1,5 @@
 import CHarfBuzz
-import CICU
+internal import CICU
 
 /// Unicode scripts (ICU's `uscript`) as HarfBuzz's tags, for itemising text into runs of one
 /// script: a run is shaped with its script's rules (Arabic joining, Thai marks, Indic

@@ -230,7 +230,7 @@ struct LayoutBuilder {
         return shaped.clusters.enumerated().map { offset, cluster in
             let start = Int32(range.lowerBound) + cluster.start
             return LogicalCluster(item: Int32(items.count - 1), index: Int32(offset), start: start,
-                                  end: Int32(range.lowerBound) + cluster.end, advance: Double(cluster.advance) / 64 / scale + spacing,
+                                  end: Int32(range.lowerBound) + cluster.end, advance: LayoutMetrics.spaced(Double(cluster.advance) / 64 / scale, spacing),
                                   breakAfter: false, isSpace: spaces.contains(start), isTab: false, unsafeToBreakBefore: false)
         }
     }

@@ -1,4 +1,4 @@
-import CICU
+internal import CICU
 import Locking
 
 /// Where text may be divided, from ICU: grapheme clusters and words (UAX #29), sentences, and

@@ -1,4 +1,4 @@
-import CICU
+internal import CICU
 import Logging
 
 /// A string's UTF-16 code units, the form ICU's break iterators and bidi work on, with the
