@@ -180,7 +180,17 @@ enum TextLayoutThroughput {
         var ratio: Double?
         var strataLines: [Int]
         var pangoLines: [Int]
-        var extentsHitRate: Double?
+        /// What Strata's caches that stay warm answered in the timed rounds: glyph ink boxes, and
+        /// fontconfig's fallback for characters no face of the font's chain has.
+        var cacheNote: String
+    }
+
+    /// "name hits %" for a cache's lookups between two readings of its statistics.
+    static func hitRate(_ name: String, _ before: CacheStatistics, _ after: CacheStatistics) -> String? {
+        let hits = after.hits - before.hits, lookups = hits + after.misses - before.misses
+        guard lookups > 0 else { return nil }
+        let evicted = after.evictions - before.evictions
+        return "\(name) \(rounded(100 * Double(hits) / Double(lookups))) % hits" + (evicted > 0 ? ", \(evicted) evicted" : "")
     }
 
     /// Both sides at `workers`, rounds interleaved (and which side goes first alternating), the
@@ -193,7 +203,7 @@ enum TextLayoutThroughput {
             try warmUp(strata, count: paragraphs.count)
             try warmUp(pango, count: paragraphs.count)
             var strataRates = SampleSet(), pangoRates = SampleSet(), ratios = SampleSet()
-            let extentsBefore = RenderCaches.glyphExtents
+            let extentsBefore = RenderCaches.glyphExtents, fallbacksBefore = FontLibrary.shared.cacheStatistics.characters
             for round in 0..<rounds {
                 let strataRate: Double, pangoRate: Double
                 if round % 2 == 0 {
@@ -207,11 +217,11 @@ enum TextLayoutThroughput {
                 pangoRates.append(pangoRate)
                 ratios.append(strataRate / pangoRate)
             }
-            let extents = RenderCaches.glyphExtents
-            let hits = extents.hits - extentsBefore.hits, lookups = hits + extents.misses - extentsBefore.misses
+            let note = [hitRate("glyph extents", extentsBefore, RenderCaches.glyphExtents),
+                        hitRate("character fallbacks", fallbacksBefore, FontLibrary.shared.cacheStatistics.characters)]
             return Measured(strata: strataRates.median, pango: pangoRates.median, ratio: ratios.median,
                             strataLines: strata.all[0].expected, pangoLines: pango.all[0].expected,
-                            extentsHitRate: lookups > 0 ? Double(hits) / Double(lookups) : nil)
+                            cacheNote: note.compactMap { $0 }.joined(separator: "; "))
         }
     }
 
@@ -285,8 +295,8 @@ enum TextLayoutThroughput {
                     recorder.record("\(script)_lines_pango", Double(measured.pangoLines.reduce(0, +)), unit: "lines",
                                     note: script == .latin ? "each paragraph within a line in 25 of Strata's" : "each paragraph within half to double Strata's")
                 }
-                let hitRate = measured.extentsHitRate.map { "glyph-extents cache hit rate \(rounded($0 * 100)) %" }
-                recorder.record("\(script)_strata_\(workers)w", measured.strata, unit: "paragraphs/s", note: hitRate)
+                recorder.record("\(script)_strata_\(workers)w", measured.strata, unit: "paragraphs/s",
+                                note: measured.cacheNote.isEmpty ? nil : "timed rounds: " + measured.cacheNote)
                 recorder.record("\(script)_pango_\(workers)w", measured.pango, unit: "paragraphs/s")
                 recorder.record("\(script)_vs_pango_\(workers)w", measured.ratio, unit: "x", goal: .atLeast(goal),
                                 note: "median of per-round ratios")
