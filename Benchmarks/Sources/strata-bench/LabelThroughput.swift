@@ -151,8 +151,15 @@ enum LabelThroughput {
 
     /// cairo + pango through the C peer: `pango_layout_set_text` only when the text changes, as a
     /// widget calls it; in the cold variant a label with a new `PangoFontMap` for each render.
+    ///
+    /// Each renderer has a font map of its own, as each thread of a GTK program has its default
+    /// map (pango's default is per thread). Renderers are made on the measuring thread and used
+    /// on workers, so the calling thread's default map would be shared by both workers: pango's
+    /// font maps are not thread-safe, and sharing one corrupted its fontset cache (GLib reported
+    /// "corrupted double-linked list" and a failed `g_queue_push_head_link` at 2 workers). The
+    /// untimed first draw of every text fills the map, as a program's first frames do.
     final class CairoRenderer: Renderer, @unchecked Sendable {
-        // Used by one thread at a time; cairo contexts are not thread-safe.
+        // Used by one thread at a time; cairo contexts and pango font maps are not thread-safe.
         private var label: OpaquePointer?
         var copy: Bitmap?
         let labels: [(text: String, size: Int)]
@@ -161,14 +168,15 @@ enum LabelThroughput {
 
         init(variant: Variant, labels: [(text: String, size: Int)]) throws {
             (self.variant, self.labels) = (variant, labels)
-            if variant != .cold { label = try Self.make(fresh: false) }
+            if variant != .cold { label = try Self.make() }
         }
 
         deinit { if let label { cairo_label_destroy(label) } }
 
-        private static func make(fresh: Bool) throws -> OpaquePointer {
+        /// A label on a font map of its own, with no fonts loaded yet.
+        private static func make() throws -> OpaquePointer {
             guard let made = cairo_label_create_with_font_map(Int32(LabelThroughput.width), Int32(LabelThroughput.height),
-                                                Double(LabelThroughput.cornerRadius), fresh ? 1 : 0) else {
+                                                Double(LabelThroughput.cornerRadius), 1) else {
                 throw BenchError(message: "cairo_label_create failed")
             }
             return made
@@ -178,7 +186,7 @@ enum LabelThroughput {
             if variant == .cold {
                 if let label { cairo_label_destroy(label) }
                 label = nil
-                label = try Self.make(fresh: true)
+                label = try Self.make()
             }
             guard let label else { return }
             let entry = labels[index % labels.count]

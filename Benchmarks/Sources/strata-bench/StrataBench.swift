@@ -111,9 +111,13 @@ struct ProfileCommand: ParsableCommand {
     static let configuration = CommandConfiguration(commandName: "profile", abstract: "Run one workload alone, for a profiler.",
                                                     shouldDisplay: false)
 
-    @Argument(help: "labels or feed") var workload: String
+    @Argument(help: "labels, layout or feed") var workload: String
     @Option var count = 2000
     @Option(help: "For labels: warm, fresh, cjk or cold (M1's variants).") var variant = "warm"
+    @Option(help: "For layout: latin, cjk, arabic, hebrew, thai or emoji (M12's scripts); Strata lays out that many of M12's paragraphs, cycled.")
+    var script = "latin"
+    @Flag(help: "For layout: lay the paragraphs out with pango instead of Strata (to profile the peer).")
+    var pango = false
     @Option(help: "For labels: instead of profiling, write labels 0–2 of the variant as each M1 contender draws them to this directory.")
     var dump: String?
 
@@ -131,6 +135,14 @@ struct ProfileCommand: ParsableCommand {
             let renderer = LabelThroughput.StrataRenderer(pool: BitmapPool(), variant: variant, labels: labels)
             try LabelThroughput.withTextReuse(variant) {
                 for index in 0..<count { try renderer.render(index) }
+            }
+        case "layout":
+            guard let script = ParagraphCorpus.Script(rawValue: script) else { throw ValidationError("unknown script \(script)") }
+            let paragraphs = TextLayoutThroughput.paragraphs(script, smoke: false)
+            let contender: any TextLayoutThroughput.Contender = pango
+                ? try TextLayoutThroughput.PangoContender(paragraphs) : TextLayoutThroughput.StrataContender(paragraphs)
+            try LabelThroughput.withoutTextReuse {
+                for index in 0..<count { _ = try contender.layOut(index % paragraphs.count) }
             }
         case "feed":
             MainActor.assumeIsolated { _ = MainThreadOffload.feed(asynchronous: true, frames: count) }

@@ -1,5 +1,6 @@
 // The peers Strata is measured against, in C.
 #pragma once
+#include <stddef.h>
 #include <stdint.h>
 
 /// A label drawn the way a GTK3-era widget draws: cairo for the rounded background, a PangoLayout
@@ -42,3 +43,26 @@ int raw_label_set_text(RawLabel *label, RawFonts *fonts, const char *utf8, int p
 void raw_label_render(RawLabel *label);
 const uint32_t *raw_label_pixels(const RawLabel *label, int *stride);
 void raw_label_destroy(RawLabel *label);
+
+/// M12's peer: a paragraph laid out by pango and nothing drawn, the way a GTK label or text
+/// view measures its text. One `PangoLayout`, reused for every text, on a pango-cairo font map
+/// of its own (pango's default map is per thread, so each worker gets one as a GTK program's
+/// thread would). One per thread.
+typedef struct PangoParagraph PangoParagraph;
+/// A layout `width` pixels wide wrapping with `PANGO_WRAP_WORD_CHAR`, in `family` at
+/// `pixel_size` pixels (72 DPI, so points are pixels as at Strata's scale 1). NULL when pango fails.
+PangoParagraph *pango_paragraph_create(int width, int pixel_size, const char *family);
+/// What one layout produced, for checking it.
+typedef struct PangoParagraphResult {
+    int line_count;
+    /// The logical extents, in pixels (rounded out).
+    double width, height;
+} PangoParagraphResult;
+/// Sets `length` bytes of UTF-8 as the layout's text and lays it out
+/// (`pango_layout_get_extents`); 0, or -1 when pango rejected the text.
+int pango_paragraph_lay_out(PangoParagraph *paragraph, const char *utf8, int length, PangoParagraphResult *result);
+void pango_paragraph_destroy(PangoParagraph *paragraph);
+
+/// Bytes malloc has handed out and not had back, in every arena and mmap'd (glibc's
+/// `mallinfo2`: `uordblks + hblkhd`).
+size_t peers_malloc_bytes_in_use(void);
