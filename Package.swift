@@ -38,9 +38,6 @@ let package = Package(
         systemLibrary("CFontconfig", pkgConfig: "fontconfig", apt: "libfontconfig-dev"),
         systemLibrary("CHarfBuzz", pkgConfig: "harfbuzz", apt: "libharfbuzz-dev"),
         systemLibrary("CPNG", pkgConfig: "libpng", apt: "libpng-dev"),
-        // Segmentation, bidi and scripts (ICU's common library; its C names carry ICU's version,
-        // which shim.h hides).
-        systemLibrary("CICU", pkgConfig: "icu-uc", apt: "libicu-dev"),
 
         // A lock ThreadSanitizer understands (see Locked.swift for why not Synchronization.Mutex).
         .target(name: "Locking"),
@@ -58,10 +55,13 @@ let package = Package(
         .target(name: "WaylandClient", dependencies: ["WaylandProtocols", "CWaylandClient", "StrataPlatform", "Locking", system]),
         // Linux calls Swift's Glibc module does not export (memfd_create, file sealing).
         .target(name: "CLinux"),
+        // ICU's segmentation, bidi and scripts (libicu-dev) behind plain C types: Foundation has an
+        // ICU module of its own whose types would clash with the system's in its clients.
+        .target(name: "CStrataICU", linkerSettings: [.linkedLibrary("icuuc"), .linkedLibrary("icudata")]),
         // Rendering: geometry, colour, bitmaps, the pixman canvas, text, PNG.
         .target(
             name: "StrataRender",
-            dependencies: ["CPixman", "CPNG", "CFreeType", "CHarfBuzz", "CFontconfig", "CICU", "StrataPlatform", "Locking", system, log]
+            dependencies: ["CPixman", "CPNG", "CFreeType", "CHarfBuzz", "CFontconfig", "CStrataICU", "StrataPlatform", "Locking", system, log]
         ),
         // The async display core; knows no Wayland: layers, transactions, the frame clock, the host,
         // composition, buffers, the headless backend, the display link.

@@ -1,4 +1,4 @@
-internal import CICU
+internal import CStrataICU
 
 /// Which way a paragraph or a run of text reads.
 public enum TextDirection: Sendable, Hashable {
@@ -66,10 +66,10 @@ public struct BidiParagraph: Sendable {
     /// isolates), or nil when it has none (digits, punctuation, spaces only).
     public static func firstStrongDirection(of string: String) -> TextDirection? {
         let units = Array(string.utf16.prefix(UTF16Text.maximumLength))
-        let found = units.withUnsafeBufferPointer { strata_ubidi_getBaseDirection($0.baseAddress, Int32($0.count)) }
+        let found = units.withUnsafeBufferPointer { strata_icu_bidi_base_direction($0.baseAddress, Int32($0.count)) }
         switch found {
-        case UBIDI_LTR: return .leftToRight
-        case UBIDI_RTL: return .rightToLeft
+        case 0: return .leftToRight
+        case 1: return .rightToLeft
         default: return nil
         }
     }

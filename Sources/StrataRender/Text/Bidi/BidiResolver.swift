@@ -1,4 +1,4 @@
-internal import CICU
+internal import CStrataICU
 
 /// ICU's bidi algorithm (UAX #9) over one text: the paragraphs' directions, every character's
 /// embedding level, and each line's levels with rule L1 applied. Made and used on one thread
@@ -19,13 +19,13 @@ final class BidiResolver {
     /// Nil only when ICU fails (out of memory); the failure is logged.
     init?(_ text: UTF16Text, direction: TextDirection?) {
         count = Int(text.icuLength)
-        var status = U_ZERO_ERROR
-        guard let paragraph = strata_ubidi_openSized(Int32(count), 0, &status), !ICU.failed(status) else {
+        var status: Int32 = 0
+        guard let paragraph = strata_icu_bidi_open(Int32(count), &status), !ICU.failed(status) else {
             ICU.log.error("ICU's ubidi_openSized failed (\(ICU.name(status))): text is laid out left to right")
             return nil
         }
-        guard let line = strata_ubidi_openSized(Int32(count), 0, &status), !ICU.failed(status) else {
-            strata_ubidi_close(paragraph)
+        guard let line = strata_icu_bidi_open(Int32(count), &status), !ICU.failed(status) else {
+            strata_icu_bidi_close(paragraph)
             ICU.log.error("ICU's ubidi_openSized failed (\(ICU.name(status))): text is laid out left to right")
             return nil
         }
@@ -36,11 +36,11 @@ final class BidiResolver {
         let level: UInt8 = switch direction {
         case .leftToRight: 0
         case .rightToLeft: 1
-        case nil: UInt8(UBIDI_DEFAULT_LTR)
+        case nil: strata_icu_bidi_default_level()
         }
-        strata_ubidi_setPara(paragraph, units.baseAddress, Int32(count), level, &status)
+        strata_icu_bidi_set_paragraph(paragraph, units.baseAddress, Int32(count), level, &status)
         var levels: [UInt8] = []
-        if !ICU.failed(status), count > 0, let resolved = strata_ubidi_getLevels(paragraph, &status), !ICU.failed(status) {
+        if !ICU.failed(status), count > 0, let resolved = strata_icu_bidi_levels(paragraph, &status), !ICU.failed(status) {
             levels = Array(UnsafeBufferPointer(start: resolved, count: count))
         }
         if ICU.failed(status) {
@@ -55,17 +55,16 @@ final class BidiResolver {
     private let resolved: Bool
 
     deinit {
-        strata_ubidi_close(line)
-        strata_ubidi_close(paragraph)
+        strata_icu_bidi_close(line)
+        strata_icu_bidi_close(paragraph)
         units.deallocate()
     }
 
     /// The paragraph level at UTF-16 `offset`: 0 left to right, 1 right to left.
     func paragraphLevel(at offset: Int) -> UInt8 {
         guard resolved, count > 0 else { return levels.first.map { $0 & 1 } ?? 0 }
-        var status = U_ZERO_ERROR
-        var start: Int32 = 0, limit: Int32 = 0, level: UInt8 = 0
-        _ = strata_ubidi_getParagraph(paragraph, Int32(min(max(offset, 0), count - 1)), &start, &limit, &level, &status)
+        var status: Int32 = 0
+        let level = strata_icu_bidi_paragraph_level(paragraph, Int32(min(max(offset, 0), count - 1)), &status)
         return ICU.failed(status) ? levels[min(max(offset, 0), count - 1)] & 1 : level
     }
 
@@ -74,9 +73,9 @@ final class BidiResolver {
     func lineLevels(_ start: Int, _ end: Int) -> [UInt8] {
         let start = min(max(start, 0), count), end = min(max(end, start), count)
         guard resolved, end > start else { return Array(levels[start..<end]) }
-        var status = U_ZERO_ERROR
-        strata_ubidi_setLine(paragraph, Int32(start), Int32(end), line, &status)
-        if !ICU.failed(status), let resolved = strata_ubidi_getLevels(line, &status), !ICU.failed(status) {
+        var status: Int32 = 0
+        strata_icu_bidi_set_line(paragraph, Int32(start), Int32(end), line, &status)
+        if !ICU.failed(status), let resolved = strata_icu_bidi_levels(line, &status), !ICU.failed(status) {
             return Array(UnsafeBufferPointer(start: resolved, count: end - start))
         }
         ICU.log.error("ICU's ubidi_setLine failed (\(ICU.name(status))): the line keeps its paragraph's levels")
@@ -86,10 +85,11 @@ final class BidiResolver {
     /// The visual order of items with `levels` (rule L2): the item indices from left to right.
     static func visualOrder(_ levels: [UInt8]) -> [Int] {
         guard levels.count > 1 else { return Array(levels.indices) }
-        // Levels above UBIDI_MAX_EXPLICIT_LEVEL + 1 never come from ICU; clamp for safety.
-        let clamped = levels.map { min($0, UInt8(UBIDI_MAX_EXPLICIT_LEVEL) + 1) }
+        // Levels above the highest ICU resolves never come from it; clamp for safety.
+        let highest = strata_icu_bidi_highest_level()
+        let clamped = levels.map { min($0, highest) }
         var map = [Int32](repeating: 0, count: clamped.count)
-        strata_ubidi_reorderVisual(clamped, Int32(clamped.count), &map)
+        strata_icu_bidi_reorder_visual(clamped, Int32(clamped.count), &map)
         return map.map { Int($0) }
     }
 }

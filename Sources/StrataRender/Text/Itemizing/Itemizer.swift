@@ -1,4 +1,4 @@
-internal import CICU
+internal import CStrataICU
 
 /// A stretch of one paragraph in one piece (style), face, bidi level and script: shaped as a unit.
 struct TextItem: Sendable {
@@ -106,9 +106,7 @@ struct Itemizer {
 
     /// Characters that end a line whatever follows (UAX #14 classes BK, CR, LF and NL).
     static func isHardBreak(_ scalar: Unicode.Scalar) -> Bool {
-        let value = strata_u_getIntPropertyValue(UChar32(scalar.value), UCHAR_LINE_BREAK)
-        return value == U_LB_MANDATORY_BREAK.rawValue || value == U_LB_CARRIAGE_RETURN.rawValue
-            || value == U_LB_LINE_FEED.rawValue || value == U_LB_NEXT_LINE.rawValue
+        strata_icu_is_hard_break(scalar.value)
     }
 
     private static func scalarStart(before offset: Int, in units: [UInt16]) -> Int {
@@ -116,7 +114,7 @@ struct Itemizer {
     }
 
     private static func isSpace(_ scalar: Unicode.Scalar) -> Bool {
-        scalar == " " || (scalar.value > 0x7F && strata_u_isWhitespace(UChar32(scalar.value)) != 0) || scalar == "\t"
+        scalar == " " || (scalar.value > 0x7F && strata_icu_is_whitespace(scalar.value)) || scalar == "\t"
     }
 
     // MARK: One paragraph

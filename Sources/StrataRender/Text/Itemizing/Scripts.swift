@@ -1,5 +1,5 @@
 import CHarfBuzz
-internal import CICU
+internal import CStrataICU
 
 /// Unicode scripts (ICU's `uscript`) as HarfBuzz's tags, for itemising text into runs of one
 /// script: a run is shaped with its script's rules (Arabic joining, Thai marks, Indic
@@ -7,21 +7,18 @@ internal import CICU
 enum Scripts {
     /// ICU's codes for characters used by many scripts (digits, punctuation, spaces) and for
     /// marks that take their base's script: both join the run around them.
-    static let common: Int32 = USCRIPT_COMMON.rawValue
-    static let inherited: Int32 = USCRIPT_INHERITED.rawValue
+    static let common: Int32 = strata_icu_script_common()
 
     /// HarfBuzz's tag for each ICU script code, made once: ICU names each script by its
     /// ISO 15924 code, which is HarfBuzz's tag.
-    private static let tags: [UInt32] = (0..<USCRIPT_CODE_LIMIT.rawValue).map { code in
-        guard let name = strata_uscript_getShortName(UScriptCode(rawValue: code)) else { return 0 }
+    private static let tags: [UInt32] = (0..<strata_icu_script_limit()).map { code in
+        guard let name = strata_icu_script_short_name(code) else { return 0 }
         return hb_script_from_string(name, -1).rawValue
     }
 
     /// ICU's script code of `scalar`; Common when ICU cannot say.
     static func code(of scalar: Unicode.Scalar) -> Int32 {
-        var status = U_ZERO_ERROR
-        let code = strata_uscript_getScript(UChar32(scalar.value), &status)
-        return ICU.failed(status) ? common : code.rawValue
+        strata_icu_script(scalar.value)
     }
 
     /// HarfBuzz's tag for ICU script `code`; 0 (let HarfBuzz guess) for an unknown code.
@@ -30,5 +27,5 @@ enum Scripts {
     }
 
     /// Whether `code` takes the script of the text around it.
-    static func isNeutral(_ code: Int32) -> Bool { code == common || code == inherited }
+    static func isNeutral(_ code: Int32) -> Bool { strata_icu_script_is_neutral(code) }
 }

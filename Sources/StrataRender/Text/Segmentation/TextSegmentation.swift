@@ -1,4 +1,4 @@
-internal import CICU
+internal import CStrataICU
 import Locking
 
 /// Where text may be divided, from ICU: grapheme clusters and words (UAX #29), sentences, and
@@ -70,11 +70,11 @@ public struct WordSegment: Sendable, Hashable {
         case ideographs
 
         init(ruleStatus status: Int32) {
-            switch status {
-            case Int32(UBRK_WORD_NUMBER.rawValue)..<Int32(UBRK_WORD_NUMBER_LIMIT.rawValue): self = .number
-            case Int32(UBRK_WORD_LETTER.rawValue)..<Int32(UBRK_WORD_LETTER_LIMIT.rawValue): self = .letters
-            case Int32(UBRK_WORD_KANA.rawValue)..<Int32(UBRK_WORD_KANA_LIMIT.rawValue): self = .kana
-            case Int32(UBRK_WORD_IDEO.rawValue)..<Int32(UBRK_WORD_IDEO_LIMIT.rawValue): self = .ideographs
+            switch strata_icu_word_kind(status) {
+            case 1: self = .number
+            case 2: self = .letters
+            case 3: self = .kana
+            case 4: self = .ideographs
             default: self = .other
             }
         }
@@ -95,12 +95,12 @@ enum BreakIterators {
     enum Kind: Int, CaseIterable {
         case grapheme, word, line, sentence
 
-        var icuType: UBreakIteratorType {
+        var icuKind: Int32 {
             switch self {
-            case .grapheme: UBRK_CHARACTER
-            case .word: UBRK_WORD
-            case .line: UBRK_LINE
-            case .sentence: UBRK_SENTENCE
+            case .grapheme: Int32(STRATA_ICU_GRAPHEME.rawValue)
+            case .word: Int32(STRATA_ICU_WORD.rawValue)
+            case .line: Int32(STRATA_ICU_LINE.rawValue)
+            case .sentence: Int32(STRATA_ICU_SENTENCE.rawValue)
             }
         }
     }
@@ -110,7 +110,7 @@ enum BreakIterators {
         let offset: Int
         let status: Int32
         /// For line boundaries: the break follows a hard break (`UBRK_LINE_HARD`).
-        var isMandatoryLineBreak: Bool { status >= Int32(UBRK_LINE_HARD.rawValue) && status < Int32(UBRK_LINE_HARD_LIMIT.rawValue) }
+        var isMandatoryLineBreak: Bool { strata_icu_line_status_is_hard(status) }
     }
 
     /// One ICU iterator, closed in exactly one place.
@@ -119,7 +119,7 @@ enum BreakIterators {
         // returning it.
         let handle: OpaquePointer
         init(handle: OpaquePointer) { self.handle = handle }
-        deinit { strata_ubrk_close(handle) }
+        deinit { strata_icu_break_close(handle) }
     }
 
     /// Idle iterators per kind; at most `maximumIdle` of each are kept.
@@ -133,9 +133,9 @@ enum BreakIterators {
         guard !text.units.isEmpty else { return [Boundary(offset: 0, status: 0)] }
         guard let iterator = take(kind) else { return scalarBoundaries(of: text, from: 0, kind: kind) }
         defer { give(iterator, kind) }
-        var status = U_ZERO_ERROR
+        var status: Int32 = 0
         let length = text.icuLength
-        text.units.withUnsafeBufferPointer { strata_ubrk_setText(iterator.handle, $0.baseAddress, length, &status) }
+        text.units.withUnsafeBufferPointer { strata_icu_break_set_text(iterator.handle, $0.baseAddress, length, &status) }
         guard !ICU.failed(status) else {
             reportFailure("ubrk_setText", status)
             return scalarBoundaries(of: text, from: 0, kind: kind)
@@ -143,16 +143,16 @@ enum BreakIterators {
         var result: [Boundary] = [Boundary(offset: 0, status: 0)]
         // The iterator reads the array's storage: keep it alive and unmoved while iterating.
         withExtendedLifetime(text.units) {
-            _ = strata_ubrk_first(iterator.handle)
+            _ = strata_icu_break_first(iterator.handle)
             while true {
-                let next = strata_ubrk_next(iterator.handle)
-                guard next != UBRK_DONE else { break }
-                result.append(Boundary(offset: Int(next), status: strata_ubrk_getRuleStatus(iterator.handle)))
+                let next = strata_icu_break_next(iterator.handle)
+                guard next >= 0 else { break }
+                result.append(Boundary(offset: Int(next), status: strata_icu_break_rule_status(iterator.handle)))
             }
         }
         // Don't leave the iterator pointing at memory that is about to be freed.
-        var reset = U_ZERO_ERROR
-        strata_ubrk_setText(iterator.handle, nil, 0, &reset)
+        var reset: Int32 = 0
+        strata_icu_break_set_text(iterator.handle, nil, 0, &reset)
         if Int(length) < text.units.count {
             result += scalarBoundaries(of: text, from: Int(length), kind: kind).dropFirst()
         }
@@ -167,17 +167,17 @@ enum BreakIterators {
         while offset < text.units.count {
             offset += text.scalarLength(at: offset)
             let hard = kind == .line && offset == text.units.count
-            result.append(Boundary(offset: offset, status: hard ? Int32(UBRK_LINE_HARD.rawValue) : Int32(UBRK_LINE_SOFT.rawValue)))
+            result.append(Boundary(offset: offset, status: strata_icu_line_status(hard)))
         }
         return result
     }
 
     private static func take(_ kind: Kind) -> Iterator? {
         if let idle = pools.withLock({ $0[kind.rawValue].popLast() }) { return idle }
-        var status = U_ZERO_ERROR
+        var status: Int32 = 0
         // The root locale: ICU's default rules, whose line breaking already keeps Chinese and
         // Japanese closing punctuation off a line's start.
-        guard let handle = strata_ubrk_open(kind.icuType, "", &status), !ICU.failed(status) else {
+        guard let handle = strata_icu_break_open(kind.icuKind, &status), !ICU.failed(status) else {
             reportFailure("ubrk_open", status)
             return nil
         }
@@ -190,7 +190,7 @@ enum BreakIterators {
         }
     }
 
-    private static func reportFailure(_ call: String, _ status: UErrorCode) {
+    private static func reportFailure(_ call: String, _ status: Int32) {
         let first = reportedFailure.withLock { reported in
             defer { reported = true }
             return !reported

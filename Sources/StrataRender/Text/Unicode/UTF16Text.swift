@@ -1,4 +1,4 @@
-internal import CICU
+internal import CStrataICU
 import Logging
 
 /// A string's UTF-16 code units, the form ICU's break iterators and bidi work on, with the
@@ -63,8 +63,8 @@ struct UTF16Text: Sendable {
 enum ICU {
     static let log = Logger(label: "strata.text")
 
-    /// Whether `status` is a failure (ICU's `U_FAILURE`: codes above zero; warnings are negative).
-    static func failed(_ status: UErrorCode) -> Bool { status.rawValue > U_ZERO_ERROR.rawValue }
+    /// Whether `status` is a failure (ICU's `U_FAILURE`; warnings are not).
+    static func failed(_ status: Int32) -> Bool { strata_icu_failed(status) }
 
-    static func name(_ status: UErrorCode) -> String { String(cString: strata_u_errorName(status)) }
+    static func name(_ status: Int32) -> String { String(cString: strata_icu_error_name(status)) }
 }
