@@ -50,6 +50,9 @@ public final class FontFace: @unchecked Sendable {
     /// Which of U+0000…U+007F the face has, one bit each: layout asks for every character, and
     /// most are ASCII.
     private let asciiCoverage: (low: UInt64, high: UInt64)
+    /// An immutable HarfBuzz font kept for coverage questions past ASCII: layout asks one per
+    /// character outside the primary face, and a sized font from the cache would take its lock.
+    private let coverageFont: SizedFont
 
     /// Whether the face has colour glyphs (FreeType's `FT_HAS_COLOR`: CBDT, sbix, COLR or SVG).
     public let hasColor: Bool
@@ -114,6 +117,7 @@ public final class FontFace: @unchecked Sendable {
         hbFace = hb_face_create(blob, UInt32(index))
         hb_blob_destroy(blob)
         asciiCoverage = Self.asciiCoverage(of: hbFace)
+        coverageFont = Self.immutableFont(hbFace, pixelSize: 64 * 16)
         self.data = data
         self.path = path
         self.index = index
@@ -162,11 +166,15 @@ public final class FontFace: @unchecked Sendable {
     /// are in 1/64 pixel. Keep the returned object while using its `font`.
     func shapingFont(pixelSize: Int32) -> SizedFont {
         if let existing = sizedFonts.value(for: pixelSize) { return existing }
-        let font = hb_font_create(hbFace)!
+        return sizedFonts.insert(Self.immutableFont(hbFace, pixelSize: pixelSize), cost: SizedFont.estimatedBytes, for: pixelSize)
+    }
+
+    private static func immutableFont(_ face: OpaquePointer, pixelSize: Int32) -> SizedFont {
+        let font = hb_font_create(face)!
         hb_ot_font_set_funcs(font)
         hb_font_set_scale(font, pixelSize, pixelSize)
         hb_font_make_immutable(font)
-        return sizedFonts.insert(SizedFont(font: font), cost: SizedFont.estimatedBytes, for: pixelSize)
+        return SizedFont(font: font)
     }
 
     private static func asciiCoverage(of face: OpaquePointer) -> (low: UInt64, high: UInt64) {
@@ -235,8 +243,7 @@ public final class FontFace: @unchecked Sendable {
         if scalar.value < 64 { return asciiCoverage.low & (1 << UInt64(scalar.value)) != 0 }
         if scalar.value < 128 { return asciiCoverage.high & (1 << UInt64(scalar.value - 64)) != 0 }
         var glyph: hb_codepoint_t = 0
-        let sized = shapingFont(pixelSize: 64 * 16)
-        return withExtendedLifetime(sized) { hb_font_get_nominal_glyph(sized.font, scalar.value, &glyph) != 0 }
+        return hb_font_get_nominal_glyph(coverageFont.font, scalar.value, &glyph) != 0
     }
 
     /// What `rasterize` made.

@@ -181,11 +181,15 @@ struct Itemizer {
     /// in one face, a colour one when it is shown as emoji (`FontLibrary.face(forCluster:in:)`).
     /// A lone character that is not emoji by default takes the per-character path, which
     /// allocates nothing.
-    private func clusterFace(_ range: Range<Int>, first: Unicode.Scalar, in chain: FontChain) -> FontFace? {
+    private func clusterFace(_ range: Range<Int>, first: Unicode.Scalar, in chain: FontChain, fallback: inout FontFace?) -> FontFace? {
         let single = range.count == flat.text.scalarLength(at: range.lowerBound)
         // Nothing below U+231A (⌚) is emoji by default: most text skips the property lookup.
         if single, first.value < 0x231A || !first.properties.isEmojiPresentation {
-            return library.face(for: first, in: chain)
+            if let primary = chain.primary, primary.covers(first) { return primary }
+            if let fallback, fallback.covers(first) { return fallback }
+            let face = library.face(for: first, in: chain)
+            if face !== chain.primary { fallback = face }
+            return face
         }
         var scalars: [Unicode.Scalar] = []
         var offset = range.lowerBound
@@ -212,45 +216,56 @@ struct Itemizer {
             if !Scripts.isNeutral(code) { script = code; break }
             probe += flat.text.scalarLength(at: probe)
         }
-        var chains: [Int: FontChain] = [:]
+        // The current piece's chain, and the face of the last cluster not in the primary face:
+        // the next character that face has stays in it, as pango keeps a fallback run going,
+        // without asking the library (and its lock) again.
+        var chainPiece = -1
+        var chain: FontChain?
+        var fallback: FontFace?
         var current: (start: Int, piece: Int, face: FontFace?, level: UInt8, script: Int32)?
         func close(at end: Int) {
             guard let open = current, end > open.start else { return }
-            let style = flat.pieces[open.piece].style
-            let pixelSize = LayoutMetrics.pixelSize(style.font, scale: scale)
+            let font = flat.pieces[open.piece].style.font
+            let pixelSize = LayoutMetrics.pixelSize(font, scale: scale)
             items.append(TextItem(range: open.start..<end, piece: open.piece, face: open.face, level: open.level,
                                   script: Scripts.harfBuzzTag(open.script), pixelSize: pixelSize,
-                                  emboldened: open.face?.needsSyntheticBold(for: style.font.weight) ?? false))
+                                  emboldened: open.face?.needsSyntheticBold(for: font.weight) ?? false))
         }
         while graphemeCursor < graphemes.count, graphemes[graphemeCursor].offset <= range.lowerBound { graphemeCursor += 1 }
         var start = range.lowerBound
         while start < range.upperBound {
             var stop = graphemeCursor < graphemes.count ? min(graphemes[graphemeCursor].offset, range.upperBound) : range.upperBound
             pieceCursor = flat.piece(at: start, from: pieceCursor)
-            let piece = flat.pieces[pieceCursor]
             // A grapheme that crosses into the next piece is cut there: each piece keeps its style.
-            stop = min(stop, piece.range.upperBound)
+            stop = min(stop, flat.pieces[pieceCursor].range.upperBound)
             if stop <= start { stop = start + flat.text.scalarLength(at: start) }
             let scalar = flat.text.scalar(at: start)
             let code = Scripts.code(of: scalar)
             if !Scripts.isNeutral(code) { script = code }
             let level = start < levels.count ? levels[start] : baseLevel
+            let isAttachment = flat.pieces[pieceCursor].attachment != nil
             let face: FontFace?
-            if piece.attachment != nil {
+            if isAttachment {
                 face = nil
             } else {
-                let chain = chains[pieceCursor] ?? library.fontChain(for: piece.style.font)
-                chains[pieceCursor] = chain
-                face = clusterFace(start..<stop, first: scalar, in: chain)
+                if chainPiece != pieceCursor {
+                    let font = flat.pieces[pieceCursor].style.font
+                    if chain == nil || flat.pieces[chainPiece].style.font != font {
+                        chain = library.fontChain(for: font)
+                        fallback = nil
+                    }
+                    chainPiece = pieceCursor
+                }
+                face = clusterFace(start..<stop, first: scalar, in: chain!, fallback: &fallback)
             }
             if let open = current, open.piece == pieceCursor, open.face === face, open.level == level,
-               open.script == script || Scripts.isNeutral(code), piece.attachment == nil {
+               open.script == script || Scripts.isNeutral(code), !isAttachment {
                 // Same item.
             } else {
                 close(at: start)
                 current = (start, pieceCursor, face, level, script)
             }
-            if piece.attachment != nil {
+            if isAttachment {
                 // An attachment is an item of its own.
                 close(at: stop)
                 current = nil

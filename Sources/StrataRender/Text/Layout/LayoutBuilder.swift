@@ -42,7 +42,7 @@ struct LayoutBuilder {
             if number > 0 { top += ParagraphStyle.positive(style.paragraphSpacingBefore) }
             let remaining = limit > 0 ? limit - lines.count : 0
             let broken = LineBreaker.lines(&clusters, firstWidth: available(firstHead), width: available(head),
-                                           tabInterval: tabInterval(for: paragraph), limit: remaining)
+                                           tabInterval: { tabInterval(for: paragraph) }, limit: remaining)
             let isLastParagraph = number == paragraphs.count - 1
             for (offset, range) in broken.lines.enumerated() {
                 let endsParagraph = broken.complete && offset == broken.lines.count - 1
@@ -258,8 +258,10 @@ struct LayoutBuilder {
 
         // Vertical metrics: the tallest face and attachment on the line.
         var ascent = 0.0, descent = 0.0, gap = 0.0
-        var seenItems = Set<Int32>()
-        for cluster in shown where seenItems.insert(cluster.item).inserted {
+        // Items in the order first met; a line has few, so a linear search beats hashing.
+        var seenItems: [Int32] = []
+        for cluster in shown where seenItems.last != cluster.item && !seenItems.contains(cluster.item) {
+            seenItems.append(cluster.item)
             let item = items[Int(cluster.item)]
             let piece = flat.pieces[item.piece]
             let raise = Itemizer.finite(piece.style.baselineOffset)
@@ -316,6 +318,8 @@ struct LayoutBuilder {
         var placed: [PlacedCluster] = []
         var decorations: [DecorationSpan] = []
         var shadows: [ShadowSpan] = []
+        var paintItem: Int32 = -1
+        var paint = ItemPaint()
         placed.reserveCapacity(clusters.count)
         glyphs.reserveCapacity(shown.count)
         // Visual order: runs of one level, reordered by L2; a right-to-left cluster's glyphs are
@@ -323,14 +327,19 @@ struct LayoutBuilder {
         for position in order {
             let cluster = shown[shown.startIndex + position]
             let item = items[Int(cluster.item)]
-            let piece = flat.pieces[item.piece]
-            let raise = Itemizer.finite(piece.style.baselineOffset)
+            // What the piece's style says about drawing, read once per run of one item rather
+            // than copying the style (and retaining its parts) for every cluster.
+            if paintItem != cluster.item {
+                paintItem = cluster.item
+                paint = ItemPaint(flat.pieces[item.piece])
+            }
+            let raise = paint.raise
             let width = cluster.advance + (cluster.isSpace ? extraPerSpace : 0)
             let firstGlyph = glyphs.count
-            if let attachment = piece.attachment {
+            if let attachment = paint.attachment {
                 let size = LayoutMetrics.size(of: attachment)
                 let y = (attachment.alignment == .baseline ? baseline - size.height
-                    : baseline - piece.style.font.size * 0.3 - size.height / 2) - raise
+                    : baseline - paint.fontSize * 0.3 - size.height / 2) - raise
                 let frame = Rect(x: x, y: y, width: size.width, height: size.height)
                 attachments.append((attachment, frame))
                 ink = ink.union(frame)
@@ -338,24 +347,24 @@ struct LayoutBuilder {
                 let shaped = shapes[Int(cluster.item)]
                 let info = shaped.clusters[Int(cluster.index)]
                 // A letter-spaced right-to-left cluster keeps its spacing on its left.
-                var penX = x + (levels[position] & 1 == 1 ? Itemizer.finite(piece.style.letterSpacing) : 0)
+                var penX = x + (levels[position] & 1 == 1 ? paint.letterSpacing : 0)
+                if info.hasInk {
+                    let unit = 64 * scale
+                    ink = ink.union(Rect(x: penX + Double(info.inkMinX) / unit, y: baseline - raise + Double(info.inkMinY) / unit,
+                                         width: Double(info.inkMaxX - info.inkMinX) / unit, height: Double(info.inkMaxY - info.inkMinY) / unit))
+                }
                 for glyphIndex in Int(info.firstGlyph)..<Int(info.firstGlyph + info.glyphCount) {
                     let glyph = shaped.glyphs[glyphIndex]
                     let position = Point(x: penX + Double(glyph.xOffset) / 64 / scale,
                                          y: baseline - raise - Double(glyph.yOffset) / 64 / scale)
                     glyphs.append(PlacedGlyph(face: face, glyph: glyph.id, pixelSize: item.pixelSize, emboldened: item.emboldened,
-                                              position: position, color: piece.style.color))
-                    if let extents = ShapeCache.shared.extents(of: glyph.id, face: face, pixelSize: item.pixelSize,
-                                                               emboldened: item.emboldened) {
-                        ink = ink.union(Rect(x: position.x + extents.minX / scale, y: position.y + extents.minY / scale,
-                                             width: extents.width / scale, height: extents.height / scale))
-                    }
+                                              position: position, color: paint.color))
                     penX += Double(glyph.advance) / 64 / scale
                 }
             }
             placed.append(PlacedCluster(start: cluster.start, end: cluster.end, x: x, width: width, level: levels[position],
                                         piece: item.isEllipsis ? -1 : Int32(item.piece)))
-            if piece.style.isDecorated {
+            if paint.isDecorated {
                 decorate(&decorations, &shadows, item: item, x: x, width: width, baseline: baseline - raise,
                          glyphs: firstGlyph..<glyphs.count)
             }
@@ -398,6 +407,27 @@ struct LayoutBuilder {
                                           underlineY: baseline + metrics.underlineOffset, underlineThickness: metrics.underlineThickness,
                                           strikethroughY: baseline - metrics.strikethroughOffset,
                                           strikethroughThickness: metrics.strikethroughThickness))
+    }
+}
+
+/// What placing a cluster needs of its piece's style.
+private struct ItemPaint {
+    var color = Color.black
+    var raise = 0.0
+    var letterSpacing = 0.0
+    var fontSize = 0.0
+    var isDecorated = false
+    var attachment: TextAttachment?
+
+    init() {}
+
+    init(_ piece: FlatText.Piece) {
+        color = piece.style.color
+        raise = Itemizer.finite(piece.style.baselineOffset)
+        letterSpacing = Itemizer.finite(piece.style.letterSpacing)
+        fontSize = piece.style.font.size
+        isDecorated = piece.style.isDecorated
+        attachment = piece.attachment
     }
 }
 

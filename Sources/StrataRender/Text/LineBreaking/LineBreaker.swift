@@ -8,14 +8,18 @@ enum LineBreaker {
     /// the widths are infinite or the paragraph is empty. At most `limit` lines are made (0: no
     /// limit); `complete` is false when the paragraph goes on past them. Tab clusters' advances
     /// are set here, where their position is known.
-    static func lines(_ clusters: inout [LogicalCluster], firstWidth: Double, width: Double, tabInterval: Double,
+    /// `tabInterval` is asked for only when a tab is met.
+    static func lines(_ clusters: inout [LogicalCluster], firstWidth: Double, width: Double, tabInterval: () -> Double,
                       limit: Int) -> (lines: [Range<Int>], complete: Bool) {
+        var interval: Double?
         var lines: [Range<Int>] = []
         var lineStart = 0, lineWidth = 0.0
         var lastBreak: Int?
         var index = 0
         while index < clusters.count {
             if clusters[index].isTab {
+                let tabInterval = interval ?? tabInterval()
+                interval = tabInterval
                 let stop = (lineWidth / tabInterval).rounded(.down) * tabInterval + tabInterval
                 clusters[index].advance = stop - lineWidth
             }

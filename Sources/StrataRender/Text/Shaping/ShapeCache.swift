@@ -24,6 +24,11 @@ struct ShapedItem: Sendable {
         /// HarfBuzz says the text may not be cut before this cluster without shaping it again
         /// (`HB_GLYPH_FLAG_UNSAFE_TO_BREAK`): a ligature or a joining form spans the cut.
         let unsafeToBreakBefore: Bool
+        /// Where the cluster's glyphs put ink, 1/64 pixel from its pen position on the baseline
+        /// (y down); `hasInk` false for a space. Layout unions these into the text's ink bounds
+        /// without asking for each glyph's box again.
+        let inkMinX: Int32, inkMinY: Int32, inkMaxX: Int32, inkMaxY: Int32
+        let hasInk: Bool
     }
 
     let glyphs: [Glyph]
@@ -84,17 +89,20 @@ final class ShapeCache: Sendable {
     func shape(_ units: [UInt16], _ range: Range<Int>, face: FontFace, pixelSize: Int32, emboldened: Bool,
                rightToLeft: Bool, script: UInt32, features: TextFeatures = TextFeatures()) -> ShapedItem {
         guard !range.isEmpty else { return .empty }
+        // With no budget (a benchmark of fresh text sets none) nothing is kept: skip the key's
+        // copy of the text and the two lookups.
+        let keeps = runs.budget > 0
         let before: UInt32 = range.lowerBound > 0 ? UInt32(units[range.lowerBound - 1]) : 0
         let after: UInt32 = range.upperBound < units.count ? UInt32(units[range.upperBound]) : 0
         let key = Key(text: Array(units[range]), before: before, after: after, face: face.id, pixelSize: pixelSize,
                       emboldened: emboldened, rightToLeft: rightToLeft, script: script, features: features)
-        if let cached = runs.value(for: key) { return cached }
+        if keeps, let cached = runs.value(for: key) { return cached }
         let sized = face.shapingFont(pixelSize: pixelSize)
         let widening = emboldened ? GlyphRendering.emboldenStrength(pixelSize: pixelSize) : 0
         let shaped = withExtendedLifetime(sized) {
             Self.harfbuzz(key, font: sized.font, widening: widening)
         }
-        return runs.insert(shaped, cost: key.text.count * 2 + 64 + shaped.estimatedBytes, for: key)
+        return keeps ? runs.insert(shaped, cost: key.text.count * 2 + 64 + shaped.estimatedBytes, for: key) : shaped
     }
 
     /// A glyph's ink box in pixels, y down from the baseline; nil when it has no ink. Emboldened,
@@ -162,17 +170,29 @@ final class ShapeCache: Sendable {
             let next = position + 1 < spans.count ? Int32(infos[spans[position + 1].start].cluster) - Int32(offset) : textEnd
             var advance: Int32 = 0
             let first = Int32(glyphs.count)
+            var ink: (minX: Int32, minY: Int32, maxX: Int32, maxY: Int32)?
+            var extents = hb_glyph_extents_t()
             for glyph in span.start..<span.end {
                 let raw = positions[glyph].x_advance
                 let widened = raw == 0 ? 0 : raw + widening
-                glyphs.append(ShapedItem.Glyph(id: infos[glyph].codepoint, advance: widened,
+                let id = infos[glyph].codepoint
+                glyphs.append(ShapedItem.Glyph(id: id, advance: widened,
                                                xOffset: positions[glyph].x_offset, yOffset: positions[glyph].y_offset))
+                // The glyph's box, y down, grown as synthetic bold grows the outline.
+                if hb_font_get_glyph_extents(font, id, &extents) != 0, extents.width != 0, extents.height != 0 {
+                    let x0 = advance + positions[glyph].x_offset + extents.x_bearing
+                    let x1 = x0 + extents.width
+                    let y0 = -(positions[glyph].y_offset + extents.y_bearing), y1 = y0 - extents.height
+                    let box = (min(x0, x1), min(y0, y1) - widening, max(x0, x1) + widening, max(y0, y1))
+                    ink = ink.map { (min($0.minX, box.0), min($0.minY, box.1), max($0.maxX, box.2), max($0.maxY, box.3)) } ?? box
+                }
                 advance += widened
             }
             let flags = hb_glyph_info_get_glyph_flags(infos + span.start)
             clusters.append(ShapedItem.Cluster(
                 start: max(0, start), end: max(next, start + 1), firstGlyph: first, glyphCount: Int32(span.end - span.start),
-                advance: advance, unsafeToBreakBefore: flags.rawValue & HB_GLYPH_FLAG_UNSAFE_TO_BREAK.rawValue != 0))
+                advance: advance, unsafeToBreakBefore: flags.rawValue & HB_GLYPH_FLAG_UNSAFE_TO_BREAK.rawValue != 0,
+                inkMinX: ink?.minX ?? 0, inkMinY: ink?.minY ?? 0, inkMaxX: ink?.maxX ?? 0, inkMaxY: ink?.maxY ?? 0, hasInk: ink != nil))
         }
         return ShapedItem(glyphs: glyphs, clusters: clusters)
     }
