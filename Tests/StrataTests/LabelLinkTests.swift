@@ -96,6 +96,24 @@ struct LabelLinkTests {
         #expect(label.linkHighlights.isEmpty)
     }
 
+    /// A link in its pressed state: the label's text as drawn, the highlight layer over the link.
+    @Test(arguments: [1.0, 2.0])
+    func aPressedLinkMatchesItsGolden(scale: Double) throws {
+        let scene = HeadlessScene(width: 320, height: 60, scale: scale)
+        let label = Label(text: "Tap #strata or https://strata.dev today", font: Font(size: 15))
+        label.fontLibrary = pinnedFonts
+        label.linkDetector = StandardLinkDetector()
+        label.frame = Rect(x: 10, y: 10, width: 300, height: 40)
+        scene.root.addSublayer(label)
+        try scene.settle()
+        scene.host.input.post(.pointerEntered(try centre(of: 1, in: label)))
+        scene.host.input.post(.pointerButton(.left, isPressed: true))
+        try scene.settle()
+        let frame = try #require(scene.backend.presentedBitmap)
+        GoldenImage().check(frame, named: "label-link-pressed@\(Int(scale))x")
+        scene.host.input.post(.pointerButton(.left, isPressed: false))
+    }
+
     @Test func linksTheTextCarriesNeedNoDetector() throws {
         let scene = HeadlessScene(width: 320, height: 60)
         let label = Label()
