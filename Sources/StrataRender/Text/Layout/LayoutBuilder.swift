@@ -320,17 +320,19 @@ struct LayoutBuilder {
         var shadows: [ShadowSpan] = []
         var paintItem: Int32 = -1
         var paint = ItemPaint()
+        // Replaced by the first cluster's item before use (a line without clusters uses none).
+        var item = items.first ?? TextItem(range: 0..<0, piece: 0, face: nil, level: 0, script: 0, pixelSize: 0, emboldened: false)
         placed.reserveCapacity(clusters.count)
         glyphs.reserveCapacity(shown.count)
         // Visual order: runs of one level, reordered by L2; a right-to-left cluster's glyphs are
         // already in drawing order.
         for position in order {
             let cluster = shown[shown.startIndex + position]
-            let item = items[Int(cluster.item)]
-            // What the piece's style says about drawing, read once per run of one item rather
-            // than copying the style (and retaining its parts) for every cluster.
+            // The item, and what its piece's style says about drawing, read once per run of one
+            // item rather than copied (and their references retained) for every cluster.
             if paintItem != cluster.item {
                 paintItem = cluster.item
+                item = items[Int(cluster.item)]
                 paint = ItemPaint(flat.pieces[item.piece])
             }
             let raise = paint.raise

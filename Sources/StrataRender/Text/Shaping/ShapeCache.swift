@@ -94,15 +94,19 @@ final class ShapeCache: Sendable {
         let keeps = runs.budget > 0
         let before: UInt32 = range.lowerBound > 0 ? UInt32(units[range.lowerBound - 1]) : 0
         let after: UInt32 = range.upperBound < units.count ? UInt32(units[range.upperBound]) : 0
-        let key = Key(text: Array(units[range]), before: before, after: after, face: face.id, pixelSize: pixelSize,
-                      emboldened: emboldened, rightToLeft: rightToLeft, script: script, features: features)
-        if keeps, let cached = runs.value(for: key) { return cached }
+        let key = keeps ? Key(text: Array(units[range]), before: before, after: after, face: face.id, pixelSize: pixelSize,
+                              emboldened: emboldened, rightToLeft: rightToLeft, script: script, features: features) : nil
+        if let key, let cached = runs.value(for: key) { return cached }
         let sized = face.shapingFont(pixelSize: pixelSize)
         let widening = emboldened ? GlyphRendering.emboldenStrength(pixelSize: pixelSize) : 0
         let shaped = withExtendedLifetime(sized) {
-            Self.harfbuzz(key, font: sized.font, widening: widening)
+            units.withUnsafeBufferPointer { text in
+                Self.harfbuzz(text, range, rightToLeft: rightToLeft, script: script, features: features, font: sized.font,
+                              widening: widening)
+            }
         }
-        return keeps ? runs.insert(shaped, cost: key.text.count * 2 + 64 + shaped.estimatedBytes, for: key) : shaped
+        guard let key else { return shaped }
+        return runs.insert(shaped, cost: key.text.count * 2 + 64 + shaped.estimatedBytes, for: key)
     }
 
     /// A glyph's ink box in pixels, y down from the baseline; nil when it has no ink. Emboldened,
@@ -123,25 +127,21 @@ final class ShapeCache: Sendable {
         return extentsCache.insert(box, cost: 0, for: key)
     }
 
-    /// Shapes `key.text` with its context; `widening` (1/64 pixel) is added to every advance
-    /// that is not zero.
-    private static func harfbuzz(_ key: Key, font: OpaquePointer, widening: Int32) -> ShapedItem {
-        guard let buffer = hb_buffer_create() else { return .empty }
+    /// Shapes `text[range]` with one code unit of context either side (what Arabic joining
+    /// looks at; a surrogate half of context is harmless, HarfBuzz reads it as unpaired and
+    /// outside the shaped range); `widening` (1/64 pixel) is added to every advance that is not
+    /// zero. The text is read in place: nothing is copied.
+    private static func harfbuzz(_ text: UnsafeBufferPointer<UInt16>, _ range: Range<Int>, rightToLeft: Bool, script: UInt32,
+                                 features: TextFeatures, font: OpaquePointer, widening: Int32) -> ShapedItem {
+        guard let buffer = hb_buffer_create(), let base = text.baseAddress else { return .empty }
         defer { hb_buffer_destroy(buffer) }
-        // The text with one code unit of context either side (a surrogate half of context is
-        // harmless: HarfBuzz reads it as an unpaired surrogate, outside the shaped range).
-        var text: [UInt16] = []
-        text.reserveCapacity(key.text.count + 2)
-        let hasBefore = key.before != 0, hasAfter = key.after != 0
-        if hasBefore { text.append(UInt16(truncatingIfNeeded: key.before)) }
-        text += key.text
-        if hasAfter { text.append(UInt16(truncatingIfNeeded: key.after)) }
-        let offset = hasBefore ? 1 : 0
-        hb_buffer_add_utf16(buffer, text, Int32(text.count), UInt32(offset), Int32(key.text.count))
-        hb_buffer_set_direction(buffer, key.rightToLeft ? HB_DIRECTION_RTL : HB_DIRECTION_LTR)
-        if key.script != 0 { hb_buffer_set_script(buffer, hb_script_t(key.script)) }
+        let contextStart = max(range.lowerBound - 1, 0), contextEnd = min(range.upperBound + 1, text.count)
+        let offset = range.lowerBound - contextStart
+        hb_buffer_add_utf16(buffer, base + contextStart, Int32(contextEnd - contextStart), UInt32(offset), Int32(range.count))
+        hb_buffer_set_direction(buffer, rightToLeft ? HB_DIRECTION_RTL : HB_DIRECTION_LTR)
+        if script != 0 { hb_buffer_set_script(buffer, hb_script_t(script)) }
         hb_buffer_guess_segment_properties(buffer)
-        key.features.withHarfBuzzFeatures { features in
+        features.withHarfBuzzFeatures { features in
             hb_shape(font, buffer, features.baseAddress, UInt32(features.count))
         }
         var count: UInt32 = 0
@@ -162,8 +162,8 @@ final class ShapeCache: Sendable {
             spans.append((index, end))
             index = end
         }
-        if key.rightToLeft { spans.reverse() }
-        let textEnd = Int32(key.text.count)
+        if rightToLeft { spans.reverse() }
+        let textEnd = Int32(range.count)
         for (position, span) in spans.enumerated() {
             let start = Int32(infos[span.start].cluster) - Int32(offset)
             // A cluster ends where the next one in reading order starts.
