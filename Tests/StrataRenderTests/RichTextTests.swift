@@ -77,6 +77,20 @@ import Testing
         #expect(FontFeature("tnum")?.description == "tnum")
     }
 
+    @Test func tabsAdvanceToTabStops() throws {
+        func xOfSecondWord(_ string: String, _ options: TextLayoutOptions) throws -> Double {
+            let laid = TextLayout(AttributedText(string, style: TextStyle(font: Font(size: 14))), options: options, library: pinnedFonts)
+            let line = try #require(laid.lines.first)
+            return try #require(line.clusters.first { $0.start == Int32(string.utf16.count - 1) }).x
+        }
+        #expect(abs(try xOfSecondWord("a\tb", TextLayoutOptions(tabInterval: 50)) - 50) < 0.01)
+        #expect(abs(try xOfSecondWord("abcdefgh\tb", TextLayoutOptions(tabInterval: 30)) - 90) < 0.01, "past one stop, to the next")
+        // By default, every eight spaces of the font.
+        let space = TextLayout(AttributedText("x x", style: TextStyle(font: Font(size: 14))), library: pinnedFonts)
+        let spaceWidth = try #require(space.lines.first?.clusters.first { $0.start == 1 }).width
+        #expect(abs(try xOfSecondWord("a\tb", TextLayoutOptions()) - 8 * spaceWidth) < 0.01)
+    }
+
     @Test func baselineOffsetRaisesText() {
         var text = AttributedText("x", style: TextStyle())
         text.append("2", style: TextStyle(baselineOffset: 5))
