@@ -80,6 +80,14 @@ uint8_t strata_icu_bidi_paragraph_level(const StrataICUBidi *bidi, int32_t index
     return level;
 }
 
+int32_t strata_icu_bidi_paragraph_limit(const StrataICUBidi *bidi, int32_t index, int32_t *status) {
+    UErrorCode code = U_ZERO_ERROR;
+    int32_t start = 0, limit = 0;
+    ubidi_getParagraph((const UBiDi *)bidi, index, &start, &limit, NULL, &code);
+    *status = code;
+    return limit;
+}
+
 void strata_icu_bidi_set_line(const StrataICUBidi *paragraph, int32_t start, int32_t limit, StrataICUBidi *line, int32_t *status) {
     UErrorCode code = U_ZERO_ERROR;
     ubidi_setLine((const UBiDi *)paragraph, start, limit, (UBiDi *)line, &code);

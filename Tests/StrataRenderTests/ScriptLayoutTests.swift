@@ -100,6 +100,18 @@ import Testing
         #expect(line.direction == .rightToLeft)
     }
 
+    @Test func aLineAcrossABidiParagraphSeparatorIsReorderedPerParagraph() throws {
+        // U+001C separates bidi paragraphs (class B) but breaks no line: one line, two bidi
+        // paragraphs, each right-to-left run still reversed.
+        let failures = BidiResolver.lineFailures.load(ordering: .relaxed)
+        let text = TextLayout(AttributedText("abc\u{1C}אבג def"), library: pinnedScriptFonts)
+        #expect(BidiResolver.lineFailures.load(ordering: .relaxed) == failures, "ICU resolved the line")
+        let line = try #require(text.lines.first)
+        #expect(text.lines.count == 1)
+        let hebrew = line.clusters.filter { (4..<7).contains($0.start) }
+        #expect(hebrew.map(\.start) == [6, 5, 4], "the Hebrew word reads right to left")
+    }
+
     /// Bitmaps one above the other.
     func stack(_ bitmaps: [Bitmap]) throws -> Bitmap {
         let width = bitmaps.map(\.width).max() ?? 1

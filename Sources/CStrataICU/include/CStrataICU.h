@@ -52,6 +52,8 @@ void strata_icu_bidi_set_paragraph(StrataICUBidi *bidi, const uint16_t *text, in
 const uint8_t *strata_icu_bidi_levels(StrataICUBidi *bidi, int32_t *status);
 /// The level of the paragraph holding unit `index`.
 uint8_t strata_icu_bidi_paragraph_level(const StrataICUBidi *bidi, int32_t index, int32_t *status);
+/// The units of the paragraph holding unit `index`: its start, and its limit (returned).
+int32_t strata_icu_bidi_paragraph_limit(const StrataICUBidi *bidi, int32_t index, int32_t *status);
 /// Makes `line` the line `start..<limit` of `paragraph`, within one of its paragraphs.
 void strata_icu_bidi_set_line(const StrataICUBidi *paragraph, int32_t start, int32_t limit, StrataICUBidi *line, int32_t *status);
 /// The visual order of `length` items at `levels` (rule L2): map[visual] = logical.

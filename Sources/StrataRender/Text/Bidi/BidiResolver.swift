@@ -1,4 +1,5 @@
 internal import CStrataICU
+import Synchronization
 
 /// ICU's bidi algorithm (UAX #9) over one text: the paragraphs' directions, every character's
 /// embedding level, and each line's levels with rule L1 applied. Made and used on one thread
@@ -68,19 +69,35 @@ final class BidiResolver {
         return ICU.failed(status) ? levels[min(max(offset, 0), count - 1)] & 1 : level
     }
 
-    /// The levels of the code units `start..<end`, one line within one paragraph, with rule L1:
-    /// whitespace and isolates before the line's end, tabs and separators take the paragraph level.
+    /// The levels of the code units `start..<end`, one line, with rule L1: whitespace and
+    /// isolates before the line's end, tabs and separators take the paragraph level. A line that
+    /// crosses one of ICU's paragraph separators (U+001C…U+001E are separators to UAX #9 but not
+    /// line breaks to UAX #14) is resolved a paragraph at a time, as ICU requires.
     func lineLevels(_ start: Int, _ end: Int) -> [UInt8] {
         let start = min(max(start, 0), count), end = min(max(end, start), count)
         guard resolved, end > start else { return Array(levels[start..<end]) }
-        var status: Int32 = 0
-        strata_icu_bidi_set_line(paragraph, Int32(start), Int32(end), line, &status)
-        if !ICU.failed(status), let resolved = strata_icu_bidi_levels(line, &status), !ICU.failed(status) {
-            return Array(UnsafeBufferPointer(start: resolved, count: end - start))
+        var result: [UInt8] = []
+        result.reserveCapacity(end - start)
+        var segment = start
+        while segment < end {
+            var status: Int32 = 0
+            let limit = Int(strata_icu_bidi_paragraph_limit(paragraph, Int32(segment), &status))
+            let segmentEnd = ICU.failed(status) || limit <= segment ? end : min(limit, end)
+            strata_icu_bidi_set_line(paragraph, Int32(segment), Int32(segmentEnd), line, &status)
+            if !ICU.failed(status), let resolved = strata_icu_bidi_levels(line, &status), !ICU.failed(status) {
+                result += UnsafeBufferPointer(start: resolved, count: segmentEnd - segment)
+            } else {
+                Self.lineFailures.add(1, ordering: .relaxed)
+                ICU.log.error("ICU's ubidi_setLine failed (\(ICU.name(status))): the line keeps its paragraph's levels")
+                result += levels[segment..<segmentEnd]
+            }
+            segment = segmentEnd
         }
-        ICU.log.error("ICU's ubidi_setLine failed (\(ICU.name(status))): the line keeps its paragraph's levels")
-        return Array(levels[start..<end])
+        return result
     }
+
+    /// Lines ICU could not resolve on their own (each logged), for tests.
+    static let lineFailures = Atomic<Int>(0)
 
     /// The visual order of items with `levels` (rule L2): the item indices from left to right.
     static func visualOrder(_ levels: [UInt8]) -> [Int] {
