@@ -228,7 +228,7 @@ final class Soak {
         let glyphs = FontLibrary.shared.glyphCache.counts
         let caches: [(String, CacheStatistics)] = [
             ("layouts", RenderCaches.layouts), ("shaped_runs", RenderCaches.shapedRuns),
-            ("glyph_extents", RenderCaches.glyphExtents), ("corner_masks", RenderCaches.cornerMasks),
+            ("corner_masks", RenderCaches.cornerMasks),
             ("glyphs", CacheStatistics(hits: glyphs.hits, misses: glyphs.misses, evictions: glyphs.evictions, bytes: glyphs.bytes)),
             ("faces", fonts.faces), ("fallback_chains", fonts.chains), ("characters", fonts.characters),
             ("images", ImageCache.shared.statistics),

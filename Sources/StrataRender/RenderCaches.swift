@@ -19,12 +19,6 @@ public enum RenderCaches {
         set { ShapeCache.shared.runs.budget = newValue }
     }
 
-    /// Bytes of glyph ink boxes kept; 1 MiB by default.
-    public static var glyphExtentsBudget: Int {
-        get { ShapeCache.shared.extentsCache.budget }
-        set { ShapeCache.shared.extentsCache.budget = newValue }
-    }
-
     /// Bytes of anti-aliased corner coverage kept; 1 MiB by default.
     public static var cornerMaskBudget: Int {
         get { CornerMasks.shared.masks.budget }
@@ -35,8 +29,6 @@ public enum RenderCaches {
     public static var layouts: CacheStatistics { LayoutCache.shared.layouts.statistics }
     /// The shaped-run cache's use and size now.
     public static var shapedRuns: CacheStatistics { ShapeCache.shared.runs.statistics }
-    /// The glyph-extents cache's use and size now.
-    public static var glyphExtents: CacheStatistics { ShapeCache.shared.extentsCache.statistics }
     /// The corner-mask cache's use and size now.
     public static var cornerMasks: CacheStatistics { CornerMasks.shared.masks.statistics }
 
@@ -44,7 +36,7 @@ public enum RenderCaches {
     /// and `ImageCache.shared`: what a soak program samples to see memory stay flat.
     public static var totalBytes: Int {
         let fonts = FontLibrary.shared.cacheStatistics
-        return layouts.bytes + shapedRuns.bytes + glyphExtents.bytes + cornerMasks.bytes
+        return layouts.bytes + shapedRuns.bytes + cornerMasks.bytes
             + FontLibrary.shared.glyphCache.counts.bytes + fonts.faces.bytes + fonts.chains.bytes
             + fonts.characters.bytes + ImageCache.shared.cachedBytes
     }

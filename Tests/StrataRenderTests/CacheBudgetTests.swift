@@ -111,7 +111,7 @@ struct CacheBudgetTests {
     }
 
     @Test func theShapingCacheStaysWithinItsBudget() throws {
-        let cache = ShapeCache(budget: 4 << 20, extentsBudget: 16 << 10)
+        let cache = ShapeCache(budget: 4 << 20)
         let face = try #require(fonts.chain(for: Font()).first)
         for seed in 0..<40 {
             let units = Array(distinctText(10_000, seed: seed).utf16)
@@ -121,10 +121,6 @@ struct CacheBudgetTests {
             #expect(cache.runs.cachedBytes <= 4 << 20)
         }
         #expect(cache.runs.statistics.evictions > 0)
-        for glyph in 0..<2000 {
-            _ = cache.extents(of: UInt32(glyph), face: face, pixelSize: 12 * 64, emboldened: false)
-            #expect(cache.extentsCache.cachedBytes <= 16 << 10)
-        }
     }
 
     /// A cache filled with glyphs used before (all marked recently used) must make room for a new
@@ -239,10 +235,10 @@ struct CacheBudgetTests {
     }
 
     @Test func theProcessWideBudgetsCanBeChanged() {
-        let original = RenderCaches.glyphExtentsBudget
-        defer { RenderCaches.glyphExtentsBudget = original }
-        RenderCaches.glyphExtentsBudget = 0
-        #expect(RenderCaches.glyphExtents.bytes == 0 && RenderCaches.glyphExtents.budget == 0)
+        let original = RenderCaches.cornerMaskBudget
+        defer { RenderCaches.cornerMaskBudget = original }
+        RenderCaches.cornerMaskBudget = 0
+        #expect(RenderCaches.cornerMasks.bytes == 0 && RenderCaches.cornerMasks.budget == 0)
         #expect(RenderCaches.totalBytes >= 0)
         #expect(RenderCaches.layouts.budget == RenderCaches.layoutBudget)
     }

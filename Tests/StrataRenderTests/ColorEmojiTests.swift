@@ -73,7 +73,14 @@ private func colourful(_ bitmap: Bitmap, spread: Int = 60) -> Int {
         let grinning = try glyphID("😀", in: face)
         for pixels in [12, 17, 24, 48, 96] {
             let size = Int32(pixels * 64)
-            let box = try #require(ShapeCache.shared.extents(of: grinning, face: face, pixelSize: size, emboldened: false))
+            let units = Array("😀".utf16)
+            let shaped = ShapeCache.shared.shape(units, 0..<units.count, face: face, pixelSize: size, emboldened: false,
+                                                 rightToLeft: false, script: 0)
+            // The ink box shaping gives the cluster, in pixels from the pen, y down.
+            let cluster = try #require(shaped.clusters.first)
+            #expect(cluster.hasInk)
+            let box = Rect(x: Double(cluster.inkMinX) / 64, y: Double(cluster.inkMinY) / 64,
+                           width: Double(cluster.inkMaxX - cluster.inkMinX) / 64, height: Double(cluster.inkMaxY - cluster.inkMinY) / 64)
             let glyph = try #require(face.rasterize(glyph: grinning, pixelSize: size))
             // The ink box layout measures agrees with the bitmap drawn, within the pixel the
             // drawn box is rounded out by.
@@ -81,9 +88,6 @@ private func colourful(_ bitmap: Bitmap, spread: Int = 60) -> Int {
             #expect(abs(box.minY + Double(glyph.top)) <= 1.5, "\(pixels) px: top \(box.minY) vs \(-glyph.top)")
             #expect(abs(box.width - Double(glyph.width)) <= 2, "\(pixels) px: width \(box.width) vs \(glyph.width)")
             #expect(abs(box.height - Double(glyph.height)) <= 2, "\(pixels) px: height \(box.height) vs \(glyph.height)")
-            let units = Array("😀".utf16)
-            let shaped = ShapeCache.shared.shape(units, 0..<units.count, face: face, pixelSize: size, emboldened: false,
-                                                 rightToLeft: false, script: 0)
             let advance = Double(shaped.glyphs.first?.advance ?? 0) / 64
             #expect(abs(advance - 136.0 * Double(pixels) / 109) <= 1, "\(pixels) px: advance \(advance)")
         }

@@ -131,8 +131,8 @@ enum TextLayoutThroughput {
         let all: [any Contender]
     }
 
-    /// Each contender's untimed first pass over every paragraph: fonts opened, glyph extents
-    /// cached, and the line counts every later layout must repeat. Workers must agree.
+    /// Each contender's untimed first pass over every paragraph: fonts opened, fallbacks found,
+    /// and the line counts every later layout must repeat. Workers must agree.
     static func warmUp(_ workers: Workers, count: Int) throws {
         for contender in workers.all {
             contender.expected = try (0..<count).map { index in
@@ -203,7 +203,7 @@ enum TextLayoutThroughput {
             try warmUp(strata, count: paragraphs.count)
             try warmUp(pango, count: paragraphs.count)
             var strataRates = SampleSet(), pangoRates = SampleSet(), ratios = SampleSet()
-            let extentsBefore = RenderCaches.glyphExtents, fallbacksBefore = FontLibrary.shared.cacheStatistics.characters
+            let fallbacksBefore = FontLibrary.shared.cacheStatistics.characters
             for round in 0..<rounds {
                 let strataRate: Double, pangoRate: Double
                 if round % 2 == 0 {
@@ -217,8 +217,7 @@ enum TextLayoutThroughput {
                 pangoRates.append(pangoRate)
                 ratios.append(strataRate / pangoRate)
             }
-            let note = [hitRate("glyph extents", extentsBefore, RenderCaches.glyphExtents),
-                        hitRate("character fallbacks", fallbacksBefore, FontLibrary.shared.cacheStatistics.characters)]
+            let note = [hitRate("character fallbacks", fallbacksBefore, FontLibrary.shared.cacheStatistics.characters)]
             return Measured(strata: strataRates.median, pango: pangoRates.median, ratio: ratios.median,
                             strataLines: strata.all[0].expected, pangoLines: pango.all[0].expected,
                             cacheNote: note.compactMap { $0 }.joined(separator: "; "))

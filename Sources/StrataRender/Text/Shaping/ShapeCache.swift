@@ -60,25 +60,15 @@ final class ShapeCache: Sendable {
         let features: TextFeatures
     }
 
-    struct GlyphKey: Hashable, Sendable {
-        let glyph: UInt32
-        let face: Int
-        let pixelSize: Int32
-        let emboldened: Bool
-    }
-
     /// 8 MiB of shaped text: thousands of label-sized strings.
     static let defaultBudget = 8 << 20
-    /// 1 MiB of glyph ink boxes: about ten thousand glyphs.
-    static let defaultExtentsBudget = 1 << 20
 
     let runs: ByteBudgetCache<Key, ShapedItem>
-    let extentsCache: ByteBudgetCache<GlyphKey, Rect?>
 
-    /// An empty cache of `budget` bytes of shaped text and `extentsBudget` of ink boxes.
-    init(budget: Int = ShapeCache.defaultBudget, extentsBudget: Int = ShapeCache.defaultExtentsBudget) {
+    /// An empty cache of `budget` bytes of shaped text. Glyphs' ink boxes come with the shaping
+    /// (`ShapedItem.Cluster`), so no cache of their own is needed.
+    init(budget: Int = ShapeCache.defaultBudget) {
         runs = ByteBudgetCache(budget: budget)
-        extentsCache = ByteBudgetCache(budget: extentsBudget)
     }
 
     /// The clusters of `units[range]` shaped in `face` at `pixelSize` (26.6), reading right to
@@ -107,24 +97,6 @@ final class ShapeCache: Sendable {
         }
         guard let key else { return shaped }
         return runs.insert(shaped, cost: key.text.count * 2 + 64 + shaped.estimatedBytes, for: key)
-    }
-
-    /// A glyph's ink box in pixels, y down from the baseline; nil when it has no ink. Emboldened,
-    /// the box grows right and up by `GlyphRendering.emboldenStrength`, as the outline does.
-    func extents(of glyph: UInt32, face: FontFace, pixelSize: Int32, emboldened: Bool) -> Rect? {
-        let key = GlyphKey(glyph: glyph, face: face.id, pixelSize: pixelSize, emboldened: emboldened)
-        if let cached = extentsCache.value(for: key) { return cached }
-        var extents = hb_glyph_extents_t()
-        var box: Rect?
-        let sized = face.shapingFont(pixelSize: pixelSize)
-        if withExtendedLifetime(sized, { hb_font_get_glyph_extents(sized.font, glyph, &extents) }) != 0,
-           extents.width != 0, extents.height != 0 {
-            let x = Double(extents.x_bearing) / 64, top = -Double(extents.y_bearing) / 64
-            let width = Double(extents.width) / 64, height = -Double(extents.height) / 64
-            let grown = emboldened ? Double(GlyphRendering.emboldenStrength(pixelSize: pixelSize)) / 64 : 0
-            box = Rect(x: min(x, x + width), y: top - grown, width: abs(width) + grown, height: abs(height) + grown)
-        }
-        return extentsCache.insert(box, cost: 0, for: key)
     }
 
     /// Shapes `text[range]` with one code unit of context either side (what Arabic joining
