@@ -123,6 +123,7 @@ enum FileIO {
         do throws(RenderError) {
             result = try body(fd)
         } catch {
+            // The body's error is the one to report; a close failing after it adds nothing.
             try? fd.close()
             throw error
         }

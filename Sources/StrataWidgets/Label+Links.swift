@@ -27,7 +27,17 @@ extension Label {
         return layout.links.firstIndex { $0.range == found.range }
     }
 
-    var acceptsLinkFocus: Bool { !shownLinks.isEmpty }
+    /// Whether the text has links, read from the pieces (or a given layout) without laying
+    /// anything out: the focus order asks every layer on each Tab.
+    var acceptsLinkFocus: Bool {
+        if let textLayout { return !textLayout.links.isEmpty }
+        return displayedText.pieces.contains { piece in
+            switch piece {
+            case let .text(_, style): style.link != nil
+            case let .attachment(_, style): style.link != nil
+            }
+        }
+    }
 
     func linkPointerPressed(_ event: PointerEvent) -> Bool {
         guard event.button == .left, let index = linkIndex(at: event.location) else { return false }

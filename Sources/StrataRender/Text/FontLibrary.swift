@@ -277,9 +277,15 @@ public final class FontLibrary: @unchecked Sendable {
         guard pinned == nil else { return nil }
         let matches = state.withLock { _ in Self.fontconfigSort(covering: scalars, color: color) }
         for match in matches {
-            // A file that cannot be read is passed over for the next match, as a chain does.
-            guard let face = try? face(contentsOf: match.path, index: match.index),
-                  color == nil || face.hasColor == color, scalars.allSatisfy(face.covers) else { continue }
+            // A file that cannot be read is passed over for the next match, with a note.
+            let face: FontFace
+            do {
+                face = try self.face(contentsOf: match.path, index: match.index)
+            } catch {
+                note("font \(LogText.quoted(match.path, limit: 128)) that fontconfig lists cannot be used (\(error.code)); passed over")
+                continue
+            }
+            guard color == nil || face.hasColor == color, scalars.allSatisfy(face.covers) else { continue }
             return face
         }
         return nil

@@ -84,8 +84,15 @@ extension Canvas {
             box = box.isEmpty ? rect : box.union(rect)
         }
         let area = box.insetBy(dx: -margin, dy: -margin).intersection(clip.insetBy(dx: -margin, dy: -margin))
-        guard !placed.isEmpty, !area.isEmpty, area.width <= 4096, area.height <= 4096,
-              let scratch = try? Bitmap(width: Int(area.width.rounded(.up)), height: Int(area.height.rounded(.up))) else { return }
+        guard !placed.isEmpty, !area.isEmpty, area.width <= 4096, area.height <= 4096 else { return }
+        let scratch: Bitmap
+        do {
+            scratch = try Bitmap(width: Int(area.width.rounded(.up)), height: Int(area.height.rounded(.up)))
+        } catch {
+            // Only memory can run out here (the size is 1...4096 a side): the text is drawn without it.
+            FontLibrary.log.error("a text shadow is not drawn: \(error)")
+            return
+        }
         scratch.clear(to: .clear)
         let left = Int(area.minX.rounded(.down)), top = Int(area.minY.rounded(.down))
         guard let source = PixmanImage(solid: PixmanColor.make(shadow.color.premultiplied(scale: 1))) else { return }
