@@ -123,3 +123,6 @@ bool strata_icu_is_hard_break(uint32_t codepoint) {
 }
 
 bool strata_icu_is_whitespace(uint32_t codepoint) { return u_isWhitespace((UChar32)codepoint); }
+bool strata_icu_is_emoji_presentation(uint32_t codepoint) {
+    return u_hasBinaryProperty((UChar32)codepoint, UCHAR_EMOJI_PRESENTATION);
+}

@@ -81,7 +81,7 @@ struct CacheBudgetTests {
             #expect(cache.layouts.cachedBytes <= 24 << 20)
         }
         // The estimate counts every glyph: about 100 000 of them, several dozen bytes each.
-        #expect(sizes.allSatisfy { $0 > 100_000 * MemoryLayout<PlacedGlyph>.stride })
+        #expect(sizes.allSatisfy { $0 > 100_000 * MemoryLayout<LineGlyph>.stride })
         #expect(cache.layouts.statistics.count >= 1 && cache.layouts.statistics.evictions > 0)
     }
 

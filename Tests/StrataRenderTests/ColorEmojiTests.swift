@@ -76,11 +76,11 @@ private func colourful(_ bitmap: Bitmap, spread: Int = 60) -> Int {
             let units = Array("😀".utf16)
             let shaped = ShapeCache.shared.shape(units, 0..<units.count, face: face, pixelSize: size, emboldened: false,
                                                  rightToLeft: false, script: 0)
-            // The ink box shaping gives the cluster, in pixels from the pen, y down.
-            let cluster = try #require(shaped.clusters.first)
-            #expect(cluster.hasInk)
-            let box = Rect(x: Double(cluster.inkMinX) / 64, y: Double(cluster.inkMinY) / 64,
-                           width: Double(cluster.inkMaxX - cluster.inkMinX) / 64, height: Double(cluster.inkMaxY - cluster.inkMinY) / 64)
+            // The ink box the layout measures, in pixels from the pen, y down.
+            let layout = emojiLayout("😀", size: Double(pixels))
+            let pen = try #require(layout.lines.first?.placedGlyphs().first).position
+            let box = layout.inkBounds.offsetBy(dx: -pen.x, dy: -pen.y)
+            #expect(!box.isEmpty)
             let glyph = try #require(face.rasterize(glyph: grinning, pixelSize: size))
             // The ink box layout measures agrees with the bitmap drawn, within the pixel the
             // drawn box is rounded out by.

@@ -66,7 +66,7 @@ import Testing
 
     @Test func ligaturesAndLetterSpacing() {
         func glyphCount(_ style: TextStyle) -> Int {
-            TextLayout(AttributedText("fi", style: style), library: pinnedFonts).lines.flatMap(\.glyphs).count
+            TextLayout(AttributedText("fi", style: style), library: pinnedFonts).lines.flatMap { $0.placedGlyphs() }.count
         }
         #expect(glyphCount(TextStyle()) == 1, "DejaVu Sans joins fi")
         #expect(glyphCount(TextStyle(features: FontFeature.ligatures(false))) == 2)
@@ -94,7 +94,7 @@ import Testing
     @Test func baselineOffsetRaisesText() {
         var text = AttributedText("x", style: TextStyle())
         text.append("2", style: TextStyle(baselineOffset: 5))
-        let glyphs = TextLayout(text, library: pinnedFonts).lines[0].glyphs
+        let glyphs = TextLayout(text, library: pinnedFonts).lines[0].placedGlyphs()
         #expect(abs(glyphs[0].position.y - glyphs[1].position.y - 5) < 0.01)
     }
 

@@ -74,7 +74,7 @@ import Testing
 
     @Test func emojiSequencesAreOneColourGlyphEach() {
         func glyphs(_ string: String) -> [PlacedGlyph] {
-            TextLayout(AttributedText(string), library: pinnedScriptFonts).lines.flatMap(\.glyphs)
+            TextLayout(AttributedText(string), library: pinnedScriptFonts).lines.flatMap { $0.placedGlyphs() }
         }
         for sequence in ["👨‍👩‍👧", "🇯🇵", "👍🏽", "#️⃣", "❤️", "☺️", "😀"] {
             let placed = glyphs(sequence)
@@ -94,7 +94,7 @@ import Testing
         // In a right-to-left line, the first letter in reading order is drawn rightmost.
         let text = TextLayout(AttributedText("אבג"), library: pinnedScriptFonts)
         let line = try #require(text.lines.first)
-        let xs = line.glyphs.map(\.position.x)
+        let xs = line.placedGlyphs().map(\.position.x)
         #expect(xs == xs.sorted())
         #expect(line.clusters.map(\.start) == [2, 1, 0])
         #expect(line.direction == .rightToLeft)

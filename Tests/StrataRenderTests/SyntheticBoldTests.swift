@@ -41,7 +41,7 @@ private func differingPixels(_ one: Bitmap, _ other: Bitmap) -> Int {
     zip(allPixels(one), allPixels(other)).filter { $0 != $1 }.count
 }
 
-private func glyphs(_ layout: TextLayout) -> [PlacedGlyph] { layout.lines.flatMap(\.glyphs) }
+private func glyphs(_ layout: TextLayout) -> [PlacedGlyph] { layout.lines.flatMap { $0.placedGlyphs() } }
 
 /// Bold asked of a face without bold is drawn emboldened, as fontconfig's 90-synthetic.conf and
 /// cairo do; a real bold face is drawn as it is.

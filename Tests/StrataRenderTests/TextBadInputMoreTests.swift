@@ -17,7 +17,7 @@ import Testing
         // glyph (DejaVu's box) is drawn, never nothing.
         let missing = TextLayout(AttributedText("\u{E001}\u{E002}\u{F8FE}", style: TextStyle(font: Font(size: 20))),
                                  library: pinnedFonts)
-        #expect(missing.lines.flatMap(\.glyphs).map(\.glyph) == [0, 0, 0])
+        #expect(missing.lines.flatMap { $0.placedGlyphs() }.map(\.glyph) == [0, 0, 0])
         #expect(try inkPixels(missing) > 60)
     }
 
@@ -25,7 +25,7 @@ import Testing
         // A library of one face that has none of the text (the emoji font has no Latin letters).
         let library = try FontLibrary(files: ["/usr/share/fonts/truetype/noto/NotoColorEmoji.ttf"])
         let text = TextLayout(AttributedText("abc", style: TextStyle(font: Font(size: 20))), library: library)
-        #expect(text.lines.flatMap(\.glyphs).count == 3)
+        #expect(text.lines.flatMap { $0.placedGlyphs() }.count == 3)
         #expect(try inkPixels(text) > 30, "missing glyphs are visible boxes")
     }
 

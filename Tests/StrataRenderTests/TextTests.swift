@@ -203,7 +203,7 @@ struct FontChainTests {
         let chain = library.fontChain(for: Font(size: 14))
         guard let primary = chain.primary, !primary.covers("中") else { return }   // no CJK-less primary here
         let mixed = TextLayout(AttributedText("A中", style: TextStyle(font: Font(size: 14))), library: library)
-        let faces = Set(mixed.lines.flatMap { $0.glyphs.map { ObjectIdentifier($0.face) } })
+        let faces = Set(mixed.lines.flatMap { $0.placedGlyphs().map { ObjectIdentifier($0.face) } })
         if let cjk = library.face(for: "中", in: chain), cjk.covers("中") {
             #expect(faces.count == 2)
             #expect(library.cacheStatistics.faces.count < chain.candidates.count + 1)
@@ -221,7 +221,7 @@ struct FontChainTests {
         for _ in 0..<8 {
             let library = FontLibrary()
             let laid = TextLayout.cached(text, library: library)
-            #expect(laid.lines.allSatisfy { $0.glyphs.allSatisfy { $0.face.glyphCache === library.glyphCache } })
+            #expect(laid.lines.allSatisfy { $0.placedGlyphs().allSatisfy { $0.face.glyphCache === library.glyphCache } })
         }
     }
 

@@ -76,3 +76,5 @@ bool strata_icu_script_is_neutral(int32_t code);
 bool strata_icu_is_hard_break(uint32_t codepoint);
 /// ICU's u_isWhitespace: spaces that may hang at a line's end (not the no-break ones).
 bool strata_icu_is_whitespace(uint32_t codepoint);
+/// UTS #51's Emoji_Presentation: shown as emoji unless a variation selector says otherwise.
+bool strata_icu_is_emoji_presentation(uint32_t codepoint);

@@ -51,60 +51,63 @@ extension Canvas {
         run.reserveCapacity(glyphCount)
         var index = 0
         for line in layout.lines {
-            for glyph in line.glyphs {
-                let image = resolved?[index] ?? (resolved == nil
-                    ? glyph.face.glyphCache.glyph(glyph.glyph, of: glyph.face, pixelSize: glyph.pixelSize, emboldened: glyph.emboldened) : nil)
-                if resolved == nil { looked.append(image) }
-                index += 1
-                let pen = convertToDevice(Point(x: origin.x + glyph.position.x, y: origin.y + glyph.position.y))
-                guard pen.x.isFinite, pen.y.isFinite, abs(pen.x) < 1e7, abs(pen.y) < 1e7 else { continue }
-                let penX = Int(pen.x.rounded()), penY = Int(pen.y.rounded())
-                guard let image else {
-                    // Nil: FreeType failed, or the glyph is too large to cache; draw its outline,
-                    // after the glyphs before it so that overlaps stack in order.
-                    flush()
-                    guard let source = solids.source(for: glyph.color) else { continue }
-                    let fade = solids.opacityMask()
-                    glyph.face.drawOutline(glyph: glyph.glyph, pixelSize: glyph.pixelSize, emboldened: glyph.emboldened, penX: penX, penY: penY,
-                                           clip: (clipX0, clipY0, clipX1, clipY1)) { bytes, stride, x, y, width, height in
-                        guard let mask = PixmanImage(format: PIXMAN_a8, width: width, height: height, bits: bytes, stride: stride)
-                        else { return }
-                        pixman_image_composite32(PIXMAN_OP_OVER, source, mask.raw, destination, 0, 0, 0, 0,
-                                                 Int32(x), Int32(y), Int32(width), Int32(height))
-                    } compositeColor: { colour, sourceX, sourceY, x, y, width, height in
-                        pixman_image_composite32(PIXMAN_OP_OVER, colour, fade, destination, Int32(sourceX), Int32(sourceY), 0, 0,
-                                                 Int32(x), Int32(y), Int32(width), Int32(height))
-                    }
-                    continue
-                }
-                guard !image.isBlank else { continue }
-                let x = penX + image.left, y = penY - image.top
-                // Only the part inside the clip.
-                let x0 = max(x, clipX0), y0 = max(y, clipY0)
-                let x1 = min(x + image.width, clipX1), y1 = min(y + image.height, clipY1)
-                guard x1 > x0, y1 > y0 else { continue }
-                if let colour = image.colorImage {
-                    // Not through pixman's glyph run, which would use only the glyph's alpha.
-                    flush()
-                    pixman_image_composite32(PIXMAN_OP_OVER, colour, solids.opacityMask(), destination, Int32(x0 - x), Int32(y0 - y), 0, 0,
-                                             Int32(x0), Int32(y0), Int32(x1 - x0), Int32(y1 - y0))
-                    continue
-                }
-                guard let mask = image.mask else { continue }
-                if let threadCache,
-                   let copy = threadCache.glyph(image, face: glyph.face.id, glyph: glyph.glyph, pixelSize: glyph.pixelSize,
-                                                emboldened: glyph.emboldened) {
-                    if runColor != glyph.color {
+            for glyphRun in line.runs {
+                let face = glyphRun.face, pixelSize = glyphRun.pixelSize, emboldened = glyphRun.emboldened, color = glyphRun.color
+                for glyph in line.glyphs[glyphRun.glyphs] {
+                    let image = resolved?[index] ?? (resolved == nil
+                        ? face.glyphCache.glyph(glyph.id, of: face, pixelSize: pixelSize, emboldened: emboldened) : nil)
+                    if resolved == nil { looked.append(image) }
+                    index += 1
+                    let pen = convertToDevice(Point(x: origin.x + glyph.position.x, y: origin.y + glyph.position.y))
+                    guard pen.x.isFinite, pen.y.isFinite, abs(pen.x) < 1e7, abs(pen.y) < 1e7 else { continue }
+                    let penX = Int(pen.x.rounded()), penY = Int(pen.y.rounded())
+                    guard let image else {
+                        // Nil: FreeType failed, or the glyph is too large to cache; draw its outline,
+                        // after the glyphs before it so that overlaps stack in order.
                         flush()
-                        runColor = glyph.color
+                        guard let source = solids.source(for: color) else { continue }
+                        let fade = solids.opacityMask()
+                        face.drawOutline(glyph: glyph.id, pixelSize: pixelSize, emboldened: emboldened, penX: penX, penY: penY,
+                                               clip: (clipX0, clipY0, clipX1, clipY1)) { bytes, stride, x, y, width, height in
+                            guard let mask = PixmanImage(format: PIXMAN_a8, width: width, height: height, bits: bytes, stride: stride)
+                            else { return }
+                            pixman_image_composite32(PIXMAN_OP_OVER, source, mask.raw, destination, 0, 0, 0, 0,
+                                                     Int32(x), Int32(y), Int32(width), Int32(height))
+                        } compositeColor: { colour, sourceX, sourceY, x, y, width, height in
+                            pixman_image_composite32(PIXMAN_OP_OVER, colour, fade, destination, Int32(sourceX), Int32(sourceY), 0, 0,
+                                                     Int32(x), Int32(y), Int32(width), Int32(height))
+                        }
+                        continue
                     }
-                    run.append(pixman_glyph_t(x: Int32(penX), y: Int32(penY), glyph: copy))
-                    continue
+                    guard !image.isBlank else { continue }
+                    let x = penX + image.left, y = penY - image.top
+                    // Only the part inside the clip.
+                    let x0 = max(x, clipX0), y0 = max(y, clipY0)
+                    let x1 = min(x + image.width, clipX1), y1 = min(y + image.height, clipY1)
+                    guard x1 > x0, y1 > y0 else { continue }
+                    if let colour = image.colorImage {
+                        // Not through pixman's glyph run, which would use only the glyph's alpha.
+                        flush()
+                        pixman_image_composite32(PIXMAN_OP_OVER, colour, solids.opacityMask(), destination, Int32(x0 - x), Int32(y0 - y), 0, 0,
+                                                 Int32(x0), Int32(y0), Int32(x1 - x0), Int32(y1 - y0))
+                        continue
+                    }
+                    guard let mask = image.mask else { continue }
+                    if let threadCache,
+                       let copy = threadCache.glyph(image, face: face.id, glyph: glyph.id, pixelSize: pixelSize,
+                                                    emboldened: emboldened) {
+                        if runColor != color {
+                            flush()
+                            runColor = color
+                        }
+                        run.append(pixman_glyph_t(x: Int32(penX), y: Int32(penY), glyph: copy))
+                        continue
+                    }
+                    flush()
+                    guard let source = solids.source(for: color) else { continue }
+                    pixman_image_composite32(PIXMAN_OP_OVER, source, mask, destination, 0, 0,
+                                             Int32(x0 - x), Int32(y0 - y), Int32(x0), Int32(y0), Int32(x1 - x0), Int32(y1 - y0))
                 }
-                flush()
-                guard let source = solids.source(for: glyph.color) else { continue }
-                pixman_image_composite32(PIXMAN_OP_OVER, source, mask, destination, 0, 0,
-                                         Int32(x0 - x), Int32(y0 - y), Int32(x0), Int32(y0), Int32(x1 - x0), Int32(y1 - y0))
             }
         }
         flush()

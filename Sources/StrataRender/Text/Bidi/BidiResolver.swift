@@ -51,7 +51,13 @@ final class BidiResolver {
         self.levels = levels.isEmpty ? Array(repeating: direction == .rightToLeft ? 1 : 0, count: count) : levels
         // An unresolved resolver stays usable: every query then answers from `levels`.
         resolved = !levels.isEmpty || count == 0
+        isLeftToRightOnly = self.levels.allSatisfy { $0 == 0 }
     }
+
+    /// Every level is 0: each paragraph is left to right and holds nothing right to left, so
+    /// every line's levels are 0 too (rule L1 only lowers levels to the paragraph's) and its
+    /// visual order is its logical order.
+    let isLeftToRightOnly: Bool
 
     private let resolved: Bool
 

@@ -59,12 +59,12 @@ extension Canvas {
         for line in layout.lines {
             for span in line.shadows {
                 guard let shadow = layout.style(of: span.piece)?.shadow else { continue }
-                drawShadow(shadow, glyphs: line.glyphs[span.glyphs], origin: origin, clip: clip)
+                drawShadow(shadow, glyphs: line.placedGlyphs(in: span.glyphs), origin: origin, clip: clip)
             }
         }
     }
 
-    private func drawShadow(_ shadow: TextShadow, glyphs: ArraySlice<PlacedGlyph>, origin: Point, clip: Rect) {
+    private func drawShadow(_ shadow: TextShadow, glyphs: [PlacedGlyph], origin: Point, clip: Rect) {
         let offset = Point(x: ParagraphStyle.length(shadow.offset.x), y: ParagraphStyle.length(shadow.offset.y))
         let scale = max(abs(transform.a), abs(transform.d), 1e-6)
         let blur = shadow.blurRadius.isFinite ? min(max(shadow.blurRadius, 0), 32) : 0

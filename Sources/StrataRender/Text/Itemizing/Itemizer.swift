@@ -129,6 +129,7 @@ struct Itemizer {
         var shaped: [ShapedItem] = []
         shaped.reserveCapacity(items.count)
         var clusters: [LogicalCluster] = []
+        let perUnit = 1 / (64 * scale)
         for (itemIndex, item) in items.enumerated() {
             let piece = flat.pieces[item.piece]
             let spacing = Self.finite(piece.style.letterSpacing)
@@ -161,7 +162,7 @@ struct Itemizer {
                 }
                 clusters.append(LogicalCluster(
                     item: Int32(itemIndex), index: Int32(clusterIndex), start: Int32(start), end: Int32(stop),
-                    advance: LayoutMetrics.spaced(Double(cluster.advance) / 64 / scale, spacing),
+                    advance: LayoutMetrics.spaced(Double(cluster.advance) * perUnit, spacing),
                     breakAfter: wrapsCharacters || isBreak(after: stop, cursor: &breakCursor), isSpace: space, isTab: first == "\t",
                     unsafeToBreakBefore: cluster.unsafeToBreakBefore))
             }
@@ -183,8 +184,9 @@ struct Itemizer {
     /// allocates nothing.
     private func clusterFace(_ range: Range<Int>, first: Unicode.Scalar, in chain: FontChain, fallback: inout FontFace?) -> FontFace? {
         let single = range.count == flat.text.scalarLength(at: range.lowerBound)
-        // Nothing below U+231A (⌚) is emoji by default: most text skips the property lookup.
-        if single, first.value < 0x231A || !first.properties.isEmojiPresentation {
+        // Nothing below U+231A (⌚) is emoji by default: most text skips the property lookup,
+        // and the rest asks ICU's trie, not the standard library's table search.
+        if single, first.value < 0x231A || !strata_icu_is_emoji_presentation(first.value) {
             if let primary = chain.primary, primary.covers(first) { return primary }
             if let fallback, fallback.covers(first) { return fallback }
             let face = library.face(for: first, in: chain)
@@ -233,17 +235,23 @@ struct Itemizer {
         }
         while graphemeCursor < graphemes.count, graphemes[graphemeCursor].offset <= range.lowerBound { graphemeCursor += 1 }
         var start = range.lowerBound
+        // What the loop needs of the current piece, read when the piece changes rather than
+        // copied out of the array (with its style's references) for every grapheme.
+        var pieceEnd = -1, isAttachment = false
         while start < range.upperBound {
             var stop = graphemeCursor < graphemes.count ? min(graphemes[graphemeCursor].offset, range.upperBound) : range.upperBound
-            pieceCursor = flat.piece(at: start, from: pieceCursor)
+            if start >= pieceEnd {
+                pieceCursor = flat.piece(at: start, from: pieceCursor)
+                pieceEnd = flat.pieces[pieceCursor].range.upperBound
+                isAttachment = flat.pieces[pieceCursor].attachment != nil
+            }
             // A grapheme that crosses into the next piece is cut there: each piece keeps its style.
-            stop = min(stop, flat.pieces[pieceCursor].range.upperBound)
+            stop = min(stop, pieceEnd)
             if stop <= start { stop = start + flat.text.scalarLength(at: start) }
             let scalar = flat.text.scalar(at: start)
             let code = Scripts.code(of: scalar)
             if !Scripts.isNeutral(code) { script = code }
             let level = start < levels.count ? levels[start] : baseLevel
-            let isAttachment = flat.pieces[pieceCursor].attachment != nil
             let face: FontFace?
             if isAttachment {
                 face = nil

@@ -9,7 +9,6 @@ struct LayoutBuilder {
     let library: FontLibrary
     private(set) var lines: [TextLayout.Line] = []
     private(set) var truncated = false
-    private(set) var ink = Rect.zero
     private var top = 0.0
 
     /// The current paragraph's items and their shaped text; reshaped pieces and ellipses are
@@ -191,8 +190,8 @@ struct LayoutBuilder {
     /// place HarfBuzz marked unsafe (a ligature or a joining form across the cut): the
     /// stretch then ends the way text ends, as at a line break in pango.
     private mutating func reshaped(_ clusters: [LogicalCluster]) -> [LogicalCluster] {
-        var result: [LogicalCluster] = []
-        result.reserveCapacity(clusters.count)
+        // Made only when a stretch is shaped again; most lines are returned as they are.
+        var result: [LogicalCluster]?
         var index = 0
         while index < clusters.count {
             let item = Int(clusters[index].item)
@@ -204,13 +203,17 @@ struct LayoutBuilder {
             let next = Int(last.index) + 1
             let cutAfter = last.index >= 0 && next < shaped.clusters.count && shaped.clusters[next].unsafeToBreakBefore
             if (cutBefore || cutAfter), last.index >= 0, !items[item].isEllipsis {
-                result += shapeAgain(item: item, Int(first.start)..<Int(last.end), like: Array(clusters[index..<end]))
+                if result == nil {
+                    result = Array(clusters[..<index])
+                    result?.reserveCapacity(clusters.count)
+                }
+                result? += shapeAgain(item: item, Int(first.start)..<Int(last.end), like: Array(clusters[index..<end]))
             } else {
-                result += clusters[index..<end]
+                result? += clusters[index..<end]
             }
             index = end
         }
-        return result
+        return result ?? clusters
     }
 
     private mutating func shapeAgain(item: Int, _ range: Range<Int>, like old: [LogicalCluster]) -> [LogicalCluster] {
@@ -247,14 +250,24 @@ struct LayoutBuilder {
         let shown = clusters.prefix(visible)
         // Levels with rule L1 for the line's own end; an ellipsis reads in the paragraph's direction.
         let lineStart = Int(shown.first.map { min($0.start, Int32(range.lowerBound)) } ?? Int32(range.lowerBound))
-        let lineEnd = max(lineStart, Int(clusters.map(\.end).max() ?? Int32(lineStart)))
-        let lineLevels = bidi?.lineLevels(lineStart, lineEnd) ?? []
-        let levels: [UInt8] = shown.map { cluster in
-            if items[Int(cluster.item)].isEllipsis { return paragraph.baseLevel }
-            let offset = Int(cluster.start) - lineStart
-            return offset >= 0 && offset < lineLevels.count ? lineLevels[offset] : items[Int(cluster.item)].level
+        let lineEnd = max(lineStart, Int(clusters.reduce(Int32(lineStart)) { max($0, $1.end) }))
+        // Text with nothing right to left (most of it) is shown in logical order at level 0:
+        // no line levels to resolve and no order to compute.
+        let leftToRight = bidi?.isLeftToRightOnly == true
+        let levels: [UInt8]
+        let order: [Int]?
+        if leftToRight {
+            levels = Array(repeating: 0, count: shown.count)
+            order = nil
+        } else {
+            let lineLevels = bidi?.lineLevels(lineStart, lineEnd) ?? []
+            levels = shown.map { cluster in
+                if items[Int(cluster.item)].isEllipsis { return paragraph.baseLevel }
+                let offset = Int(cluster.start) - lineStart
+                return offset >= 0 && offset < lineLevels.count ? lineLevels[offset] : items[Int(cluster.item)].level
+            }
+            order = BidiResolver.visualOrder(levels)
         }
-        let order = BidiResolver.visualOrder(levels)
 
         // Vertical metrics: the tallest face and attachment on the line.
         var ascent = 0.0, descent = 0.0, gap = 0.0
@@ -313,20 +326,27 @@ struct LayoutBuilder {
             }
         }
         let startX = x
-        var glyphs: [PlacedGlyph] = []
+        // Points per 1/64 device pixel, multiplied rather than divided by for every glyph.
+        let perUnit = 1 / (64 * scale)
+        var glyphs: [LineGlyph] = []
+        var runs: [GlyphRun] = []
         var attachments: [(attachment: TextAttachment, frame: Rect)] = []
         var placed: [PlacedCluster] = []
         var decorations: [DecorationSpan] = []
         var shadows: [ShadowSpan] = []
         var paintItem: Int32 = -1
         var paint = ItemPaint()
+        var shaped = ShapedItem.empty
+        var runItem: Int32 = -1
+        var runMatches = false
         // Replaced by the first cluster's item before use (a line without clusters uses none).
         var item = items.first ?? TextItem(range: 0..<0, piece: 0, face: nil, level: 0, script: 0, pixelSize: 0, emboldened: false)
         placed.reserveCapacity(clusters.count)
         glyphs.reserveCapacity(shown.count)
         // Visual order: runs of one level, reordered by L2; a right-to-left cluster's glyphs are
         // already in drawing order.
-        for position in order {
+        for step in 0..<shown.count {
+            let position = order?[step] ?? step
             let cluster = shown[shown.startIndex + position]
             // The item, and what its piece's style says about drawing, read once per run of one
             // item rather than copied (and their references retained) for every cluster.
@@ -334,6 +354,7 @@ struct LayoutBuilder {
                 paintItem = cluster.item
                 item = items[Int(cluster.item)]
                 paint = ItemPaint(flat.pieces[item.piece])
+                shaped = shapes[Int(cluster.item)]
             }
             let raise = paint.raise
             let width = cluster.advance + (cluster.isSpace ? extraPerSpace : 0)
@@ -344,24 +365,32 @@ struct LayoutBuilder {
                     : baseline - paint.fontSize * 0.3 - size.height / 2) - raise
                 let frame = Rect(x: x, y: y, width: size.width, height: size.height)
                 attachments.append((attachment, frame))
-                ink = ink.union(frame)
             } else if let face = item.face, cluster.index >= 0 {
-                let shaped = shapes[Int(cluster.item)]
                 let info = shaped.clusters[Int(cluster.index)]
                 // A letter-spaced right-to-left cluster keeps its spacing on its left.
                 var penX = x + (levels[position] & 1 == 1 ? paint.letterSpacing : 0)
-                if info.hasInk {
-                    let unit = 64 * scale
-                    ink = ink.union(Rect(x: penX + Double(info.inkMinX) / unit, y: baseline - raise + Double(info.inkMinY) / unit,
-                                         width: Double(info.inkMaxX - info.inkMinX) / unit, height: Double(info.inkMaxY - info.inkMinY) / unit))
+                let glyphRange = Int(info.firstGlyph)..<Int(info.firstGlyph + info.glyphCount)
+                if !glyphRange.isEmpty {
+                    // The open run takes the glyphs if it ends here and draws like this item;
+                    // that is asked once per item, not per cluster.
+                    if runItem != cluster.item {
+                        runItem = cluster.item
+                        runMatches = runs.last.map { $0.glyphs.upperBound == glyphs.count
+                            && $0.draws(like: face, pixelSize: item.pixelSize, emboldened: item.emboldened, color: paint.color) } ?? false
+                    }
+                    if runMatches, runs[runs.count - 1].glyphs.upperBound == glyphs.count {
+                        runs[runs.count - 1].glyphs = runs[runs.count - 1].glyphs.lowerBound..<glyphs.count + glyphRange.count
+                    } else {
+                        runs.append(GlyphRun(face: face, pixelSize: item.pixelSize, emboldened: item.emboldened, color: paint.color,
+                                             glyphs: glyphs.count..<glyphs.count + glyphRange.count))
+                        runMatches = true
+                    }
                 }
-                for glyphIndex in Int(info.firstGlyph)..<Int(info.firstGlyph + info.glyphCount) {
-                    let glyph = shaped.glyphs[glyphIndex]
-                    let position = Point(x: penX + Double(glyph.xOffset) / 64 / scale,
-                                         y: baseline - raise - Double(glyph.yOffset) / 64 / scale)
-                    glyphs.append(PlacedGlyph(face: face, glyph: glyph.id, pixelSize: item.pixelSize, emboldened: item.emboldened,
-                                              position: position, color: paint.color))
-                    penX += Double(glyph.advance) / 64 / scale
+                let y = baseline - raise
+                for glyph in shaped.glyphs[glyphRange] {
+                    glyphs.append(LineGlyph(id: glyph.id, position: Point(x: penX + Double(glyph.xOffset) * perUnit,
+                                                                          y: y - Double(glyph.yOffset) * perUnit)))
+                    penX += Double(glyph.advance) * perUnit
                 }
             }
             placed.append(PlacedCluster(start: cluster.start, end: cluster.end, x: x, width: width, level: levels[position],
@@ -381,7 +410,7 @@ struct LayoutBuilder {
         }
         let frame = Rect(x: startX, y: top, width: x - startX, height: height)
         lines.append(TextLayout.Line(frame: frame, baseline: baseline - top, direction: rightToLeft ? .rightToLeft : .leftToRight,
-                                     glyphs: glyphs, attachments: attachments, clusters: placed, range: range,
+                                     glyphs: glyphs, runs: runs, attachments: attachments, clusters: placed, range: range,
                                      decorations: decorations, shadows: shadows))
         top = frame.maxY
     }

@@ -1,14 +1,38 @@
+import CHarfBuzz
 import Glibc
 import Locking
 
-/// One glyph ready to draw: which, from which face at which pixel size, whether emboldened,
-/// where (its pen position on the baseline, in points from the layout's origin) and in what colour.
+/// One glyph of a line: which, and where its pen sits on the baseline, in points from the
+/// layout's origin. Its face, size and colour are its run's.
+struct LineGlyph: Sendable {
+    let id: UInt32
+    let position: Point
+}
+
+/// Neighbouring glyphs of a line drawn alike: from one face at one pixel size, emboldened or
+/// not, in one colour. Held once per run rather than per glyph, so a line of one style keeps one
+/// face reference and one colour, whatever its length.
+struct GlyphRun: Sendable {
+    let face: FontFace
+    /// 26.6 fixed point.
+    let pixelSize: Int32
+    /// Synthetic bold: the font asked for more weight than the face has.
+    let emboldened: Bool
+    let color: Color
+    /// Where its glyphs are in the line's `glyphs`.
+    var glyphs: Range<Int>
+
+    func draws(like face: FontFace, pixelSize: Int32, emboldened: Bool, color: Color) -> Bool {
+        self.face === face && self.pixelSize == pixelSize && self.emboldened == emboldened && self.color == color
+    }
+}
+
+/// One glyph with everything drawing it takes, as tests and shadows read a line's glyphs.
 struct PlacedGlyph: Sendable {
     let face: FontFace
     let glyph: UInt32
     /// 26.6 fixed point.
     let pixelSize: Int32
-    /// Synthetic bold: the font asked for more weight than the face has.
     let emboldened: Bool
     let position: Point
     let color: Color
@@ -68,7 +92,9 @@ public final class TextLayout: Sendable {
         public let baseline: Double
         /// The direction of the paragraph the line belongs to.
         public let direction: TextDirection
-        let glyphs: [PlacedGlyph]
+        let glyphs: [LineGlyph]
+        /// `glyphs` in runs of one face, size and colour, in order, covering every glyph.
+        let runs: [GlyphRun]
         let attachments: [(attachment: TextAttachment, frame: Rect)]
         /// The clusters from left to right.
         let clusters: [PlacedCluster]
@@ -92,7 +118,16 @@ public final class TextLayout: Sendable {
     /// The typographic size: the widest line and the sum of line heights.
     public let size: Size
     /// Where ink falls, which may reach outside the typographic box (accents, overhangs).
-    public let inkBounds: Rect
+    /// Computed from the glyphs' boxes on first use, as Core Text's image bounds are: a caller
+    /// that needs only the typographic size (a paragraph measured for its height) never pays
+    /// for it.
+    public var inkBounds: Rect {
+        if let known = ink.withLock({ $0 }) { return known }
+        let measured = measureInk()
+        ink.withLock { $0 = measured }
+        return measured
+    }
+    private let ink = Locked<Rect?>(nil)
     /// Everything the text occupies: the typographic box and the ink. Sizing a view to this
     /// keeps every drawn pixel inside it.
     public var bounds: Rect { Rect(origin: .zero, size: size).union(inkBounds) }
@@ -134,14 +169,14 @@ public final class TextLayout: Sendable {
         }
         linkRanges = links
         size = Size(width: builder.lines.map(\.frame.maxX).max() ?? 0, height: builder.lines.last?.frame.maxY ?? 0)
-        inkBounds = builder.ink
         let glyphs = builder.lines.reduce(0) { $0 + $1.glyphs.count }
         let clusters = builder.lines.reduce(0) { $0 + $1.clusters.count }
         let attachments = builder.lines.reduce(0) { $0 + $1.attachments.count }
         // Lines with their arrays' headers, placed glyphs and clusters, attachments, the text, and
         // the glyph bitmaps `resolvedGlyphs` will point to once drawn.
         estimatedBytes = 256 + builder.lines.count * (MemoryLayout<Line>.stride + 96)
-            + glyphs * (MemoryLayout<PlacedGlyph>.stride + MemoryLayout<GlyphBitmap?>.stride)
+            + glyphs * (MemoryLayout<LineGlyph>.stride + MemoryLayout<GlyphBitmap?>.stride)
+            + builder.lines.reduce(0) { $0 + $1.runs.count } * MemoryLayout<GlyphRun>.stride
             + clusters * MemoryLayout<PlacedCluster>.stride
             + attachments * MemoryLayout<(attachment: TextAttachment, frame: Rect)>.stride
             + flat.text.units.count * 3 + flat.pieces.count * MemoryLayout<TextStyle>.stride
@@ -149,6 +184,51 @@ public final class TextLayout: Sendable {
 
     /// The memory the layout holds, estimated for the caches that keep layouts.
     let estimatedBytes: Int
+
+    /// The union of every glyph's box (HarfBuzz's extents, grown as synthetic bold grows the
+    /// outline) and every attachment's frame, from the typographic origin.
+    private func measureInk() -> Rect {
+        var ink = Rect.zero
+        let unit = 64 * scale
+        var extents = hb_glyph_extents_t()
+        for line in lines {
+            for (_, frame) in line.attachments { ink = ink.union(frame) }
+            for run in line.runs {
+                let sized = run.face.shapingFont(pixelSize: run.pixelSize)
+                let widening = run.emboldened ? GlyphRendering.emboldenStrength(pixelSize: run.pixelSize) : 0
+                withExtendedLifetime(sized) {
+                    for glyph in line.glyphs[run.glyphs] {
+                        guard hb_font_get_glyph_extents(sized.font, glyph.id, &extents) != 0, extents.width != 0, extents.height != 0
+                        else { continue }
+                        // y down: the box's top is the bearing above the baseline.
+                        let x0 = extents.x_bearing, x1 = extents.x_bearing + extents.width
+                        let y0 = -extents.y_bearing, y1 = -extents.y_bearing - extents.height
+                        let minX = Double(min(x0, x1)), maxX = Double(max(x0, x1) + widening)
+                        let minY = Double(min(y0, y1) - widening), maxY = Double(max(y0, y1))
+                        ink = ink.union(Rect(x: glyph.position.x + minX / unit, y: glyph.position.y + minY / unit,
+                                             width: (maxX - minX) / unit, height: (maxY - minY) / unit))
+                    }
+                }
+            }
+        }
+        return ink
+    }
+}
+
+extension TextLayout.Line {
+    /// The glyphs of `range` (all by default) with their runs' face, size and colour.
+    func placedGlyphs(in range: Range<Int>? = nil) -> [PlacedGlyph] {
+        let wanted = range ?? glyphs.indices
+        var placed: [PlacedGlyph] = []
+        for run in runs {
+            let overlap = run.glyphs.clamped(to: wanted)
+            for index in overlap {
+                placed.append(PlacedGlyph(face: run.face, glyph: glyphs[index].id, pixelSize: run.pixelSize,
+                                          emboldened: run.emboldened, position: glyphs[index].position, color: run.color))
+            }
+        }
+        return placed
+    }
 }
 
 // MARK: - Counting

@@ -147,7 +147,10 @@ enum BreakIterators {
             while true {
                 let next = strata_icu_break_next(iterator.handle)
                 guard next >= 0 else { break }
-                result.append(Boundary(offset: Int(next), status: strata_icu_break_rule_status(iterator.handle)))
+                // Only word kinds and hard line breaks are told by the status; graphemes and
+                // sentences have none worth asking ICU for.
+                let status = kind == .word || kind == .line ? strata_icu_break_rule_status(iterator.handle) : 0
+                result.append(Boundary(offset: Int(next), status: status))
             }
         }
         // Don't leave the iterator pointing at memory that is about to be freed.

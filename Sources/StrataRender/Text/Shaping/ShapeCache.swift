@@ -1,4 +1,5 @@
 import CHarfBuzz
+import Glibc
 
 /// One stretch of text as HarfBuzz shaped it: glyphs grouped into clusters in logical (reading)
 /// order, each cluster's glyphs in the order they are drawn, left to right. Immutable.
@@ -24,11 +25,6 @@ struct ShapedItem: Sendable {
         /// HarfBuzz says the text may not be cut before this cluster without shaping it again
         /// (`HB_GLYPH_FLAG_UNSAFE_TO_BREAK`): a ligature or a joining form spans the cut.
         let unsafeToBreakBefore: Bool
-        /// Where the cluster's glyphs put ink, 1/64 pixel from its pen position on the baseline
-        /// (y down); `hasInk` false for a space. Layout unions these into the text's ink bounds
-        /// without asking for each glyph's box again.
-        let inkMinX: Int32, inkMinY: Int32, inkMaxX: Int32, inkMaxY: Int32
-        let hasInk: Bool
     }
 
     let glyphs: [Glyph]
@@ -65,8 +61,7 @@ final class ShapeCache: Sendable {
 
     let runs: ByteBudgetCache<Key, ShapedItem>
 
-    /// An empty cache of `budget` bytes of shaped text. Glyphs' ink boxes come with the shaping
-    /// (`ShapedItem.Cluster`), so no cache of their own is needed.
+    /// An empty cache of `budget` bytes of shaped text.
     init(budget: Int = ShapeCache.defaultBudget) {
         runs = ByteBudgetCache(budget: budget)
     }
@@ -105,8 +100,8 @@ final class ShapeCache: Sendable {
     /// zero. The text is read in place: nothing is copied.
     private static func harfbuzz(_ text: UnsafeBufferPointer<UInt16>, _ range: Range<Int>, rightToLeft: Bool, script: UInt32,
                                  features: TextFeatures, font: OpaquePointer, widening: Int32) -> ShapedItem {
-        guard let buffer = hb_buffer_create(), let base = text.baseAddress else { return .empty }
-        defer { hb_buffer_destroy(buffer) }
+        guard let base = text.baseAddress, let buffer = ShapingBuffer.take() else { return .empty }
+        defer { ShapingBuffer.give(buffer) }
         let contextStart = max(range.lowerBound - 1, 0), contextEnd = min(range.upperBound + 1, text.count)
         let offset = range.lowerBound - contextStart
         hb_buffer_add_utf16(buffer, base + contextStart, Int32(contextEnd - contextStart), UInt32(offset), Int32(range.count))
@@ -120,52 +115,87 @@ final class ShapeCache: Sendable {
         guard let infos = hb_buffer_get_glyph_infos(buffer, &count),
               let positions = hb_buffer_get_glyph_positions(buffer, &count) else { return .empty }
         let total = Int(count)
-        var glyphs: [ShapedItem.Glyph] = []
-        glyphs.reserveCapacity(total)
-        var clusters: [ShapedItem.Cluster] = []
         // HarfBuzz gives right-to-left text in visual order: walk its clusters from the end to
         // get reading order, keeping each cluster's glyphs in their drawing order.
-        var spans: [(start: Int, end: Int)] = []
+        // A struct, not a tuple: an array of tuples looks its type up at run time on every call.
+        struct Span { let start: Int32, end: Int32 }
+        var spans: [Span] = []
+        spans.reserveCapacity(total)
         var index = 0
         while index < total {
             let cluster = infos[index].cluster
             var end = index + 1
             while end < total, infos[end].cluster == cluster { end += 1 }
-            spans.append((index, end))
+            spans.append(Span(start: Int32(index), end: Int32(end)))
             index = end
         }
         if rightToLeft { spans.reverse() }
         let textEnd = Int32(range.count)
-        for (position, span) in spans.enumerated() {
-            let start = Int32(infos[span.start].cluster) - Int32(offset)
-            // A cluster ends where the next one in reading order starts.
-            let next = position + 1 < spans.count ? Int32(infos[spans[position + 1].start].cluster) - Int32(offset) : textEnd
-            var advance: Int32 = 0
-            let first = Int32(glyphs.count)
-            var ink: (minX: Int32, minY: Int32, maxX: Int32, maxY: Int32)?
-            var extents = hb_glyph_extents_t()
-            for glyph in span.start..<span.end {
-                let raw = positions[glyph].x_advance
-                let widened = raw == 0 ? 0 : raw + widening
-                let id = infos[glyph].codepoint
-                glyphs.append(ShapedItem.Glyph(id: id, advance: widened,
-                                               xOffset: positions[glyph].x_offset, yOffset: positions[glyph].y_offset))
-                // The glyph's box, y down, grown as synthetic bold grows the outline.
-                if hb_font_get_glyph_extents(font, id, &extents) != 0, extents.width != 0, extents.height != 0 {
-                    let x0 = advance + positions[glyph].x_offset + extents.x_bearing
-                    let x1 = x0 + extents.width
-                    let y0 = -(positions[glyph].y_offset + extents.y_bearing), y1 = y0 - extents.height
-                    let box = (min(x0, x1), min(y0, y1) - widening, max(x0, x1) + widening, max(y0, y1))
-                    ink = ink.map { (min($0.minX, box.0), min($0.minY, box.1), max($0.maxX, box.2), max($0.maxY, box.3)) } ?? box
+        let glyphs = [ShapedItem.Glyph](unsafeUninitializedCapacity: total) { glyphs, initialized in
+            var next = 0
+            for span in spans {
+                for glyph in Int(span.start)..<Int(span.end) {
+                    let raw = positions[glyph].x_advance
+                    glyphs[next] = ShapedItem.Glyph(id: infos[glyph].codepoint, advance: raw == 0 ? 0 : raw + widening,
+                                                    xOffset: positions[glyph].x_offset, yOffset: positions[glyph].y_offset)
+                    next += 1
                 }
-                advance += widened
             }
-            let flags = hb_glyph_info_get_glyph_flags(infos + span.start)
-            clusters.append(ShapedItem.Cluster(
-                start: max(0, start), end: max(next, start + 1), firstGlyph: first, glyphCount: Int32(span.end - span.start),
-                advance: advance, unsafeToBreakBefore: flags.rawValue & HB_GLYPH_FLAG_UNSAFE_TO_BREAK.rawValue != 0,
-                inkMinX: ink?.minX ?? 0, inkMinY: ink?.minY ?? 0, inkMaxX: ink?.maxX ?? 0, inkMaxY: ink?.maxY ?? 0, hasInk: ink != nil))
+            initialized = next
+        }
+        var first: Int32 = 0
+        let clusters = [ShapedItem.Cluster](unsafeUninitializedCapacity: spans.count) { clusters, initialized in
+            for (position, span) in spans.enumerated() {
+                let start = Int32(infos[Int(span.start)].cluster) - Int32(offset)
+                // A cluster ends where the next one in reading order starts.
+                let next = position + 1 < spans.count ? Int32(infos[Int(spans[position + 1].start)].cluster) - Int32(offset) : textEnd
+                let count = span.end - span.start
+                var advance: Int32 = 0
+                for glyph in Int(first)..<Int(first + count) { advance += glyphs[glyph].advance }
+                let flags = hb_glyph_info_get_glyph_flags(infos + Int(span.start))
+                clusters[position] = ShapedItem.Cluster(
+                    start: max(0, start), end: max(next, start + 1), firstGlyph: first, glyphCount: count, advance: advance,
+                    unsafeToBreakBefore: flags.rawValue & HB_GLYPH_FLAG_UNSAFE_TO_BREAK.rawValue != 0)
+                first += count
+            }
+            initialized = spans.count
         }
         return ShapedItem(glyphs: glyphs, clusters: clusters)
+    }
+}
+
+/// One `hb_buffer` per thread, reused from one shaping to the next so that its arrays are not
+/// allocated again for each item. One grown past `keptGlyphs` by a long item is dropped after
+/// use rather than kept at that size.
+private enum ShapingBuffer {
+    static let keptGlyphs: UInt32 = 4096
+
+    private static let key: pthread_key_t? = {
+        var key = pthread_key_t()
+        guard pthread_key_create(&key, { hb_buffer_destroy(OpaquePointer($0)) }) == 0 else { return nil }
+        return key
+    }()
+
+    /// The thread's buffer, empty, taken out of its slot (so a nested call makes its own); nil
+    /// when HarfBuzz cannot allocate one.
+    static func take() -> OpaquePointer? {
+        if let key, let kept = pthread_getspecific(key) {
+            pthread_setspecific(key, nil)
+            return OpaquePointer(kept)
+        }
+        guard let buffer = hb_buffer_create(), hb_buffer_allocation_successful(buffer) != 0 else { return nil }
+        return buffer
+    }
+
+    /// Returns `buffer` to the thread's slot, cleared, or destroys it if it is large or the slot
+    /// cannot hold it.
+    static func give(_ buffer: OpaquePointer) {
+        let small = hb_buffer_get_length(buffer) <= keptGlyphs
+        hb_buffer_clear_contents(buffer)
+        guard small, let key, pthread_getspecific(key) == nil,
+              pthread_setspecific(key, UnsafeRawPointer(buffer)) == 0 else {
+            hb_buffer_destroy(buffer)
+            return
+        }
     }
 }
