@@ -110,7 +110,7 @@ public final class TextLayout: Sendable {
     public let lines: [Line]
     /// The options the text was laid out with.
     public let options: TextLayoutOptions
-    /// Device pixels per point the text was shaped for, 0 < scale ≤ 16; draw on a canvas scaled by
+    /// Device pixels per point the text was shaped for, 1/64 ≤ scale ≤ 16; draw on a canvas scaled by
     /// the same factor.
     public let scale: Double
     /// Whether text was cut to fit `maximumLines` (or, truncating, a line's width).
@@ -144,12 +144,13 @@ public final class TextLayout: Sendable {
     let resolvedGlyphs = Locked<[GlyphBitmap?]?>(nil)
 
     /// Shapes and breaks `text` into lines now, with faces from `library`, at `scale` device pixels
-    /// per point (at most 16; a non-positive or non-finite scale counts as 1). `cached(_:options:scale:library:)`
+    /// per point (at least 1/64 and at most 16; a non-positive or non-finite scale counts as 1: a
+    /// denormal one would make a point of 1/64 pixel infinite). `cached(_:options:scale:library:)`
     /// reuses a recent identical layout instead of making a new one.
     public init(_ text: AttributedText, options: TextLayoutOptions = TextLayoutOptions(), scale: Double = 1,
                 library: FontLibrary = .shared) {
         self.options = options
-        self.scale = scale.isFinite && scale > 0 ? min(scale, 16) : 1
+        self.scale = scale.isFinite && scale > 0 ? min(max(scale, 1.0 / 64), 16) : 1
         Self.countLayoutOnCurrentThread()
         let flat = FlatText(text)
         var builder = LayoutBuilder(flat, options: options, scale: self.scale, library: library)

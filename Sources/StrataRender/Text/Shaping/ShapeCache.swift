@@ -115,50 +115,43 @@ final class ShapeCache: Sendable {
         guard let infos = hb_buffer_get_glyph_infos(buffer, &count),
               let positions = hb_buffer_get_glyph_positions(buffer, &count) else { return .empty }
         let total = Int(count)
-        // HarfBuzz gives right-to-left text in visual order: walk its clusters from the end to
-        // get reading order, keeping each cluster's glyphs in their drawing order.
-        // A struct, not a tuple: an array of tuples looks its type up at run time on every call.
-        struct Span { let start: Int32, end: Int32 }
-        var spans: [Span] = []
-        spans.reserveCapacity(total)
-        var index = 0
-        while index < total {
+        // HarfBuzz gives right-to-left text in visual order: its clusters are walked from the
+        // end to get reading order, each cluster's glyphs kept in their drawing order.
+        // `span(at:)` finds the glyphs of the cluster at a glyph index, so no list of spans is
+        // made.
+        func span(at index: Int) -> Range<Int> {
             let cluster = infos[index].cluster
-            var end = index + 1
+            var start = index, end = index + 1
+            while start > 0, infos[start - 1].cluster == cluster { start -= 1 }
             while end < total, infos[end].cluster == cluster { end += 1 }
-            spans.append(Span(start: Int32(index), end: Int32(end)))
-            index = end
+            return start..<end
         }
-        if rightToLeft { spans.reverse() }
         let textEnd = Int32(range.count)
-        let glyphs = [ShapedItem.Glyph](unsafeUninitializedCapacity: total) { glyphs, initialized in
-            var next = 0
-            for span in spans {
-                for glyph in Int(span.start)..<Int(span.end) {
-                    let raw = positions[glyph].x_advance
-                    glyphs[next] = ShapedItem.Glyph(id: infos[glyph].codepoint, advance: raw == 0 ? 0 : raw + widening,
-                                                    xOffset: positions[glyph].x_offset, yOffset: positions[glyph].y_offset)
-                    next += 1
-                }
+        var glyphs: [ShapedItem.Glyph] = []
+        glyphs.reserveCapacity(total)
+        var clusters: [ShapedItem.Cluster] = []
+        clusters.reserveCapacity(total)
+        var position = rightToLeft ? total - 1 : 0
+        while rightToLeft ? position >= 0 : position < total {
+            let glyphRange = span(at: position)
+            position = rightToLeft ? glyphRange.lowerBound - 1 : glyphRange.upperBound
+            let start = Int32(infos[glyphRange.lowerBound].cluster) - Int32(offset)
+            // A cluster ends where the next one in reading order starts.
+            let hasNext = rightToLeft ? position >= 0 : position < total
+            let next = hasNext ? Int32(infos[position].cluster) - Int32(offset) : textEnd
+            let first = Int32(glyphs.count)
+            var advance: Int32 = 0
+            for glyph in glyphRange {
+                let raw = positions[glyph].x_advance
+                let widened = raw == 0 ? 0 : raw + widening
+                glyphs.append(ShapedItem.Glyph(id: infos[glyph].codepoint, advance: widened,
+                                               xOffset: positions[glyph].x_offset, yOffset: positions[glyph].y_offset))
+                advance += widened
             }
-            initialized = next
-        }
-        var first: Int32 = 0
-        let clusters = [ShapedItem.Cluster](unsafeUninitializedCapacity: spans.count) { clusters, initialized in
-            for (position, span) in spans.enumerated() {
-                let start = Int32(infos[Int(span.start)].cluster) - Int32(offset)
-                // A cluster ends where the next one in reading order starts.
-                let next = position + 1 < spans.count ? Int32(infos[Int(spans[position + 1].start)].cluster) - Int32(offset) : textEnd
-                let count = span.end - span.start
-                var advance: Int32 = 0
-                for glyph in Int(first)..<Int(first + count) { advance += glyphs[glyph].advance }
-                let flags = hb_glyph_info_get_glyph_flags(infos + Int(span.start))
-                clusters[position] = ShapedItem.Cluster(
-                    start: max(0, start), end: max(next, start + 1), firstGlyph: first, glyphCount: count, advance: advance,
-                    unsafeToBreakBefore: flags.rawValue & HB_GLYPH_FLAG_UNSAFE_TO_BREAK.rawValue != 0)
-                first += count
-            }
-            initialized = spans.count
+            let flags = hb_glyph_info_get_glyph_flags(infos + glyphRange.lowerBound)
+            clusters.append(ShapedItem.Cluster(
+                start: max(0, start), end: max(next, start + 1), firstGlyph: first, glyphCount: Int32(glyphRange.count),
+                advance: advance, unsafeToBreakBefore: flags.rawValue & HB_GLYPH_FLAG_UNSAFE_TO_BREAK.rawValue != 0))
         }
         return ShapedItem(glyphs: glyphs, clusters: clusters)
     }
