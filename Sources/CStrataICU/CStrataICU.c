@@ -126,3 +126,13 @@ bool strata_icu_is_whitespace(uint32_t codepoint) { return u_isWhitespace((UChar
 bool strata_icu_is_emoji_presentation(uint32_t codepoint) {
     return u_hasBinaryProperty((UChar32)codepoint, UCHAR_EMOJI_PRESENTATION);
 }
+bool strata_icu_is_emoji(uint32_t codepoint) { return u_hasBinaryProperty((UChar32)codepoint, UCHAR_EMOJI); }
+bool strata_icu_is_emoji_modifier(uint32_t codepoint) {
+    return u_hasBinaryProperty((UChar32)codepoint, UCHAR_EMOJI_MODIFIER);
+}
+bool strata_icu_is_emoji_modifier_base(uint32_t codepoint) {
+    return u_hasBinaryProperty((UChar32)codepoint, UCHAR_EMOJI_MODIFIER_BASE);
+}
+bool strata_icu_is_default_ignorable(uint32_t codepoint) {
+    return u_hasBinaryProperty((UChar32)codepoint, UCHAR_DEFAULT_IGNORABLE_CODE_POINT);
+}

@@ -186,6 +186,21 @@ private func colourful(_ bitmap: Bitmap, spread: Int = 60) -> Int {
         #expect(emojiFonts.face(forCluster: [], in: chain) === dejaVu)
     }
 
+    /// Layout keeps a run of letters and marks in the face before it, but never a cluster that
+    /// asks for emoji: each of these, after text the primary face draws, is drawn in colour.
+    @Test func layoutDrawsClustersThatAskForEmojiInColourAfterText() throws {
+        let faces = emojiFonts.chain(for: Font())
+        try #require(faces.count == 2)
+        let dejaVu = faces[0], noto = faces[1]
+        for cluster in ["❤\u{FE0F}", "#\u{FE0F}\u{20E3}", "👍🏽", "🏴\u{E0067}\u{E0062}\u{E0073}\u{E0063}\u{E0074}\u{E007F}"] {
+            let glyphs = emojiLayout("e\u{301}" + cluster).lines.flatMap { $0.placedGlyphs() }
+            // HarfBuzz composes e + U+0301 into é: one glyph of text, then the emoji's.
+            let names = "\(cluster.unicodeScalars.map { String($0.value, radix: 16) }): \(glyphs.map(\.face.familyName))"
+            #expect(glyphs.first?.face === dejaVu, "é before it is text: \(names)")
+            #expect(glyphs.count >= 2 && glyphs.dropFirst().allSatisfy { $0.face === noto }, "\(names)")
+        }
+    }
+
     @Test func decisionsAreCachedWithinTheirBudget() throws {
         let library = try FontLibrary(files: [dejaVuPath, notoEmojiPath])
         let chain = library.fontChain(for: Font())

@@ -78,3 +78,11 @@ bool strata_icu_is_hard_break(uint32_t codepoint);
 bool strata_icu_is_whitespace(uint32_t codepoint);
 /// UTS #51's Emoji_Presentation: shown as emoji unless a variation selector says otherwise.
 bool strata_icu_is_emoji_presentation(uint32_t codepoint);
+/// UTS #51's Emoji: may be shown as emoji (with U+FE0F, or in a sequence).
+bool strata_icu_is_emoji(uint32_t codepoint);
+/// UTS #51's Emoji_Modifier: the five skin tones.
+bool strata_icu_is_emoji_modifier(uint32_t codepoint);
+/// UTS #51's Emoji_Modifier_Base: takes a skin tone.
+bool strata_icu_is_emoji_modifier_base(uint32_t codepoint);
+/// Default_Ignorable_Code_Point: invisible unless a font has a glyph for it (ZWJ, selectors).
+bool strata_icu_is_default_ignorable(uint32_t codepoint);

@@ -1,4 +1,5 @@
 import CFreeType
+internal import CStrataICU
 import Glibc
 import CHarfBuzz
 import Locking
@@ -199,10 +200,10 @@ public final class FontFace: @unchecked Sendable {
         var code = FT_Get_First_Char(face, &glyph)
         // Bounded: the cmap is the file's, and a hostile one may be long.
         for _ in 0..<4096 where glyph != 0 {
-            if let scalar = Unicode.Scalar(UInt32(truncatingIfNeeded: code)), scalar.properties.isEmojiPresentation { break }
+            if strata_icu_is_emoji_presentation(UInt32(truncatingIfNeeded: code)) { break }
             code = FT_Get_Next_Char(face, code, &glyph)
         }
-        guard glyph != 0, let scalar = Unicode.Scalar(UInt32(truncatingIfNeeded: code)), scalar.properties.isEmojiPresentation,
+        guard glyph != 0, strata_icu_is_emoji_presentation(UInt32(truncatingIfNeeded: code)),
               FT_Select_Size(face, Int32(largest)) == 0 else { return true }
         guard FT_Load_Glyph(face, glyph, Int32(FT_LOAD_COLOR)) == 0, let slot = face.pointee.glyph else { return false }
         return slot.pointee.bitmap.pixel_mode == UInt8(FT_PIXEL_MODE_BGRA.rawValue) && slot.pointee.bitmap.width > 0

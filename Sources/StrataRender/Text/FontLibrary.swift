@@ -1,4 +1,5 @@
 import CFontconfig
+internal import CStrataICU
 import CFreeType
 import Glibc
 import Locking
@@ -241,7 +242,7 @@ public final class FontLibrary: @unchecked Sendable {
         if scalars.count == 1, presentation == .unspecified { return face(for: base, in: chain) }
         let key = ClusterKey(chain: chain.serial, scalars: scalars.map(\.value))
         if let known = clusterFaces.value(for: key) { return known }
-        let required = scalars.filter { !$0.properties.isDefaultIgnorableCodePoint }
+        let required = scalars.filter { !strata_icu_is_default_ignorable($0.value) }
         var picked: FontFace?
         if !required.isEmpty {
             switch presentation {
@@ -435,14 +436,14 @@ enum EmojiPresentation: Equatable {
             case 0x200D: joiner = true
             case 0x20E3: keycap = true
             case 0xE0020...0xE007F: tags = true
-            default: if scalar.properties.isEmojiModifier { modifier = true }
+            default: if strata_icu_is_emoji_modifier(scalar.value) { modifier = true }
             }
         }
-        let properties = base.properties
+        let value = base.value
         if textSelector {
             self = .text
-        } else if properties.isEmojiPresentation || (properties.isEmoji && (emojiSelector || keycap || joiner || tags))
-                    || (modifier && properties.isEmojiModifierBase) {
+        } else if strata_icu_is_emoji_presentation(value) || (strata_icu_is_emoji(value) && (emojiSelector || keycap || joiner || tags))
+                    || (modifier && strata_icu_is_emoji_modifier_base(value)) {
             self = .emoji
         } else {
             self = .unspecified
