@@ -203,6 +203,12 @@ public final class GlyphCache: Sendable {
         /// Synthetic bold (`FontFace.needsSyntheticBold`): the same glyph of the same face and
         /// size, drawn wider.
         let emboldened: Bool
+
+        /// Two words instead of four fields: every glyph drawn from a new layout is hashed.
+        func hash(into hasher: inout Hasher) {
+            hasher.combine(UInt64(UInt(bitPattern: face)) << 32 ^ UInt64(glyph))
+            hasher.combine(UInt64(UInt32(bitPattern: pixelSize)) << 1 | (emboldened ? 1 : 0))
+        }
     }
 
     private struct Entry {

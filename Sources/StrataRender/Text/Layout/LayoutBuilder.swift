@@ -337,6 +337,7 @@ struct LayoutBuilder {
         var paintItem: Int32 = -1
         var paint = ItemPaint()
         var shaped = ShapedItem.empty
+        var face: FontFace?
         var runItem: Int32 = -1
         var runMatches = false
         // Replaced by the first cluster's item before use (a line without clusters uses none).
@@ -355,6 +356,7 @@ struct LayoutBuilder {
                 item = items[Int(cluster.item)]
                 paint = ItemPaint(flat.pieces[item.piece])
                 shaped = shapes[Int(cluster.item)]
+                face = item.face
             }
             let raise = paint.raise
             let width = cluster.advance + (cluster.isSpace ? extraPerSpace : 0)
@@ -365,7 +367,8 @@ struct LayoutBuilder {
                     : baseline - paint.fontSize * 0.3 - size.height / 2) - raise
                 let frame = Rect(x: x, y: y, width: size.width, height: size.height)
                 attachments.append((attachment, frame))
-            } else if let face = item.face, cluster.index >= 0 {
+            } else if face != nil, cluster.index >= 0 {
+                // `face` is tested, not bound: binding it would retain it for every cluster.
                 let info = shaped.clusters[Int(cluster.index)]
                 // A letter-spaced right-to-left cluster keeps its spacing on its left.
                 var penX = x + (levels[position] & 1 == 1 ? paint.letterSpacing : 0)
@@ -376,18 +379,19 @@ struct LayoutBuilder {
                     if runItem != cluster.item {
                         runItem = cluster.item
                         runMatches = runs.last.map { $0.glyphs.upperBound == glyphs.count
-                            && $0.draws(like: face, pixelSize: item.pixelSize, emboldened: item.emboldened, color: paint.color) } ?? false
+                            && $0.draws(like: face!, pixelSize: item.pixelSize, emboldened: item.emboldened, color: paint.color) } ?? false
                     }
                     if runMatches, runs[runs.count - 1].glyphs.upperBound == glyphs.count {
                         runs[runs.count - 1].glyphs = runs[runs.count - 1].glyphs.lowerBound..<glyphs.count + glyphRange.count
                     } else {
-                        runs.append(GlyphRun(face: face, pixelSize: item.pixelSize, emboldened: item.emboldened, color: paint.color,
+                        runs.append(GlyphRun(face: face!, pixelSize: item.pixelSize, emboldened: item.emboldened, color: paint.color,
                                              glyphs: glyphs.count..<glyphs.count + glyphRange.count))
                         runMatches = true
                     }
                 }
                 let y = baseline - raise
-                for glyph in shaped.glyphs[glyphRange] {
+                for index in glyphRange {
+                    let glyph = shaped.glyphs[index]
                     glyphs.append(LineGlyph(id: glyph.id, position: Point(x: penX + Double(glyph.xOffset) * perUnit,
                                                                           y: y - Double(glyph.yOffset) * perUnit)))
                     penX += Double(glyph.advance) * perUnit
