@@ -129,6 +129,8 @@ struct Itemizer {
         var shaped: [ShapedItem] = []
         shaped.reserveCapacity(items.count)
         var clusters: [LogicalCluster] = []
+        // At most a cluster per code unit; reserved so that a long paragraph is not copied as it grows.
+        clusters.reserveCapacity(range.count)
         let perUnit = 1 / (64 * scale)
         for (itemIndex, item) in items.enumerated() {
             let piece = flat.pieces[item.piece]

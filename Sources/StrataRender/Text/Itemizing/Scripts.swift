@@ -18,8 +18,12 @@ enum Scripts {
 
     /// ICU's script code of `scalar`; Common when ICU cannot say.
     static func code(of scalar: Unicode.Scalar) -> Int32 {
-        strata_icu_script(scalar.value)
+        scalar.value < 0x80 ? asciiCodes[Int(scalar.value)] : strata_icu_script(scalar.value)
     }
+
+    /// ICU's answers for ASCII, asked once: most text is mostly ASCII, and each ICU call is
+    /// two lookups.
+    private static let asciiCodes: [Int32] = (0..<0x80).map { strata_icu_script($0) }
 
     /// HarfBuzz's tag for ICU script `code`; 0 (let HarfBuzz guess) for an unknown code.
     static func harfBuzzTag(_ code: Int32) -> UInt32 {

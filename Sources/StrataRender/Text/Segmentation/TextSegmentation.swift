@@ -141,6 +141,9 @@ enum BreakIterators {
             return scalarBoundaries(of: text, from: 0, kind: kind)
         }
         var result: [Boundary] = [Boundary(offset: 0, status: 0)]
+        // At most one boundary per code unit: reserved once rather than copied as it grows
+        // (grapheme boundaries come close to that bound; the rest is given back with the array).
+        if kind == .grapheme || kind == .line { result.reserveCapacity(Int(length) + 1) }
         // The iterator reads the array's storage: keep it alive and unmoved while iterating.
         withExtendedLifetime(text.units) {
             _ = strata_icu_break_first(iterator.handle)
