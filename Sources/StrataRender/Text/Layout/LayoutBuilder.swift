@@ -48,19 +48,20 @@ struct LayoutBuilder {
                 let cutHere = limit > 0 && lines.count == limit - 1 && !(endsParagraph && isLastParagraph)
                 let indent = offset == 0 ? firstHead : head
                 let width = available(indent)
-                var content = Array(clusters[range])
+                // A slice of the paragraph's clusters: most lines are placed without a copy.
+                var content = clusters[range]
                 var lineEnd = endsParagraph ? paragraph.end : Int(clusters[range].last?.end ?? Int32(paragraph.range.lowerBound))
                 if cutHere {
                     truncated = true
                     if mode.truncates {
-                        content = truncate(Array(clusters[range.lowerBound...]), paragraph: paragraph, mode: mode, width: width)
+                        content = ArraySlice(truncate(Array(clusters[range.lowerBound...]), paragraph: paragraph, mode: mode, width: width))
                     }
                     lineEnd = flat.text.units.count
                 } else if endsParagraph, mode.truncates, width.isFinite, self.width(of: content) > width {
                     // One cluster wider than the whole line (a long word with nowhere to break is
                     // already split): cut it when truncating.
                     truncated = true
-                    content = truncate(content, paragraph: paragraph, mode: mode, width: width)
+                    content = ArraySlice(truncate(Array(content), paragraph: paragraph, mode: mode, width: width))
                 }
                 let lineStart = offset == 0 || range.isEmpty ? paragraph.range.lowerBound : Int(clusters[range.lowerBound].start)
                 let alignment = style.alignment ?? options.alignment
@@ -80,9 +81,9 @@ struct LayoutBuilder {
     // MARK: Measuring
 
     /// The width without trailing spaces, which hang past the line's end.
-    private func width(of clusters: [LogicalCluster]) -> Double {
-        let end = (clusters.lastIndex { !$0.isSpace } ?? -1) + 1
-        return clusters.prefix(end).reduce(0) { $0 + $1.advance }
+    private func width(of clusters: ArraySlice<LogicalCluster>) -> Double {
+        let end = clusters.lastIndex { !$0.isSpace }.map { $0 + 1 } ?? clusters.startIndex
+        return clusters[..<end].reduce(0) { $0 + $1.advance }
     }
 
     /// Eight spaces of the paragraph's first font, unless the options set the interval; at least
@@ -189,14 +190,14 @@ struct LayoutBuilder {
     /// `clusters` with each stretch of one item shaped again on its own where it was cut at a
     /// place HarfBuzz marked unsafe (a ligature or a joining form across the cut): the
     /// stretch then ends the way text ends, as at a line break in pango.
-    private mutating func reshaped(_ clusters: [LogicalCluster]) -> [LogicalCluster] {
+    private mutating func reshaped(_ clusters: ArraySlice<LogicalCluster>) -> ArraySlice<LogicalCluster> {
         // Made only when a stretch is shaped again; most lines are returned as they are.
         var result: [LogicalCluster]?
-        var index = 0
-        while index < clusters.count {
+        var index = clusters.startIndex
+        while index < clusters.endIndex {
             let item = Int(clusters[index].item)
             var end = index + 1
-            while end < clusters.count, Int(clusters[end].item) == item { end += 1 }
+            while end < clusters.endIndex, Int(clusters[end].item) == item { end += 1 }
             let first = clusters[index], last = clusters[end - 1]
             let shaped = shapes[item]
             let cutBefore = first.index > 0 && first.unsafeToBreakBefore
@@ -213,7 +214,7 @@ struct LayoutBuilder {
             }
             index = end
         }
-        return result ?? clusters
+        return result.map { ArraySlice($0) } ?? clusters
     }
 
     private mutating func shapeAgain(item: Int, _ range: Range<Int>, like old: [LogicalCluster]) -> [LogicalCluster] {
@@ -242,12 +243,12 @@ struct LayoutBuilder {
 
     /// Places one line: `alignment` within `width` (the options' width less the indents), the
     /// start indent on the paragraph's start side, the line's height from `style`.
-    private mutating func place(_ clusters: [LogicalCluster], range: Range<Int>, paragraph: ShapedParagraph,
+    private mutating func place(_ clusters: ArraySlice<LogicalCluster>, range: Range<Int>, paragraph: ShapedParagraph,
                                 bidi: BidiResolver?, alignment: TextAlignment, indent: (start: Double, end: Double),
                                 width: Double, style: ParagraphStyle) {
         // Trailing spaces hang: they are not shown, and alignment ignores them.
-        let visible = (clusters.lastIndex { !$0.isSpace } ?? -1) + 1
-        let shown = clusters.prefix(visible)
+        let visible = clusters.lastIndex { !$0.isSpace }.map { $0 + 1 } ?? clusters.startIndex
+        let shown = clusters[..<visible]
         // Levels with rule L1 for the line's own end; an ellipsis reads in the paragraph's direction.
         let lineStart = Int(shown.first.map { min($0.start, Int32(range.lowerBound)) } ?? Int32(range.lowerBound))
         let lineEnd = max(lineStart, Int(clusters.reduce(Int32(lineStart)) { max($0, $1.end) }))
