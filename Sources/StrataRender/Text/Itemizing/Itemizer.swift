@@ -263,15 +263,9 @@ struct Itemizer {
         var chainPiece = -1
         var chain: FontChain?
         var fallback: FontFace?
-        var current: (start: Int, piece: Int, face: FontFace?, level: UInt8, script: Int32)?
-        func close(at end: Int) {
-            guard let open = current, end > open.start else { return }
-            let font = flat.pieces[open.piece].style.font
-            let pixelSize = LayoutMetrics.pixelSize(font, scale: scale)
-            items.append(TextItem(range: open.start..<end, piece: open.piece, face: open.face, level: open.level,
-                                  script: Scripts.harfBuzzTag(open.script), pixelSize: pixelSize,
-                                  emboldened: open.face?.needsSyntheticBold(for: font.weight) ?? false))
-        }
+        // The item being extended; a plain variable, not captured by a closure, so that reading
+        // it per grapheme goes through no box.
+        var current: OpenItem?
         while graphemeCursor < graphemes.count, graphemes[graphemeCursor].offset <= range.lowerBound { graphemeCursor += 1 }
         var start = range.lowerBound
         // What the loop needs of the current piece, read when the piece changes rather than
@@ -305,23 +299,47 @@ struct Itemizer {
                 }
                 face = clusterFace(start..<stop, first: scalar, in: chain!, fallback: &fallback)
             }
-            if let open = current, open.piece == pieceCursor, open.face === face, open.level == level,
-               open.script == script || Scripts.isNeutral(code), !isAttachment {
+            if current?.continues(piece: pieceCursor, face: face, level: level, script: script, code: code) == true, !isAttachment {
                 // Same item.
             } else {
-                close(at: start)
-                current = (start, pieceCursor, face, level, script)
+                close(current, at: start, into: &items)
+                current = OpenItem(start: start, piece: pieceCursor, face: face, level: level, script: script)
             }
             if isAttachment {
                 // An attachment is an item of its own.
-                close(at: stop)
+                close(current, at: stop, into: &items)
                 current = nil
             }
             start = stop
             while graphemeCursor < graphemes.count, graphemes[graphemeCursor].offset <= start { graphemeCursor += 1 }
         }
-        close(at: range.upperBound)
+        close(current, at: range.upperBound, into: &items)
         return items
+    }
+
+    /// An item itemising has opened and not yet closed.
+    private struct OpenItem {
+        let start: Int
+        let piece: Int
+        let face: FontFace?
+        let level: UInt8
+        let script: Int32
+
+        /// Whether a grapheme of `piece` in `face` at `level`, of script `code` (the running
+        /// script `script`), belongs to this item.
+        func continues(piece: Int, face: FontFace?, level: UInt8, script: Int32, code: Int32) -> Bool {
+            self.piece == piece && self.face === face && self.level == level && (self.script == script || Scripts.isNeutral(code))
+        }
+    }
+
+    /// Appends `open`, ended at `end`, to `items` (nothing if it is empty or there is none).
+    private func close(_ open: OpenItem?, at end: Int, into items: inout [TextItem]) {
+        guard let open, end > open.start else { return }
+        let font = flat.pieces[open.piece].style.font
+        let pixelSize = LayoutMetrics.pixelSize(font, scale: scale)
+        items.append(TextItem(range: open.start..<end, piece: open.piece, face: open.face, level: open.level,
+                              script: Scripts.harfBuzzTag(open.script), pixelSize: pixelSize,
+                              emboldened: open.face?.needsSyntheticBold(for: font.weight) ?? false))
     }
 }
 
