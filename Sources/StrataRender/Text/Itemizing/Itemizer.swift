@@ -133,9 +133,8 @@ struct Itemizer {
         clusters.reserveCapacity(range.count)
         let perUnit = 1 / (64 * scale)
         for (itemIndex, item) in items.enumerated() {
-            let piece = flat.pieces[item.piece]
-            let spacing = Self.finite(piece.style.letterSpacing)
-            if let attachment = piece.attachment {
+            let spacing = Self.finite(flat.pieces[item.piece].style.letterSpacing)
+            if let attachment = flat.pieces[item.piece].attachment {
                 shaped.append(.empty)
                 let breaks = wrapsCharacters || isBreak(after: item.range.upperBound, cursor: &breakCursor)
                 clusters.append(LogicalCluster(item: Int32(itemIndex), index: -1, start: Int32(item.range.lowerBound),
@@ -149,7 +148,7 @@ struct Itemizer {
             }
             let result = ShapeCache.shared.shape(flat.text.units, item.range, face: face, pixelSize: item.pixelSize,
                                                  emboldened: item.emboldened, rightToLeft: item.rightToLeft, script: item.script,
-                                                 features: TextFeatures(piece.style.features))
+                                                 features: TextFeatures(flat.pieces[item.piece].style.features))
             shaped.append(result)
             for (clusterIndex, cluster) in result.clusters.enumerated() {
                 let start = item.range.lowerBound + Int(cluster.start), stop = item.range.lowerBound + Int(cluster.end)

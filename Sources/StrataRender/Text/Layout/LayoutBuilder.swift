@@ -258,7 +258,7 @@ struct LayoutBuilder {
         let levels: [UInt8]
         let order: [Int]?
         if leftToRight {
-            levels = Array(repeating: 0, count: shown.count)
+            levels = []
             order = nil
         } else {
             let lineLevels = bidi?.lineLevels(lineStart, lineEnd) ?? []
@@ -350,12 +350,14 @@ struct LayoutBuilder {
         for step in 0..<shown.count {
             let position = order?[step] ?? step
             let cluster = shown[shown.startIndex + position]
+            // Left-to-right-only text has no levels: every one is 0.
+            let level = leftToRight ? 0 : levels[position]
             // The item, and what its piece's style says about drawing, read once per run of one
             // item rather than copied (and their references retained) for every cluster.
             if paintItem != cluster.item {
                 paintItem = cluster.item
                 item = items[Int(cluster.item)]
-                paint = ItemPaint(flat.pieces[item.piece])
+                paint = ItemPaint(flat, piece: item.piece)
                 shaped = shapes[Int(cluster.item)]
                 face = item.face
             }
@@ -372,7 +374,7 @@ struct LayoutBuilder {
                 // `face` is tested, not bound: binding it would retain it for every cluster.
                 let info = shaped.clusters[Int(cluster.index)]
                 // A letter-spaced right-to-left cluster keeps its spacing on its left.
-                var penX = x + (levels[position] & 1 == 1 ? paint.letterSpacing : 0)
+                var penX = x + (level & 1 == 1 ? paint.letterSpacing : 0)
                 let glyphRange = Int(info.firstGlyph)..<Int(info.firstGlyph + info.glyphCount)
                 if !glyphRange.isEmpty {
                     // The open run takes the glyphs if it ends here and draws like this item;
@@ -398,7 +400,7 @@ struct LayoutBuilder {
                     penX += Double(glyph.advance) * perUnit
                 }
             }
-            placed.append(PlacedCluster(start: cluster.start, end: cluster.end, x: x, width: width, level: levels[position],
+            placed.append(PlacedCluster(start: cluster.start, end: cluster.end, x: x, width: width, level: level,
                                         piece: item.isEllipsis ? -1 : Int32(item.piece)))
             if paint.isDecorated {
                 decorate(&decorations, &shadows, item: item, x: x, width: width, baseline: baseline - raise,
@@ -457,13 +459,15 @@ private struct ItemPaint {
 
     init() {}
 
-    init(_ piece: FlatText.Piece) {
-        color = piece.style.color
-        raise = Itemizer.finite(piece.style.baselineOffset)
-        letterSpacing = Itemizer.finite(piece.style.letterSpacing)
-        fontSize = piece.style.font.size
-        isDecorated = piece.style.isDecorated
-        attachment = piece.attachment
+    /// Reads piece `index`'s fields in place rather than copying the piece (and retaining
+    /// every reference its style holds) for each item.
+    init(_ flat: FlatText, piece index: Int) {
+        color = flat.pieces[index].style.color
+        raise = Itemizer.finite(flat.pieces[index].style.baselineOffset)
+        letterSpacing = Itemizer.finite(flat.pieces[index].style.letterSpacing)
+        fontSize = flat.pieces[index].style.font.size
+        isDecorated = flat.pieces[index].style.isDecorated
+        attachment = flat.pieces[index].attachment
     }
 }
 
