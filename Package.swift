@@ -108,8 +108,8 @@ let package = Package(
         ),
         // Golden-image comparison shared by the render and core tests.
         .target(name: "RenderTestSupport", dependencies: ["StrataRender", "StrataPlatform"], path: "Tests/RenderTestSupport"),
-        // Golden images are read from the source tree by path, so they are excluded, not resources.
-        .testTarget(name: "StrataRenderTests", dependencies: ["StrataRender", "RenderTestSupport", "StrataPlatform", system], exclude: ["Golden"]),
+        // Golden images and test fonts are read from the source tree by path, so they are excluded, not resources.
+        .testTarget(name: "StrataRenderTests", dependencies: ["StrataRender", "RenderTestSupport", "StrataPlatform", system], exclude: ["Golden", "Fonts"]),
         .testTarget(name: "StrataPlatformTests", dependencies: ["StrataPlatform", "WaylandTestSupport", "main-thread-probe", system]),
         // A headless host and recording painters, shared by the core and widget tests.
         .target(name: "CoreTestSupport", dependencies: ["StrataCore", "Locking"], path: "Tests/CoreTestSupport"),

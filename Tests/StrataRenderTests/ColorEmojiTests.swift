@@ -326,6 +326,47 @@ private func put32(_ value: UInt32, at offset: Int, in font: inout [UInt8]) {
     }
 }
 
+/// Twemoji's smileys as COLRv1 paint graphs over empty outlines (`Fonts/README.md`): FreeType
+/// 2.12 exposes the graphs but does not draw them.
+@Suite struct PaintGraphGlyphTests {
+    private let paintedPath = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        .appendingPathComponent("Fonts/twemoji_smiley-glyf_colr_1.ttf").path
+
+    /// Ink pixels of `string` drawn 24 pt in `library`'s default font, and the faces it used.
+    private func draw(_ string: String, in library: FontLibrary) throws -> (ink: Int, faces: [String]) {
+        let layout = emojiLayout(string, size: 24, library: library)
+        let bitmap = try makeBitmap(60, 40)
+        Canvas(bitmap: bitmap).draw(layout, at: Point(x: 4, y: 4))
+        let ink = allPixels(bitmap).filter { $0 != Color.white.premultipliedARGB }.count
+        return (ink, layout.lines.flatMap { $0.placedGlyphs().map(\.face.familyName) })
+    }
+
+    /// An emoji whose only glyph in the first face is a paint graph takes the next face's
+    /// monochrome glyph (DejaVu Sans has the smileys in black and white): it is drawn, not boxed.
+    @Test func aPaintGraphEmojiFallsBackToAMonochromeGlyph() throws {
+        let library = try FontLibrary(files: [paintedPath, dejaVuPath])
+        let painted = try #require(library.chain(for: Font()).first)
+        #expect(painted.hasColor)
+        for emoji in ["😁", "😃", "😍", "☺"] {
+            let drawn = try draw(emoji, in: library)
+            #expect(drawn.faces == ["DejaVu Sans"], "\(emoji): \(drawn.faces)")
+            #expect(drawn.ink > 40, "\(emoji): \(drawn.ink) pixels of ink")
+        }
+        // A colour face that draws the emoji is still preferred to the monochrome one.
+        let withNoto = try FontLibrary(files: [paintedPath, dejaVuPath, notoEmojiPath])
+        #expect(try draw("😁", in: withNoto).faces == ["Noto Color Emoji"])
+    }
+
+    /// With no other face, the paint-graph face is the last resort, and its glyph is a box in
+    /// the text's colour: an emoji never silently vanishes.
+    @Test func withNoOtherFaceAPaintGraphEmojiIsABox() throws {
+        let library = try FontLibrary(files: [paintedPath])
+        let drawn = try draw("😁", in: library)
+        #expect(drawn.faces.count == 1)
+        #expect(drawn.ink >= 30, "the box left \(drawn.ink) pixels of ink")
+    }
+}
+
 @Suite struct EmojiGoldenTests {
     /// Colour emoji beside Latin text at 12, 24 and 48 pt, in DejaVu Sans and Noto Color Emoji.
     /// Only emoji today's per-character fallback keeps whole: DejaVu Sans has 😀, ❤ and #, so

@@ -78,10 +78,11 @@ enum ColorGlyphs {
         composite(image.raw, x0 - penX, y0 - penY, x0, y0, x1 - x0, y1 - y0)
     }
 
-    /// Whether `glyph` has a COLRv1 paint graph, which FreeType 2.12 exposes but does not draw.
-    static func hasPaintGraph(_ face: FT_Face, _ glyph: UInt32) -> Bool {
-        var paint = FT_OpaquePaint()
-        return FT_Get_Color_Glyph_Paint(face, glyph, FT_COLOR_INCLUDE_ROOT_TRANSFORM, &paint) != 0
+    /// Whether `glyph` has COLRv0 layers, which FreeType blends itself.
+    static func hasLayers(_ face: FT_Face, _ glyph: UInt32) -> Bool {
+        var layerGlyph: FT_UInt = 0, colorIndex: FT_UInt = 0
+        var iterator = FT_LayerIterator()
+        return FT_Get_Color_Glyph_Layer(face, glyph, &layerGlyph, &colorIndex, &iterator) != 0
     }
 }
 

@@ -117,7 +117,10 @@ public final class FontFace: @unchecked Sendable {
         }
         hbFace = hb_face_create(blob, UInt32(index))
         hb_blob_destroy(blob)
-        asciiCoverage = Self.asciiCoverage(of: hbFace)
+        let isColorFace = face.pointee.face_flags & FT_Long(FT_FACE_FLAG_COLOR) != 0
+        let painted: (characters: Set<UInt32>, glyphs: Set<UInt32>) = isColorFace ? Self.paintedOnlyCharacters(of: face) : ([], [])
+        (paintedOnly, paintedOnlyGlyphs) = painted
+        asciiCoverage = Self.asciiCoverage(of: hbFace, except: painted.characters)
         coverageFont = Self.immutableFont(hbFace, pixelSize: 64 * 16)
         self.data = data
         self.path = path
@@ -127,7 +130,7 @@ public final class FontFace: @unchecked Sendable {
         id = Self.nextID.wrappingAdd(1, ordering: .relaxed).oldValue
         familyName = face.pointee.family_name.map { String(cString: $0) } ?? "?"
         weight = Self.designWeight(of: face)
-        hasColor = face.pointee.face_flags & FT_Long(FT_FACE_FLAG_COLOR) != 0
+        hasColor = isColorFace
         let isScalable = face.pointee.face_flags & FT_Long(FT_FACE_FLAG_SCALABLE) != 0
         let hasSbix = face.pointee.face_flags & FT_Long(FT_FACE_FLAG_SBIX) != 0
         let strikes = isScalable && !hasSbix ? [] : Self.strikes(of: face)
@@ -178,13 +181,13 @@ public final class FontFace: @unchecked Sendable {
         return SizedFont(font: font)
     }
 
-    private static func asciiCoverage(of face: OpaquePointer) -> (low: UInt64, high: UInt64) {
+    private static func asciiCoverage(of face: OpaquePointer, except excluded: Set<UInt32>) -> (low: UInt64, high: UInt64) {
         guard let font = hb_font_create(face) else { return (0, 0) }
         defer { hb_font_destroy(font) }
         hb_ot_font_set_funcs(font)
         var bits: (low: UInt64, high: UInt64) = (0, 0)
         var glyph: hb_codepoint_t = 0
-        for value in UInt32(0)..<128 where hb_font_get_nominal_glyph(font, value, &glyph) != 0 {
+        for value in UInt32(0)..<128 where hb_font_get_nominal_glyph(font, value, &glyph) != 0 && !excluded.contains(value) {
             if value < 64 { bits.low |= 1 << UInt64(value) } else { bits.high |= 1 << UInt64(value - 64) }
         }
         return bits
@@ -239,12 +242,51 @@ public final class FontFace: @unchecked Sendable {
         requested >= .semibold && weight <= .medium
     }
 
-    /// Whether the face has a glyph for `scalar`.
+    /// Whether the face has a glyph for `scalar` that it can draw: one it maps, unless that is a
+    /// colour glyph with nothing FreeType can show (`paintedOnly`).
     func covers(_ scalar: Unicode.Scalar) -> Bool {
         if scalar.value < 64 { return asciiCoverage.low & (1 << UInt64(scalar.value)) != 0 }
         if scalar.value < 128 { return asciiCoverage.high & (1 << UInt64(scalar.value - 64)) != 0 }
         var glyph: hb_codepoint_t = 0
         return hb_font_get_nominal_glyph(coverageFont.font, scalar.value, &glyph) != 0
+            && (paintedOnly.isEmpty || !paintedOnly.contains(scalar.value))
+    }
+
+    /// Characters whose glyph in this colour face draws nothing FreeType 2.12 can show: no
+    /// COLRv0 layers and an empty outline, as a COLRv1 glyph has (a paint graph FreeType 2.12
+    /// does not draw, and Debian's 2.12.1 does not even read from the fonts tested). Drawn, they
+    /// would vanish. The face does not count as having them, so layout takes another face's
+    /// glyph: a colour one if a face has it, else a monochrome one. Only when no face has the
+    /// character is this face used, and its glyph (in `paintedOnlyGlyphs`) becomes a box.
+    private let paintedOnly: Set<UInt32>
+    private let paintedOnlyGlyphs: Set<UInt32>
+
+    /// The bound on the cmap entries `paintedOnlyCharacters` reads: a hostile cmap may be long.
+    static let paintGraphScanLimit = 1 << 16
+
+    /// `paintedOnly` and `paintedOnlyGlyphs` for `face`: empty unless it has a COLR table, else
+    /// read from its cmap, its COLRv0 layers and its outlines through FreeType. Spaces and
+    /// invisible characters are blank by design and are left alone. The face is not shared
+    /// yet, so no lock is needed.
+    private static func paintedOnlyCharacters(of face: FT_Face) -> (characters: Set<UInt32>, glyphs: Set<UInt32>) {
+        // 'COLR'
+        let colrTag: FT_ULong = 0x434F_4C52
+        var length: FT_ULong = 0
+        guard FT_Load_Sfnt_Table(face, colrTag, 0, nil, &length) == 0, length > 0 else { return ([], []) }
+        var characters: Set<UInt32> = [], glyphs: Set<UInt32> = []
+        var glyph: FT_UInt = 0
+        var code = FT_Get_First_Char(face, &glyph)
+        for _ in 0..<paintGraphScanLimit where glyph != 0 {
+            defer { code = FT_Get_Next_Char(face, code, &glyph) }
+            let value = UInt32(truncatingIfNeeded: code)
+            guard !strata_icu_is_whitespace(value), !strata_icu_is_default_ignorable(value), !ColorGlyphs.hasLayers(face, glyph),
+                  FT_Load_Glyph(face, glyph, Int32(FT_LOAD_NO_SCALE | FT_LOAD_NO_BITMAP)) == 0,
+                  let slot = face.pointee.glyph, slot.pointee.format == FT_GLYPH_FORMAT_OUTLINE, slot.pointee.outline.n_points == 0
+            else { continue }
+            characters.insert(value)
+            glyphs.insert(glyph)
+        }
+        return (characters, glyphs)
     }
 
     /// What `rasterize` made.
@@ -301,8 +343,8 @@ public final class FontFace: @unchecked Sendable {
             guard let rendered = GlyphBitmap(copying: bitmap, left: Int(slot.pointee.bitmap_left), top: Int(slot.pointee.bitmap_top),
                                              scale: scale) else { return .failed }
             // FreeType 2.12 loads a COLRv1 glyph as its base outline, which such fonts leave empty.
-            if color, rendered.isBlank, ColorGlyphs.hasPaintGraph(state.face, glyph) {
-                failure = "it is a COLRv1 glyph, which FreeType 2.12 does not draw"
+            if color, rendered.isBlank, paintedOnlyGlyphs.contains(glyph) {
+                failure = "it has no COLRv0 layers and no outline (a COLRv1 paint graph, which FreeType 2.12 does not draw)"
                 return .failed
             }
             // A font's missing glyph (glyph 0) drawn blank would make missing text invisible:
