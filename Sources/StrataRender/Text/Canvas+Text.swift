@@ -5,8 +5,9 @@ extension Canvas {
     /// Draws laid-out text with its top-left corner at `origin` (user space). Each glyph comes
     /// from its font library's `GlyphCache`, at whole device pixels, and is composited as an A8
     /// mask over a solid colour; runs of one colour go to pixman in one call through the thread's
-    /// `ThreadGlyphCache`, which saves pixman's per-call setup for every glyph but the first. The
-    /// canvas must be scaled like the layout (`scale`).
+    /// `ThreadGlyphCache`, which saves pixman's per-call setup for every glyph but the first; a
+    /// glyph the thread has drawn before comes from its copy there, without the shared cache.
+    /// The canvas must be scaled like the layout (`scale`).
     /// Glyphs too large for the cache (over `GlyphCache.maximumGlyphSide`) are rasterized from
     /// their outlines on each draw, only where they cross the clip, in bounded bands.
     /// Colour glyphs (emoji) are composited as they are, whatever the text's colour, faded by
@@ -47,19 +48,38 @@ extension Canvas {
         let resolved = layout.resolvedGlyphs.withLock { $0 }
         let glyphCount = layout.lines.reduce(0) { $0 + $1.glyphs.count }
         var looked: [GlyphBitmap?] = []
-        if resolved == nil { looked.reserveCapacity(glyphCount) }
+        // The bitmaps looked up in the shared cache, kept with the layout so that later draws
+        // skip it, unless the thread's own copies answered.
+        var recording = resolved == nil
+        if recording { looked.reserveCapacity(glyphCount) }
         run.reserveCapacity(glyphCount)
         var index = 0
         for line in layout.lines {
             for glyphRun in line.runs {
                 let face = glyphRun.face, pixelSize = glyphRun.pixelSize, emboldened = glyphRun.emboldened, color = glyphRun.color
                 for glyph in line.glyphs[glyphRun.glyphs] {
-                    let image = resolved?[index] ?? (resolved == nil
-                        ? face.glyphCache.glyph(glyph.id, of: face, pixelSize: pixelSize, emboldened: emboldened) : nil)
-                    if resolved == nil { looked.append(image) }
+                    let position = index
                     index += 1
                     let pen = convertToDevice(Point(x: origin.x + glyph.position.x, y: origin.y + glyph.position.y))
-                    guard pen.x.isFinite, pen.y.isFinite, abs(pen.x) < 1e7, abs(pen.y) < 1e7 else { continue }
+                    let penFinite = pen.x.isFinite && pen.y.isFinite && abs(pen.x) < 1e7 && abs(pen.y) < 1e7
+                    // A mask glyph this thread has drawn before needs nothing from the shared
+                    // cache and its lock: its copy goes straight into the run (pixman clips it).
+                    // The layout's bitmaps are then not recorded; later draws come this way too.
+                    if resolved == nil, let threadCache,
+                       let copy = threadCache.cached(face: face.id, glyph: glyph.id, pixelSize: pixelSize, emboldened: emboldened) {
+                        recording = false
+                        guard penFinite else { continue }
+                        if runColor != color {
+                            flush()
+                            runColor = color
+                        }
+                        run.append(pixman_glyph_t(x: Int32(pen.x.rounded()), y: Int32(pen.y.rounded()), glyph: copy))
+                        continue
+                    }
+                    let image = resolved?[position] ?? (resolved == nil
+                        ? face.glyphCache.glyph(glyph.id, of: face, pixelSize: pixelSize, emboldened: emboldened) : nil)
+                    if recording { looked.append(image) }
+                    guard penFinite else { continue }
                     let penX = Int(pen.x.rounded()), penY = Int(pen.y.rounded())
                     guard let image else {
                         // Nil: FreeType failed, or the glyph is too large to cache; draw its outline,
@@ -114,7 +134,7 @@ extension Canvas {
         if let threadCache { pixman_glyph_cache_thaw(threadCache.cache) }
         if clipped { _ = pixman_image_set_clip_region32(destination, nil) }
         bitmap.endWriting()
-        if resolved == nil { layout.resolvedGlyphs.withLock { $0 = looked } }
+        if recording { layout.resolvedGlyphs.withLock { $0 = looked } }
         for line in layout.lines {
             for (attachment, frame) in line.attachments {
                 guard let image = attachment.image else { continue }

@@ -377,12 +377,27 @@ final class ThreadGlyphCache {
         bytes = 0
     }
 
+    /// pixman's keys for a glyph: a face's emboldened glyphs are pixman's font 2 × serial + 1,
+    /// its others 2 × serial; the glyph key holds the size and the glyph index.
+    private static func keys(face: Int, glyph: UInt32, pixelSize: Int32, emboldened: Bool)
+        -> (font: UnsafeMutableRawPointer?, glyph: UnsafeMutableRawPointer?) {
+        (UnsafeMutableRawPointer(bitPattern: UInt(bitPattern: face) << 1 | (emboldened ? 1 : 0)),
+         UnsafeMutableRawPointer(bitPattern: UInt(UInt32(bitPattern: pixelSize)) << 32 | UInt(glyph)))
+    }
+
+    /// The thread's copy of glyph `glyph` of face `face` at `pixelSize`, if it has one: a mask
+    /// glyph drawn before on this thread, which needs nothing from the shared cache (only masks
+    /// are copied, so a blank or colour glyph is never found here). Call between
+    /// `pixman_glyph_cache_freeze` and `_thaw`.
+    func cached(face: Int, glyph: UInt32, pixelSize: Int32, emboldened: Bool) -> UnsafeRawPointer? {
+        let (fontKey, glyphKey) = Self.keys(face: face, glyph: glyph, pixelSize: pixelSize, emboldened: emboldened)
+        return pixman_glyph_cache_lookup(cache, fontKey, glyphKey)
+    }
+
     /// pixman's glyph for `bitmap` (glyph `glyph` of face `face` at `pixelSize`, emboldened or
     /// not), copied on first use. Call between `pixman_glyph_cache_freeze` and `_thaw`.
     func glyph(_ bitmap: GlyphBitmap, face: Int, glyph: UInt32, pixelSize: Int32, emboldened: Bool) -> UnsafeRawPointer? {
-        // A face's emboldened glyphs are pixman's font 2 × serial + 1, its others 2 × serial.
-        let fontKey = UnsafeMutableRawPointer(bitPattern: UInt(bitPattern: face) << 1 | (emboldened ? 1 : 0))
-        let glyphKey = UnsafeMutableRawPointer(bitPattern: UInt(UInt32(bitPattern: pixelSize)) << 32 | UInt(glyph))
+        let (fontKey, glyphKey) = Self.keys(face: face, glyph: glyph, pixelSize: pixelSize, emboldened: emboldened)
         if let found = pixman_glyph_cache_lookup(cache, fontKey, glyphKey) { return found }
         guard let mask = bitmap.mask else { return nil }
         // pixman's origin is the pen position within the glyph image.
