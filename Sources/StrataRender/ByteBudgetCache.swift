@@ -1,4 +1,5 @@
 import Locking
+import Synchronization
 
 /// What a cache holds and how it has been used: a snapshot for tests, soak programs and
 /// diagnostics.
@@ -50,19 +51,25 @@ final class ByteBudgetCache<Key: Hashable & Sendable, Value: Sendable>: Sendable
     init(budget: Int, entryOverhead: Int = defaultEntryOverhead) {
         self.entryOverhead = max(entryOverhead, 0)
         storage = Locked(Storage(budget: max(budget, 0)))
+        currentBudget = Atomic(max(budget, 0))
     }
 
-    /// The most bytes kept. Lowering it evicts at once.
+    /// The most bytes kept. Lowering it evicts at once. Read without the lock: callers ask it
+    /// before every lookup to skip a cache of no bytes.
     var budget: Int {
-        get { storage.withLock { $0.budget } }
+        get { currentBudget.load(ordering: .relaxed) }
         set {
             let dropped = storage.withLock { storage in
                 storage.budget = max(newValue, 0)
+                currentBudget.store(storage.budget, ordering: .relaxed)
                 return storage.evict(toFit: 0)
             }
             withExtendedLifetime(dropped) {}
         }
     }
+
+    /// `budget`, mirrored out of the lock; written only under it.
+    private let currentBudget: Atomic<Int>
 
     /// The value for `key`, now the most recently used; counts a hit or a miss.
     func value(for key: Key) -> Value? { storage.withLock { $0.lookUp(key) } }

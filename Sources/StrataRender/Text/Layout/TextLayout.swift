@@ -294,6 +294,8 @@ final class LayoutCache: Sendable {
     }
 
     func layout(_ text: AttributedText, options: TextLayoutOptions, scale: Double, library: FontLibrary) -> TextLayout {
+        // A cache of no bytes keeps nothing: skip the key's copy of the text and the lookup.
+        guard layouts.budget > 0 else { return TextLayout(text, options: options, scale: scale, library: library) }
         let key = Key(pieces: text.pieces.map { piece in
             switch piece {
             case let .text(string, style): .text(string, style)
