@@ -38,6 +38,23 @@ import Testing
         #expect(offset(text.position(at: Point(x: first.x + first.width * 0.2, y: 5)).index, in: text.string) == 1)
     }
 
+    /// A line limit that cuts whole paragraphs after the last line kept: that line's ellipsis
+    /// stands for them, whichever end it is drawn at, so selecting everything covers it (a
+    /// fuzz find: the ellipsis stood for nothing and no selection reached it).
+    @Test func anEllipsisStandsForTheParagraphsALineLimitHides() throws {
+        let string = "short\u{2028}hidden\nalso hidden"
+        for mode in [LineBreakMode.truncatingTail, .truncatingHead, .truncatingMiddle] {
+            let text = TextLayout(AttributedText(string, style: TextStyle(font: Font(size: 14))),
+                                  options: TextLayoutOptions(maximumLines: 1, lineBreakMode: mode), library: pinnedScriptFonts)
+            let line = try #require(text.lines.first)
+            #expect(text.lines.count == 1 && text.isTruncated)
+            let ellipsis = try #require(line.clusters.first { $0.piece == -1 }, "\(mode)")
+            #expect(ellipsis.start == 5 && Int(ellipsis.end) == string.utf16.count, "\(mode): \(ellipsis.start)..<\(ellipsis.end)")
+            let covered = text.selectionRects(for: string.startIndex..<string.endIndex).reduce(0) { $0 + $1.width }
+            #expect(abs(covered - line.frame.width) < 0.01, "\(mode): \(covered) of \(line.frame.width)")
+        }
+    }
+
     @Test func aSelectionAcrossADirectionChangeHasARectPerRun() {
         let string = "abc אבג def"
         let text = layout(string)

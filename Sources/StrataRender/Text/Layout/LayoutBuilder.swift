@@ -54,14 +54,16 @@ struct LayoutBuilder {
                 if cutHere {
                     truncated = true
                     if mode.truncates {
-                        content = ArraySlice(truncate(Array(clusters[range.lowerBound...]), paragraph: paragraph, mode: mode, width: width))
+                        content = ArraySlice(truncate(Array(clusters[range.lowerBound...]), paragraph: paragraph, mode: mode, width: width,
+                                                      hiddenEnd: Int32(flat.text.units.count)))
                     }
                     lineEnd = flat.text.units.count
                 } else if endsParagraph, mode.truncates, width.isFinite, self.width(of: content) > width {
                     // One cluster wider than the whole line (a long word with nowhere to break is
                     // already split): cut it when truncating.
                     truncated = true
-                    content = ArraySlice(truncate(Array(content), paragraph: paragraph, mode: mode, width: width))
+                    content = ArraySlice(truncate(Array(content), paragraph: paragraph, mode: mode, width: width,
+                                                  hiddenEnd: content.last?.end ?? Int32(paragraph.range.upperBound)))
                 }
                 let lineStart = offset == 0 || range.isEmpty ? paragraph.range.lowerBound : Int(clusters[range.lowerBound].start)
                 let alignment = style.alignment ?? options.alignment
@@ -110,11 +112,20 @@ struct LayoutBuilder {
     /// mode. The ellipsis reads in the paragraph's direction, so it sits at the line's visual end
     /// (or start) in right-to-left text too.
     private mutating func truncate(_ clusters: [LogicalCluster], paragraph: ShapedParagraph, mode: LineBreakMode,
-                                   width lineWidth: Double) -> [LogicalCluster] {
+                                   width lineWidth: Double, hiddenEnd: Int32) -> [LogicalCluster] {
         let cutAt = mode == .truncatingHead ? clusters.first : clusters.last
         let pieceIndex = cutAt.map { items[Int($0.item)].piece } ?? flat.pieces.indices.last ?? 0
         let hiddenStart = Int32(clusters.first?.start ?? Int32(paragraph.range.upperBound))
         guard let ellipsis = ellipsis(piece: pieceIndex, level: paragraph.baseLevel, at: hiddenStart) else { return clusters }
+        // The ellipsis stands for `from..<to`; one that would hide nothing of this paragraph
+        // stands for the text cut after it (the paragraphs a line limit hides), so that every
+        // cluster of a line covers some text and selecting all of it selects the ellipsis too.
+        func hiding(_ from: Int32, _ to: Int32) -> LogicalCluster {
+            if from == to, let end = clusters.last?.end, hiddenEnd > end {
+                return LogicalCluster(marking: ellipsis, from: end, to: hiddenEnd)
+            }
+            return LogicalCluster(marking: ellipsis, from: from, to: to)
+        }
         let available = lineWidth.isFinite ? lineWidth - ellipsis.advance : .infinity
         func fits(_ width: Double) -> Bool { width <= available }
         switch mode {
@@ -131,8 +142,7 @@ struct LayoutBuilder {
             }
             var kept = clusters[start...]
             while kept.first?.isSpace == true { kept = kept.dropFirst() }
-            let hidden = LogicalCluster(marking: ellipsis, from: clusters.first?.start ?? 0, to: kept.first?.start ?? clusters.last?.end ?? 0)
-            return [hidden] + kept
+            return [hiding(clusters.first?.start ?? 0, kept.first?.start ?? clusters.last?.end ?? 0)] + kept
         case .truncatingMiddle where lineWidth.isFinite:
             // Take from the end and the start in turn while they fit, so both halves stay about
             // the same size; spaces count, the ones left beside the ellipsis are dropped after.
@@ -150,7 +160,7 @@ struct LayoutBuilder {
             while back.first?.isSpace == true { back = back.dropFirst() }
             let from = front.last?.end ?? clusters.first?.start ?? 0
             let to = back.first?.start ?? clusters.last?.end ?? from
-            return front + [LogicalCluster(marking: ellipsis, from: from, to: to)] + back
+            return front + [hiding(from, to)] + back
         default:
             // Walk forward while clusters fit, then drop the spaces the cut leaves at the end.
             var total = 0.0, end = 0
@@ -162,8 +172,7 @@ struct LayoutBuilder {
             var kept = Array(clusters[..<end])
             while kept.last?.isSpace == true { kept.removeLast() }
             let from = kept.last?.end ?? clusters.first?.start ?? 0
-            let to = clusters.last?.end ?? from
-            return kept + [LogicalCluster(marking: ellipsis, from: from, to: to)]
+            return kept + [hiding(from, max(clusters.last?.end ?? from, hiddenEnd))]
         }
     }
 
