@@ -52,6 +52,9 @@ public final class MainLoop {
     /// How many times the loop woke from `epoll_wait` with something to do. A timeout the caller
     /// asked `runOnce` for is not a wake-up.
     public private(set) var wakeUps = 0
+    /// Timers scheduled and not yet cancelled (or fired, for one-shot timers): what keeps an
+    /// idle loop waking, for diagnostics and tests.
+    public var timerCount: Int { timers.timers.count }
     /// Whether the loop is inside an iteration, so before-sleep hooks will run before it waits.
     public private(set) var isIterating = false
 
