@@ -423,13 +423,14 @@ enum EmojiPresentation: Equatable {
     case unspecified
 
     /// How `scalars`, one grapheme cluster, asks to be shown.
-    init(of scalars: ArraySlice<Unicode.Scalar>) {
-        guard let base = scalars.first else {
+    init(of scalars: some Sequence<Unicode.Scalar>) {
+        var rest = scalars.makeIterator()
+        guard let base = rest.next() else {
             self = .unspecified
             return
         }
         var (textSelector, emojiSelector, joiner, keycap, modifier, tags) = (false, false, false, false, false, false)
-        for scalar in scalars.dropFirst() {
+        while let scalar = rest.next() {
             switch scalar.value {
             case 0xFE0E: textSelector = true
             case 0xFE0F: emojiSelector = true

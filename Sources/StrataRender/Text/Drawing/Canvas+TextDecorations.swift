@@ -59,12 +59,12 @@ extension Canvas {
         for line in layout.lines {
             for span in line.shadows {
                 guard let shadow = layout.style(of: span.piece)?.shadow else { continue }
-                drawShadow(shadow, glyphs: line.placedGlyphs(in: span.glyphs), origin: origin, clip: clip)
+                drawShadow(shadow, glyphs: span.glyphs, of: line, origin: origin, clip: clip)
             }
         }
     }
 
-    private func drawShadow(_ shadow: TextShadow, glyphs: [PlacedGlyph], origin: Point, clip: Rect) {
+    private func drawShadow(_ shadow: TextShadow, glyphs: Range<Int>, of line: TextLayout.Line, origin: Point, clip: Rect) {
         let offset = Point(x: ParagraphStyle.length(shadow.offset.x), y: ParagraphStyle.length(shadow.offset.y))
         let scale = max(abs(transform.a), abs(transform.d), 1e-6)
         let blur = shadow.blurRadius.isFinite ? min(max(shadow.blurRadius, 0), 32) : 0
@@ -73,15 +73,17 @@ extension Canvas {
         // The glyphs' device boxes, moved by the offset.
         var placed: [(image: GlyphBitmap, x: Int, y: Int)] = []
         var box = Rect.zero
-        for glyph in glyphs {
-            guard let image = glyph.face.glyphCache.glyph(glyph.glyph, of: glyph.face, pixelSize: glyph.pixelSize,
-                                                          emboldened: glyph.emboldened), !image.isBlank else { continue }
-            let pen = convertToDevice(Point(x: origin.x + glyph.position.x + offset.x, y: origin.y + glyph.position.y + offset.y))
-            guard pen.x.isFinite, pen.y.isFinite, abs(pen.x) < 1e7, abs(pen.y) < 1e7 else { continue }
-            let x = Int(pen.x.rounded()) + image.left, y = Int(pen.y.rounded()) - image.top
-            placed.append((image, x, y))
-            let rect = Rect(x: Double(x), y: Double(y), width: Double(image.width), height: Double(image.height))
-            box = box.isEmpty ? rect : box.union(rect)
+        for run in line.runs {
+            for glyph in line.glyphs[run.glyphs.clamped(to: glyphs)] {
+                guard let image = run.face.glyphCache.glyph(glyph.id, of: run.face, pixelSize: run.pixelSize, emboldened: run.emboldened),
+                      !image.isBlank else { continue }
+                let pen = convertToDevice(Point(x: origin.x + glyph.position.x + offset.x, y: origin.y + glyph.position.y + offset.y))
+                guard pen.x.isFinite, pen.y.isFinite, abs(pen.x) < 1e7, abs(pen.y) < 1e7 else { continue }
+                let x = Int(pen.x.rounded()) + image.left, y = Int(pen.y.rounded()) - image.top
+                placed.append((image, x, y))
+                let rect = Rect(x: Double(x), y: Double(y), width: Double(image.width), height: Double(image.height))
+                box = box.isEmpty ? rect : box.union(rect)
+            }
         }
         let area = box.insetBy(dx: -margin, dy: -margin).intersection(clip.insetBy(dx: -margin, dy: -margin))
         guard !placed.isEmpty, !area.isEmpty, area.width <= 4096, area.height <= 4096 else { return }

@@ -197,47 +197,15 @@ struct Itemizer {
         // A cluster of letters and marks (Thai, Devanagari, an accented Latin letter) that nothing
         // asks to show as emoji stays in the face of the cluster before when that face has all
         // of it, like a lone character; only the rest is the library's to decide.
-        if !single, isPlainText(range) {
-            if let primary = chain.primary, covers(primary, range) { return primary }
-            if let fallback, covers(fallback, range) { return fallback }
+        let scalars = flat.text.scalars(in: range)
+        let isText = !single && EmojiPresentation(of: scalars) == .unspecified
+        if isText {
+            if let primary = chain.primary, scalars.allSatisfy(primary.covers) { return primary }
+            if let fallback, scalars.allSatisfy(fallback.covers) { return fallback }
         }
-        var scalars: [Unicode.Scalar] = []
-        var offset = range.lowerBound
-        while offset < range.upperBound {
-            scalars.append(flat.text.scalar(at: offset))
-            offset += flat.text.scalarLength(at: offset)
-        }
-        let face = library.face(forCluster: scalars[...], in: chain)
-        if face !== chain.primary, isPlainText(range) { fallback = face }
+        let face = library.face(forCluster: Array(scalars)[...], in: chain)
+        if face !== chain.primary, isText { fallback = face }
         return face
-    }
-
-    /// Whether the cluster `range` is shown as text whatever the fonts: its base is not emoji by
-    /// default, and it has no variation selector, joiner, keycap, tag or skin tone (the cases
-    /// `EmojiPresentation` tells apart).
-    private func isPlainText(_ range: Range<Int>) -> Bool {
-        var offset = range.lowerBound
-        guard offset < range.upperBound, !strata_icu_is_emoji_presentation(flat.text.scalar(at: offset).value) else { return false }
-        offset += flat.text.scalarLength(at: offset)
-        while offset < range.upperBound {
-            let value = flat.text.scalar(at: offset).value
-            switch value {
-            case 0xFE0E, 0xFE0F, 0x200D, 0x20E3, 0xE0020...0xE007F: return false
-            default: if strata_icu_is_emoji_modifier(value) { return false }
-            }
-            offset += flat.text.scalarLength(at: offset)
-        }
-        return true
-    }
-
-    /// Whether `face` has every character of `range`.
-    private func covers(_ face: FontFace, _ range: Range<Int>) -> Bool {
-        var offset = range.lowerBound
-        while offset < range.upperBound {
-            guard face.covers(flat.text.scalar(at: offset)) else { return false }
-            offset += flat.text.scalarLength(at: offset)
-        }
-        return true
     }
 
     static func finite(_ value: Double) -> Double { value.isFinite ? min(max(value, -1e6), 1e6) : 0 }

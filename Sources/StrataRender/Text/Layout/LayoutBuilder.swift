@@ -393,7 +393,7 @@ struct LayoutBuilder {
                         runMatches = runs.last.map { $0.glyphs.upperBound == glyphs.count
                             && $0.draws(like: face!, pixelSize: item.pixelSize, emboldened: item.emboldened, color: paint.color) } ?? false
                     }
-                    if runMatches, runs[runs.count - 1].glyphs.upperBound == glyphs.count {
+                    if runMatches {
                         runs[runs.count - 1].glyphs = runs[runs.count - 1].glyphs.lowerBound..<glyphs.count + glyphRange.count
                     } else {
                         runs.append(GlyphRun(face: face!, pixelSize: item.pixelSize, emboldened: item.emboldened, color: paint.color,

@@ -27,17 +27,6 @@ struct GlyphRun: Sendable {
     }
 }
 
-/// One glyph with everything drawing it takes, as tests and shadows read a line's glyphs.
-struct PlacedGlyph: Sendable {
-    let face: FontFace
-    let glyph: UInt32
-    /// 26.6 fixed point.
-    let pixelSize: Int32
-    let emboldened: Bool
-    let position: Point
-    let color: Color
-}
-
 /// A cluster as shown on a line: the characters it stands for, where it is, and its direction.
 /// What layout queries (carets, hit-testing, selection) and decorations work from.
 struct PlacedCluster: Sendable {
@@ -213,22 +202,6 @@ public final class TextLayout: Sendable {
             }
         }
         return ink
-    }
-}
-
-extension TextLayout.Line {
-    /// The glyphs of `range` (all by default) with their runs' face, size and colour.
-    func placedGlyphs(in range: Range<Int>? = nil) -> [PlacedGlyph] {
-        let wanted = range ?? glyphs.indices
-        var placed: [PlacedGlyph] = []
-        for run in runs {
-            let overlap = run.glyphs.clamped(to: wanted)
-            for index in overlap {
-                placed.append(PlacedGlyph(face: run.face, glyph: glyphs[index].id, pixelSize: run.pixelSize,
-                                          emboldened: run.emboldened, position: glyphs[index].position, color: run.color))
-            }
-        }
-        return placed
     }
 }
 

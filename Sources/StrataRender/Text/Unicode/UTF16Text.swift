@@ -57,6 +57,22 @@ struct UTF16Text: Sendable {
     func scalarLength(at offset: Int) -> Int {
         UTF16.isLeadSurrogate(units[offset]) && offset + 1 < units.count && UTF16.isTrailSurrogate(units[offset + 1]) ? 2 : 1
     }
+
+    /// The scalars of the code units `range` (a range that starts on a scalar), read in place.
+    func scalars(in range: Range<Int>) -> Scalars { Scalars(text: self, range: range) }
+
+    /// The scalars of a range of the text, read without copying them out.
+    struct Scalars: Sequence, IteratorProtocol {
+        let text: UTF16Text
+        var range: Range<Int>
+
+        mutating func next() -> Unicode.Scalar? {
+            guard range.lowerBound < range.upperBound, range.lowerBound < text.units.count else { return nil }
+            let scalar = text.scalar(at: range.lowerBound)
+            range = Swift.min(range.lowerBound + text.scalarLength(at: range.lowerBound), range.upperBound)..<range.upperBound
+            return scalar
+        }
+    }
 }
 
 /// ICU's status codes, read once per call.
