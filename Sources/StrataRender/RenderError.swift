@@ -7,7 +7,7 @@ public struct RenderError: Error, CustomStringConvertible, Sendable {
     /// What kind of failure. New codes may be added; match with `==` or a `default`.
     public struct Code: Hashable, Sendable, CustomStringConvertible {
         private enum Value: String, Sendable {
-            case invalidSize, corruptImage, imageTooLarge, io, outOfMemory, corruptFont, fileTooLarge, invalidArgument
+            case invalidSize, corruptImage, imageTooLarge, io, outOfMemory, corruptFont, fileTooLarge, invalidArgument, textTooLong
         }
         private let value: Value
         private init(_ value: Value) { self.value = value }
@@ -33,6 +33,9 @@ public struct RenderError: Error, CustomStringConvertible, Sendable {
         public static let fileTooLarge = Code(.fileTooLarge)
         /// A value passed in that cannot be used, such as a face index a font file does not have.
         public static let invalidArgument = Code(.invalidArgument)
+        /// An edit that would make a document longer than its editor's `capacity`; refused
+        /// whole, leaving the document as it was.
+        public static let textTooLong = Code(.textTooLong)
 
         public var description: String { value.rawValue }
     }

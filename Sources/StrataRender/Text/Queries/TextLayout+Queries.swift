@@ -111,22 +111,32 @@ extension TextLayout {
     /// it, whichever way the character reads. At the end of a line that wraps, the position
     /// leans upstream so it stays on that line.
     public func position(at point: Point) -> TextPosition {
-        guard !lines.isEmpty else { return TextPosition(string.startIndex) }
+        let found = offsetPosition(at: point)
+        return TextPosition(index(found.offset), affinity: found.affinity)
+    }
+
+    /// `position(at:)` as a UTF-16 offset.
+    func offsetPosition(at point: Point) -> (offset: Int, affinity: TextPosition.Affinity) {
+        guard !lines.isEmpty else { return (0, .downstream) }
         let y = point.y.isFinite ? point.y : 0, x = point.x.isFinite ? point.x : 0
         let lineNumber = lines.firstIndex { y < $0.frame.maxY } ?? lines.count - 1
         let line = lines[lineNumber]
         let offset = offset(atX: x, in: line)
         // The end of a line that wraps is the next line's start: lean back to stay here.
         let wraps = lineNumber + 1 < lines.count && offset == line.range.upperBound
-        return TextPosition(index(offset), affinity: wraps ? .upstream : .downstream)
+        return (offset, wraps ? .upstream : .downstream)
     }
 
     /// The caret for `position`, the height of its line: at a direction boundary, two carets, the
     /// primary where text in the paragraph's direction goes.
     public func caretRects(for position: TextPosition) -> CaretRects {
+        caretRects(offset: offset(position.index), affinity: position.affinity)
+    }
+
+    /// `caretRects(for:)` at a UTF-16 offset.
+    func caretRects(offset: Int, affinity: TextPosition.Affinity) -> CaretRects {
         guard !lines.isEmpty else { return CaretRects(primary: Rect(x: 0, y: 0, width: 1, height: 0)) }
-        let offset = offset(position.index)
-        let line = lines[lineIndex(offset, affinity: position.affinity)]
+        let line = lines[lineIndex(offset, affinity: affinity)]
         let rightToLeft = line.direction == .rightToLeft
         func rect(_ x: Double) -> Rect { Rect(x: x, y: line.frame.minY, width: 1, height: line.frame.height) }
         // The character after the position (its leading edge) and the one before (its trailing edge).

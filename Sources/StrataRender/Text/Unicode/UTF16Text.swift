@@ -17,6 +17,12 @@ struct UTF16Text: Sendable {
         units = Array(string.utf16)
     }
 
+    /// The text of `units`, which hold whole scalars.
+    init(units: [UInt16]) {
+        self.units = units
+        string = String(decoding: units, as: UTF16.self)
+    }
+
     /// How many code units ICU sees.
     var icuLength: Int32 { Int32(min(units.count, Self.maximumLength)) }
 
