@@ -6,7 +6,7 @@ import SystemPackage
 public struct StrataError: Error, CustomStringConvertible, Sendable {
     /// What kind of failure. New codes may be added; match with `==` or a `default`.
     public struct Code: Hashable, Sendable, CustomStringConvertible {
-        private enum Value: String, Sendable { case invalidSize, outOfMemory, systemCall, invalidArgument }
+        private enum Value: String, Sendable { case invalidSize, outOfMemory, systemCall, invalidArgument, notAvailable, tooLarge, timedOut }
         private let value: Value
         private init(_ value: Value) { self.value = value }
 
@@ -18,6 +18,12 @@ public struct StrataError: Error, CustomStringConvertible, Sendable {
         public static let systemCall = Code(.systemCall)
         /// A value passed in cannot be used, such as a negative file descriptor.
         public static let invalidArgument = Code(.invalidArgument)
+        /// What was asked for is not on offer, such as text on a clipboard holding only an image.
+        public static let notAvailable = Code(.notAvailable)
+        /// Data from a peer passed the size limit set for it; the transfer was abandoned.
+        public static let tooLarge = Code(.tooLarge)
+        /// A peer sent nothing for longer than the time allowed; the transfer was abandoned.
+        public static let timedOut = Code(.timedOut)
 
         /// The code's name, as `description` prints it.
         public var description: String { value.rawValue }

@@ -36,6 +36,11 @@ public final class LayerHost {
     public let backend: any SurfaceBackend
     /// Delivers input to the tree: post pointer, touch and key events here.
     public private(set) lazy var input = InputRouter(host: self)
+    /// The clipboard copy and paste use: in memory until a platform connects it to the seat's
+    /// (a window sets the session's). Hosts may share one.
+    public var clipboard = Clipboard()
+    /// The primary selection: selecting text offers it, a middle click pastes it.
+    public var primarySelection = Clipboard()
     /// The loop the host ticks on.
     public let loop: MainLoop
 

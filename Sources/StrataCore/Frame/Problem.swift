@@ -5,7 +5,7 @@ extension LayerHost {
     public struct Problem: Sendable, CustomStringConvertible {
         /// What kind of problem. New codes may be added; match with `==` or a `default`.
         public struct Code: Hashable, Sendable, CustomStringConvertible {
-            private enum Value: String, Sendable { case oversizedLayer, allocationFailed, invalidSurfaceSize }
+            private enum Value: String, Sendable { case oversizedLayer, allocationFailed, invalidSurfaceSize, textEditFailed }
             private let value: Value
             private init(_ value: Value) { self.value = value }
 
@@ -15,6 +15,9 @@ extension LayerHost {
             public static let allocationFailed = Code(.allocationFailed)
             /// A surface size or scale was not drawable; it was clamped.
             public static let invalidSurfaceSize = Code(.invalidSurfaceSize)
+            /// An edit, a paste or a copy in a text widget could not be done (the text would pass
+            /// its capacity, the clipboard could not be read); the text is as it was.
+            public static let textEditFailed = Code(.textEditFailed)
 
             /// The code's name.
             public var description: String { value.rawValue }

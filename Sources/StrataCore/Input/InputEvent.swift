@@ -168,12 +168,34 @@ public struct Keysym: RawRepresentable, Hashable, Sendable {
     public static let pageUp = Keysym(rawValue: 0xFF55)
     /// Page Down.
     public static let pageDown = Keysym(rawValue: 0xFF56)
+    /// Insert.
+    public static let insert = Keysym(rawValue: 0xFF63)
     /// Left Shift.
     public static let shiftLeft = Keysym(rawValue: 0xFFE1)
     /// Left Control.
     public static let controlLeft = Keysym(rawValue: 0xFFE3)
     /// No symbol.
     public static let none = Keysym(rawValue: 0)
+
+    /// The key as the main block has it: a keypad arrow, Home, End, Insert or Delete (with Num
+    /// Lock off) as the key of the same name, an upper-case Latin letter as its lower case, so a
+    /// binding matches either.
+    public var normalized: Keysym {
+        switch rawValue {
+        case 0xFF95: .home
+        case 0xFF96: .left
+        case 0xFF97: .up
+        case 0xFF98: .right
+        case 0xFF99: .down
+        case 0xFF9A: .pageUp
+        case 0xFF9B: .pageDown
+        case 0xFF9C: .end
+        case 0xFF9E: .insert
+        case 0xFF9F: .delete
+        case 0x41...0x5A: Keysym(rawValue: rawValue + 0x20)
+        default: self
+        }
+    }
 }
 
 /// One key event as the platform's keymap translated it.

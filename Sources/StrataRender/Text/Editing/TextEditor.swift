@@ -402,9 +402,7 @@ public struct TextEditor: Sendable {
         return Array(units[0..<boundaries[room]])
     }
 
-    static func graphemeBoundaries(_ units: [UInt16]) -> [Int] {
-        BreakIterators.boundaries(.grapheme, in: UTF16Text(units: units)).map(\.offset)
-    }
+    static func graphemeBoundaries(_ units: [UInt16]) -> [Int] { TextSegmentation.graphemeOffsets(in: units) }
 }
 
 /// The laid-out paragraphs a `TextEditor` reads for movement by line and for visual movement:

@@ -115,8 +115,8 @@ extension TextLayout {
         return TextPosition(index(found.offset), affinity: found.affinity)
     }
 
-    /// `position(at:)` as a UTF-16 offset.
-    func offsetPosition(at point: Point) -> (offset: Int, affinity: TextPosition.Affinity) {
+    /// `position(at:)` as a UTF-16 offset in the layout's string, as `TextEditor` counts.
+    public func offsetPosition(at point: Point) -> (offset: Int, affinity: TextPosition.Affinity) {
         guard !lines.isEmpty else { return (0, .downstream) }
         let y = point.y.isFinite ? point.y : 0, x = point.x.isFinite ? point.x : 0
         let lineNumber = lines.firstIndex { y < $0.frame.maxY } ?? lines.count - 1
@@ -133,8 +133,8 @@ extension TextLayout {
         caretRects(offset: offset(position.index), affinity: position.affinity)
     }
 
-    /// `caretRects(for:)` at a UTF-16 offset.
-    func caretRects(offset: Int, affinity: TextPosition.Affinity) -> CaretRects {
+    /// `caretRects(for:)` at a UTF-16 offset in the layout's string, as `TextEditor` counts.
+    public func caretRects(offset: Int, affinity: TextPosition.Affinity) -> CaretRects {
         guard !lines.isEmpty else { return CaretRects(primary: Rect(x: 0, y: 0, width: 1, height: 0)) }
         let line = lines[lineIndex(offset, affinity: affinity)]
         let rightToLeft = line.direction == .rightToLeft
@@ -169,7 +169,12 @@ extension TextLayout {
     /// The rectangles covering the characters of `range` as shown: one per run of selected
     /// characters on each line, so mixed-direction text may give several per line.
     public func selectionRects(for range: Range<String.Index>) -> [Rect] {
-        let low = offset(range.lowerBound), high = offset(range.upperBound)
+        selectionRects(offsets: offset(range.lowerBound)..<offset(range.upperBound))
+    }
+
+    /// `selectionRects(for:)` for UTF-16 offsets in the layout's string, as `TextEditor` counts.
+    public func selectionRects(offsets range: Range<Int>) -> [Rect] {
+        let low = range.lowerBound, high = range.upperBound
         guard high > low else { return [] }
         var rects: [Rect] = []
         for line in lines where line.range.lowerBound < high && line.range.upperBound > low {

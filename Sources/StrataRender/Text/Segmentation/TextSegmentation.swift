@@ -17,6 +17,12 @@ public enum TextSegmentation {
         return text.indices(ofAscending: BreakIterators.boundaries(.grapheme, in: text).map(\.offset))
     }
 
+    /// The UTF-16 offsets between grapheme clusters of `units` (whole scalars), from 0 to
+    /// their count inclusive, as `TextEditor` counts.
+    public static func graphemeOffsets(in units: [UInt16]) -> [Int] {
+        BreakIterators.boundaries(.grapheme, in: UTF16Text(units: units)).map(\.offset)
+    }
+
     /// The string divided into words and what lies between them (spaces, punctuation), in order
     /// and covering it all. Chinese and Japanese are divided by ICU's dictionary, as Thai is.
     public static func wordSegments(in string: String) -> [WordSegment] {

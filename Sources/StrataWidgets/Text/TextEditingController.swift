@@ -1,0 +1,241 @@
+import StrataCore
+
+/// What a text widget lends the controller that edits it: the layouts movement reads, where it
+/// reports, and what it does after a change. Main actor only.
+@MainActor
+protocol TextEditingView: AnyObject {
+    /// The laid-out paragraphs of the current text, for movement by line and visual movement.
+    var editingLayouts: (any TextEditorLayouts)? { get }
+    /// The host, for its clipboards and problem reports.
+    var host: LayerHost? { get }
+    /// The text or selection changed: show it.
+    func editorDidChange(textChanged: Bool)
+    /// Return was pressed in a one-line editor; true when the view acted on it.
+    func returnPressed() -> Bool
+}
+
+/// The behaviour text widgets share, on a `TextEditor`: GTK's key bindings, click, double-click,
+/// triple-click and drag selection, the clipboard and the primary selection, undo. A field, a
+/// text view and a selectable label each own one, and show what it holds. Main actor only.
+@MainActor
+final class TextEditingController {
+    /// The model.
+    var editor: TextEditor
+    /// Whether typing, pasting and deleting change the text (false for a selectable label).
+    var isEditable = true
+    /// Secure entry: the text is never copied, cut or offered as the primary selection, and word
+    /// moves go to the ends, as GTK's password entry does.
+    var isSecure = false
+    unowned(unsafe) let view: any TextEditingView
+
+    /// What a drag started by a double or triple click extends by, and the range first selected.
+    private var drag: (granularity: TextGranularity, origin: Range<Int>)?
+
+    init(editor: TextEditor, view: any TextEditingView) {
+        self.editor = editor
+        self.view = view
+    }
+
+    // MARK: Changes
+
+    /// Runs `change` on the editor, then has the view show the result, and offers a new
+    /// selection as the primary selection. A failure is reported to the host, and the text stays
+    /// as it was.
+    func perform(_ change: (inout TextEditor) throws(RenderError) -> Void) {
+        let (oldSelection, oldCount) = (editor.selection, editor.storage.count)
+        let failure: RenderError?
+        do {
+            try change(&editor)
+            failure = nil
+        } catch {
+            failure = error
+        }
+        let changes = editor.takeChanges()
+        view.editorDidChange(textChanged: !changes.isEmpty || editor.storage.count != oldCount)
+        if editor.selection != oldSelection, !editor.selection.isCaret, !isSecure, editor.markedRange == nil {
+            view.host?.primarySelection.setText(editor.selectedText)
+        }
+        if let failure { report(failure) }
+    }
+
+    func report(_ error: any Error & Sendable) {
+        view.host?.report(LayerHost.Problem(.textEditFailed, "a text edit could not be done", cause: error))
+    }
+
+    // MARK: Keys
+
+    /// Handles a key as GTK's text widgets bind it; false for keys they leave to others (Tab,
+    /// Escape, Up and Down in one line, shortcuts with Alt or Super).
+    func keyPressed(_ event: KeyEvent) -> Bool {
+        let modifiers = event.modifiers.intersection([.shift, .control, .alt, .logo])
+        let shift = modifiers.contains(.shift), control = modifiers.contains(.control)
+        guard !modifiers.contains(.alt), !modifiers.contains(.logo) else { return false }
+        let layouts = view.editingLayouts
+        let multiline = editor.allowsLineBreaks
+        let byWord: TextGranularity = isSecure ? .document : .word
+        func move(_ motion: TextMotion) -> Bool {
+            perform { $0.move(motion, extending: shift, layouts: layouts) }
+            return true
+        }
+        switch event.keysym.normalized {
+        case .left: return move(.left(control ? byWord : .character))
+        case .right: return move(.right(control ? byWord : .character))
+        case .up:
+            guard multiline else { return false }
+            return move(control ? .backward(.paragraph) : .up)
+        case .down:
+            guard multiline else { return false }
+            return move(control ? .forward(.paragraph) : .down)
+        case .home: return move(.backward(control ? .document : .line))
+        case .end: return move(.forward(control ? .document : .line))
+        case .backspace:
+            guard isEditable else { return true }
+            perform { $0.deleteBackward(control ? byWord : .character, layouts: layouts) }
+            return true
+        case .delete:
+            if shift, !control { return cut() }
+            guard isEditable else { return true }
+            perform { $0.deleteForward(control ? byWord : .character, layouts: layouts) }
+            return true
+        case .insert:
+            if control, !shift { return copy() }
+            if shift, !control { return paste(from: view.host?.clipboard) }
+            return false
+        case .return, .keypadEnter:
+            guard isEditable else { return false }
+            guard multiline, !control else { return view.returnPressed() }
+            return insert("\n")
+        case .tab where multiline && !control && !shift:
+            guard isEditable else { return false }
+            return insert("\t")
+        default:
+            break
+        }
+        if control { return shortcut(event, shift: shift) }
+        // Typed text: anything but control characters (Escape and Delete type those).
+        let text = event.text
+        guard !text.isEmpty, text.unicodeScalars.allSatisfy({ $0.properties.generalCategory != .control }) else { return false }
+        guard isEditable else { return false }
+        return insert(text)
+    }
+
+    /// Ctrl with a letter: the clipboard, select all, undo and redo. The letter is read from the
+    /// keysym, or from the key's position when the layout has no Latin letter there (Ctrl+C on a
+    /// Russian layout copies, as in GTK).
+    private func shortcut(_ event: KeyEvent, shift: Bool) -> Bool {
+        let latin: [UInt32: Character] = [30: "a", 46: "c", 47: "v", 45: "x", 44: "z", 21: "y"]
+        let keysym = event.keysym.normalized.rawValue
+        let letter: Character? = (0x61...0x7A).contains(keysym) ? Character(Unicode.Scalar(keysym) ?? "?")
+            : keysym > 0xFF ? latin[event.key.keycode] : nil
+        switch (letter, shift) {
+        case ("a", false): perform { $0.selectAll() }
+        case ("a", true): perform { $0.select(TextSelection(caret: $0.selection.focus)) }
+        case ("c", _): return copy()
+        case ("x", _): return cut()
+        case ("v", _): return paste(from: view.host?.clipboard)
+        case ("z", false): undo()
+        case ("z", true), ("y", false): redo()
+        default: return false
+        }
+        return true
+    }
+
+    private func insert(_ text: String) -> Bool {
+        perform { editor throws(RenderError) in try editor.insert(text, kind: .typing) }
+        return true
+    }
+
+    // MARK: Commands
+
+    /// Copies the selection to the clipboard; a secure field copies nothing. True: the key is used.
+    @discardableResult
+    func copy() -> Bool {
+        guard !isSecure, !editor.selection.isCaret else { return true }
+        view.host?.clipboard.setText(editor.selectedText)
+        return true
+    }
+
+    /// Copies the selection, then deletes it.
+    @discardableResult
+    func cut() -> Bool {
+        guard isEditable, !isSecure, !editor.selection.isCaret else { return true }
+        copy()
+        perform { editor throws(RenderError) in try editor.replace(editor.selection.range, with: "", kind: .cut) }
+        return true
+    }
+
+    /// Pastes the text of `clipboard` (the clipboard, or the primary selection) in place of the
+    /// selection, as one undo step, when it arrives. A failure to read it is reported.
+    @discardableResult
+    func paste(from clipboard: Clipboard?, at offset: Int? = nil) -> Bool {
+        guard isEditable, let clipboard else { return true }
+        clipboard.readText { [weak self] result in
+            guard let self else { return }
+            switch result {
+            case .success(let text):
+                self.perform { editor throws(RenderError) in
+                    if let offset { editor.select(TextSelection(caret: offset)) }
+                    try editor.insert(text, kind: .paste)
+                }
+            case .failure(let error):
+                self.report(error)
+            }
+        }
+        return true
+    }
+
+    func undo() { if isEditable { perform { $0.undo() } } }
+    func redo() { if isEditable { perform { $0.redo() } } }
+
+    // MARK: Pointer
+
+    /// A press at document `offset`: a click places the caret (Shift extends the selection), a
+    /// double click selects a word and a triple click a paragraph; a drag then extends by the
+    /// same unit.
+    func pressed(at offset: Int, affinity: TextPosition.Affinity, clickCount: Int, extending: Bool) {
+        perform { editor in
+            switch (clickCount - 1) % 3 {
+            case 1:
+                let word = isSecure ? 0..<editor.storage.count : editor.wordRange(at: offset)
+                drag = (.word, word)
+                editor.select(extending ? Self.extended(editor.selection, to: word) : TextSelection(anchor: word.lowerBound, focus: word.upperBound))
+            case 2:
+                let paragraph = editor.paragraphRange(at: offset)
+                drag = (.paragraph, paragraph)
+                editor.select(TextSelection(anchor: paragraph.lowerBound, focus: paragraph.upperBound))
+            default:
+                drag = (.character, offset..<offset)
+                editor.select(extending ? TextSelection(anchor: editor.selection.anchor, focus: offset, affinity: affinity)
+                                        : TextSelection(caret: offset, affinity: affinity))
+            }
+        }
+    }
+
+    /// The pointer dragged to document `offset`: the selection runs from where the press
+    /// started, by its unit.
+    func dragged(to offset: Int, affinity: TextPosition.Affinity) {
+        guard let drag else { return }
+        perform { editor in
+            let reached: Range<Int> = switch drag.granularity {
+            case .word: isSecure ? 0..<editor.storage.count : editor.wordRange(at: offset)
+            case .paragraph, .line, .document: editor.paragraphRange(at: offset)
+            case .character: offset..<offset
+            }
+            if reached.lowerBound < drag.origin.lowerBound {
+                editor.select(TextSelection(anchor: drag.origin.upperBound, focus: reached.lowerBound, affinity: affinity))
+            } else {
+                editor.select(TextSelection(anchor: drag.origin.lowerBound, focus: max(reached.upperBound, drag.origin.upperBound), affinity: affinity))
+            }
+        }
+    }
+
+    /// The press ended.
+    func released() { drag = nil }
+
+    /// `selection` grown to take in `range`, keeping its far end.
+    private static func extended(_ selection: TextSelection, to range: Range<Int>) -> TextSelection {
+        range.lowerBound < selection.anchor
+            ? TextSelection(anchor: max(selection.anchor, selection.focus), focus: range.lowerBound)
+            : TextSelection(anchor: min(selection.anchor, selection.focus), focus: range.upperBound)
+    }
+}

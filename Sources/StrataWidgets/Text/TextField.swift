@@ -1,0 +1,382 @@
+import StrataCore
+
+/// One line of editable text, as GTK's `GtkEntry` and UIKit's `UITextField`: a placeholder,
+/// horizontal scrolling that keeps the caret in view, secure entry, a maximum length, a
+/// content type for input methods, and an action on Return.
+///
+/// Typing, deleting, moving (visually through mixed-direction text), selecting with the pointer
+/// (click, double click for a word, triple click for all, Shift-click and drag), the clipboard
+/// and the primary selection, undo and redo all work as in GTK. The edited line is laid out and
+/// drawn on the main thread in the tick after the key, so a typed character shows in the next
+/// frame; the caret is a layer that blinks at composition time without drawing the text again.
+///
+/// Sends `.editingDidBegin` and `.editingDidEnd` as it gains and loses the focus,
+/// `.editingChanged` after each change to the text, and `.primaryActionTriggered` on Return.
+/// Main actor only.
+///
+/// ```swift
+/// let name = TextField(placeholder: "Name")
+/// name.addAction(for: .primaryActionTriggered) { field in print(field.text) }
+/// ```
+@MainActor
+open class TextField: Control, TextEditingView {
+    /// A field showing `text`, or `placeholder` while empty.
+    public init(text: String = "", placeholder: String = "") {
+        self.placeholder = placeholder
+        super.init()
+        controller = TextEditingController(editor: TextEditor(text, allowsLineBreaks: false), view: self)
+        cursor = .text
+        clip.clipsToBounds = true
+        clip.isUserInteractionEnabled = false
+        addSublayer(clip)
+        clip.addSublayer(placeholderLabel)
+        clip.addSublayer(content)
+        content.addSublayer(selectionLayer)
+        content.addSublayer(textLayer)
+        content.addSublayer(caret)
+        textLayer.displaysAsynchronously = false
+        textLayer.verticalAlignment = .top
+        placeholderLabel.verticalAlignment = .top
+        selectionLayer.isUserInteractionEnabled = false
+        caret.isHidden = true
+        textDidChange()
+    }
+
+    // MARK: Content
+
+    /// The text. Setting it replaces everything and forgets the undo history, as in UIKit.
+    public var text: String {
+        get { controller.editor.text }
+        set {
+            controller.perform { editor throws(RenderError) in try editor.setText(newValue) }
+        }
+    }
+    /// Shown in `placeholderColor` while the field is empty.
+    public var placeholder: String { didSet { if placeholder != oldValue { textDidChange() } } }
+    /// The text's font.
+    public var font = Font(size: 14) { didSet { if font != oldValue { textDidChange() } } }
+    /// The text's colour.
+    public var textColor = Color(rgb: 0x111827) { didSet { if textColor != oldValue { textDidChange() } } }
+    /// The placeholder's colour.
+    public var placeholderColor = Color(rgb: 0x9CA3AF) { didSet { if placeholderColor != oldValue { textDidChange() } } }
+    /// The caret's colour.
+    public var caretColor = ControlStyle.accent { didSet { caret.backgroundColor = caretColor } }
+    /// The selection's colour while the field has the focus; a grey shows it otherwise.
+    public var selectionColor = ControlStyle.accent.withAlpha(0.28) { didSet { textDidChange() } }
+    /// Fonts used; the shared library unless pinned (as golden tests do).
+    public var fontLibrary = FontLibrary.shared { didSet { if fontLibrary !== oldValue { textDidChange() } } }
+    /// Seconds the caret blinks after it last moved, then rests solid (GNOME's
+    /// `cursor-blink-timeout`); 0 never blinks.
+    public var caretBlinkTimeout: Double {
+        get { caret.blinkingTime }
+        set { caret.blinkingTime = newValue.isFinite ? max(newValue, 0) : 0 }
+    }
+    /// Space between the border and the text, left and right.
+    public var horizontalPadding = 8.0 { didSet { if horizontalPadding != oldValue { setNeedsLayout() } } }
+
+    /// Shows a bullet for each character, and never lets the text be copied, cut, offered as the
+    /// primary selection, or read by an input method.
+    public var isSecureTextEntry = false {
+        didSet {
+            guard isSecureTextEntry != oldValue else { return }
+            controller.isSecure = isSecureTextEntry
+            textDidChange()
+        }
+    }
+    /// Whether the user may change the text; false still lets them select and copy it.
+    public var isEditable = true { didSet { controller.isEditable = isEditable } }
+    /// The most characters (grapheme clusters) the text may hold; longer typing or pastes are
+    /// cut to fit. Nil for no limit.
+    public var maximumLength: Int? {
+        get { controller.editor.maximumLength }
+        set { controller.editor.maximumLength = newValue }
+    }
+    /// What the text is, for an input method: its purpose and hints.
+    public var contentType = TextContentType()
+
+    /// The selection, in UTF-16 offsets of `text`.
+    public var selection: TextSelection {
+        get { controller.editor.selection }
+        set { controller.perform { $0.select(newValue) } }
+    }
+    /// The editing model, to read the document, its selection and its marked text.
+    public var editor: TextEditor { controller.editor }
+
+    // MARK: Commands
+
+    /// Inserts `text` in place of the selection, as typing does.
+    public func insert(_ text: String) {
+        controller.perform { editor throws(RenderError) in try editor.insert(text, kind: .typing) }
+    }
+    /// Selects all the text.
+    public func selectAll() { controller.perform { $0.selectAll() } }
+    /// Copies the selection to the clipboard (nothing in a secure field).
+    public func copy() { controller.copy() }
+    /// Copies the selection, then deletes it.
+    public func cut() { controller.cut() }
+    /// Pastes the clipboard's text in place of the selection, when it arrives.
+    public func paste() { controller.paste(from: host?.clipboard) }
+    /// Undoes the last step.
+    public func undo() { controller.undo() }
+    /// Redoes the last undone step.
+    public func redo() { controller.redo() }
+
+    // MARK: Layers
+
+    private var controller: TextEditingController!
+    /// Clips the scrolled text to the padding.
+    let clip = Layer()
+    /// Holds the text, selection and caret; moves left as the text scrolls.
+    let content = Layer()
+    let textLayer = Label()
+    let placeholderLabel = Label()
+    let selectionLayer = SelectionHighlightLayer()
+    let caret = CaretLayer()
+    /// The layout shown, of the displayed string (bullets in a secure field).
+    private(set) var shownLayout: TextLayout?
+    /// In a secure field, the document offset of each bullet's start, and the end.
+    private var bulletOffsets: [Int] = []
+    /// How far the text is scrolled left, in points.
+    private var scrollX = 0.0
+
+    /// The height the font needs, with room above and below.
+    public func sizeThatFits(_ size: Size) -> Size {
+        let line = TextLayout.cached(AttributedText("Ag", style: TextStyle(font: font)), options: TextLayoutOptions(),
+                                     scale: host?.scale ?? 1, library: fontLibrary).size.height
+        return Size(width: size.width.isFinite ? size.width : 200, height: (line + 12).rounded(.up))
+    }
+
+    open override func didJoin(_ host: LayerHost) {
+        super.didJoin(host)
+        textDidChange()
+    }
+
+    open override func hostScaleChanged(to scale: Double) {
+        super.hostScaleChanged(to: scale)
+        textDidChange()
+    }
+
+    open override func layoutSublayers() {
+        super.layoutSublayers()
+        let inset = ControlStyle.focusRingSpace
+        clip.frame = bounds.insetBy(dx: inset + horizontalPadding, dy: inset + 1)
+        refreshGeometry()
+    }
+
+    // MARK: Drawing the chrome
+
+    open override func displayTask(for layer: AsyncLayer) -> DisplayTask {
+        let state = state, ring = isFocusRingVisible
+        let inset = ControlStyle.focusRingSpace
+        return DisplayTask(display: { canvas, size, _ in
+            let box = Rect(x: inset, y: inset, width: size.width - inset * 2, height: size.height - inset * 2)
+            guard box.width > 0, box.height > 0 else { return }
+            canvas.fill(box, color: state.contains(.disabled) ? ControlStyle.disabledFill : .white, cornerRadius: 6)
+            let focused = state.contains(.focused)
+            canvas.strokeBorder(box, width: focused ? 2 : 1, paint: .color(focused ? ControlStyle.accent : ControlStyle.track), cornerRadius: 6)
+            if ring { ControlStyle.drawFocusRing(around: box, cornerRadius: 6, color: ControlStyle.accent, on: canvas) }
+        })
+    }
+
+    // MARK: Showing the editor
+
+    var editingLayouts: (any TextEditorLayouts)? {
+        guard !isSecureTextEntry, let shownLayout else { return nil }
+        return SingleLayout(layout: shownLayout)
+    }
+
+    func editorDidChange(textChanged: Bool) {
+        if textChanged {
+            textDidChange()
+            sendActions(for: .editingChanged)
+        } else {
+            refreshGeometry()
+        }
+    }
+
+    func returnPressed() -> Bool {
+        controller.perform { $0.commitMarkedText() }
+        activate()
+        return true
+    }
+
+    /// Lays the line out again (on this thread: it is one line, and the next frame must show it),
+    /// and places the caret and selection.
+    private func textDidChange() {
+        guard let controller else { return }
+        let editor = controller.editor
+        let style = TextStyle(font: font, color: textColor)
+        var displayed: AttributedText
+        if isSecureTextEntry {
+            let units = editor.storage.units(in: 0..<editor.storage.count)
+            bulletOffsets = TextSegmentation.graphemeOffsets(in: units)
+            displayed = AttributedText(String(repeating: "•", count: max(bulletOffsets.count - 1, 0)), style: style)
+        } else {
+            bulletOffsets = []
+            displayed = AttributedText(editor.text, style: style)
+            if let marked = editor.markedRange {
+                // The preedit, underlined, as GTK shows it.
+                let string = displayed.string
+                let lower = string.utf16.index(string.startIndex, offsetBy: marked.lowerBound)
+                let upper = string.utf16.index(string.startIndex, offsetBy: marked.upperBound)
+                displayed.updateStyle(in: lower..<upper) { $0.underline = TextDecoration(.single) }
+            }
+        }
+        let layout = TextLayout(displayed, options: TextLayoutOptions(), scale: host?.scale ?? 1, library: fontLibrary)
+        shownLayout = layout
+        textLayer.textLayout = layout
+        placeholderLabel.isHidden = !displayed.isEmpty
+        if displayed.isEmpty {
+            placeholderLabel.attributedText = AttributedText(placeholder, style: TextStyle(font: font, color: placeholderColor))
+            placeholderLabel.fontLibrary = fontLibrary
+        }
+        refreshGeometry()
+    }
+
+    /// The shown layout's offset for document `offset` (a bullet's in a secure field).
+    private func shownOffset(_ offset: Int) -> Int {
+        guard isSecureTextEntry else { return offset }
+        return bulletOffsets.lastIndex { $0 <= offset } ?? 0
+    }
+
+    /// The document offset for the shown layout's `offset`.
+    private func documentOffset(_ offset: Int) -> Int {
+        guard isSecureTextEntry else { return offset }
+        return bulletOffsets.isEmpty ? 0 : bulletOffsets[min(max(offset, 0), bulletOffsets.count - 1)]
+    }
+
+    /// Places the text, the selection and the caret, scrolling to keep the caret in view.
+    private func refreshGeometry() {
+        guard let controller, let layout = shownLayout else { return }
+        let editor = controller.editor
+        let width = clip.bounds.width, lineHeight = layout.size.height
+        let top = ((clip.bounds.height - lineHeight) / 2).rounded()
+        let carets = layout.caretRects(offset: shownOffset(editor.selection.focus), affinity: editor.selection.affinity)
+        let caretX = carets.primary.minX
+        // Right-to-left text shorter than the field sits at its right edge.
+        let rightToLeft = layout.lines.first?.direction == .rightToLeft
+        let slack = max(width - layout.size.width, 0)
+        let textX = rightToLeft ? slack : 0
+        // Scroll so the caret is inside, with a little room at the ends; never past the text.
+        let margin = min(4.0, width / 4)
+        if textX + caretX - scrollX > width - margin { scrollX = textX + caretX - width + margin }
+        if textX + caretX - scrollX < margin { scrollX = textX + caretX - margin }
+        scrollX = min(max(scrollX, 0), max(layout.size.width + 2 - width, 0))
+        content.frame = Rect(x: -scrollX, y: top, width: max(layout.size.width, width), height: lineHeight)
+        placeholderLabel.frame = Rect(x: 0, y: top, width: width, height: lineHeight)
+        placeholderLabel.alignment = rightToLeft ? .right : .natural
+        textLayer.frame = Rect(x: textX, y: 0, width: layout.size.width + 2, height: lineHeight)
+        selectionLayer.frame = content.bounds
+        // The selection, beneath the text.
+        let range = editor.markedRange == nil ? editor.selection.range : 0..<0
+        let shownRange = shownOffset(range.lowerBound)..<max(shownOffset(range.lowerBound), shownOffset(range.upperBound))
+        selectionLayer.show(layout.selectionRects(offsets: shownRange).map { $0.offsetBy(dx: textX, dy: 0) },
+                            color: isFocused ? selectionColor : Color(rgb: 0x9CA3AF).withAlpha(0.3))
+        // The caret, while focused and nothing is selected (or the input method's cursor shows).
+        let showsCaret = isFocused && isEnabled && (editor.selection.isCaret || editor.markedRange != nil) && !editor.markedCursorHidden
+        caret.place(at: Rect(x: textX + caretX, y: carets.primary.minY, width: 0, height: carets.primary.height),
+                    scale: host?.scale ?? 1, visible: showsCaret, color: caretColor)
+    }
+
+    // MARK: Input
+
+    open override var acceptsFocus: Bool { isEnabled }
+
+    open override func focusChanged() {
+        super.focusChanged()
+        if isFocused {
+            sendActions(for: .editingDidBegin)
+        } else {
+            controller.perform { $0.commitMarkedText() }
+            sendActions(for: .editingDidEnd)
+        }
+        refreshGeometry()
+    }
+
+    open override func keyPressed(_ event: KeyEvent) -> Bool {
+        guard isEnabled else { return false }
+        return controller.keyPressed(event)
+    }
+
+    /// The document position under `point`, in the field's coordinates.
+    private func position(at point: Point) -> (offset: Int, affinity: TextPosition.Affinity) {
+        guard let layout = shownLayout else { return (0, .downstream) }
+        let local = Point(x: point.x - clip.frame.minX - content.frame.minX - textLayer.frame.minX, y: layout.size.height / 2)
+        let found = layout.offsetPosition(at: local)
+        return (documentOffset(found.offset), found.affinity)
+    }
+
+    open override func pointerPressed(_ event: PointerEvent) -> Bool {
+        guard isEnabled else { return false }
+        _ = becomeFocused()
+        let found = position(at: event.location)
+        switch event.button {
+        case .left:
+            controller.pressed(at: found.offset, affinity: found.affinity, clickCount: event.clickCount,
+                               extending: event.modifiers.contains(.shift))
+        case .middle:
+            // Pastes the primary selection where the middle button went down, as X11 and GTK do.
+            controller.paste(from: host?.primarySelection, at: found.offset)
+        default:
+            return false
+        }
+        return true
+    }
+
+    open override func pointerDragged(_ event: PointerEvent) {
+        let found = position(at: event.location)
+        controller.dragged(to: found.offset, affinity: found.affinity)
+    }
+
+    open override func pointerReleased(_ event: PointerEvent) { controller.released() }
+    open override func pointerCancelled(_ event: PointerEvent) { controller.released() }
+}
+
+/// One layout lent as the only paragraph's.
+struct SingleLayout: TextEditorLayouts {
+    let layout: TextLayout
+    func layout(ofParagraph index: Int) -> TextLayout? { index == 0 ? layout : nil }
+}
+
+extension Control.Events {
+    /// A text field gained the focus.
+    public static let editingDidBegin = Control.Events(rawValue: 1 << 16)
+    /// A text field's text changed by the user or by code.
+    public static let editingChanged = Control.Events(rawValue: 1 << 17)
+    /// A text field lost the focus.
+    public static let editingDidEnd = Control.Events(rawValue: 1 << 18)
+}
+
+/// What a text field holds, for an input method to offer the right keyboard and suggestions:
+/// `zwp_text_input_v3`'s content purpose and hints.
+public struct TextContentType: Hashable, Sendable {
+    /// What the text is.
+    public enum Purpose: Hashable, Sendable {
+        case normal, alpha, digits, number, phone, url, email, name, password, pin, date, time, dateTime, terminal
+    }
+    /// How the input method should help.
+    public struct Hints: OptionSet, Hashable, Sendable {
+        public let rawValue: UInt32
+        public init(rawValue: UInt32) { self.rawValue = rawValue }
+        public static let completion = Hints(rawValue: 0x1)
+        public static let spellcheck = Hints(rawValue: 0x2)
+        public static let autoCapitalization = Hints(rawValue: 0x4)
+        public static let lowercase = Hints(rawValue: 0x8)
+        public static let uppercase = Hints(rawValue: 0x10)
+        public static let titlecase = Hints(rawValue: 0x20)
+        public static let hiddenText = Hints(rawValue: 0x40)
+        public static let sensitiveData = Hints(rawValue: 0x80)
+        public static let latin = Hints(rawValue: 0x100)
+        public static let multiline = Hints(rawValue: 0x200)
+    }
+    /// What the text is.
+    public var purpose: Purpose
+    /// How to help.
+    public var hints: Hints
+
+    /// Normal text with no hints, unless given.
+    public init(purpose: Purpose = .normal, hints: Hints = []) {
+        self.purpose = purpose
+        self.hints = hints
+    }
+}
