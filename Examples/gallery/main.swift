@@ -75,7 +75,7 @@ final class ScrollPad: Layer {
 func run() throws {
     let session = try WaylandSession.connect()
     let window = try Window(session: session, title: "Strata gallery", appID: "strata-gallery",
-                            size: Size(width: 560, height: 400))
+                            size: Size(width: 560, height: 440))
     window.host.backgroundColor = Color(rgb: 0xF7F7FA)
     let content = window.contentLayer
 
@@ -96,12 +96,26 @@ func run() throws {
     keyLabel.insets = 10
     let hover = HoverCard()
     let pad = ScrollPad()
+    // A form: each field reports its text as it changes (the password only its length).
+    let name = TextField(placeholder: "Name")
+    let password = TextField(placeholder: "Password")
+    password.isSecureTextEntry = true
+    password.contentType = TextContentType(purpose: .password, hints: [.sensitiveData, .hiddenText])
+    let search = TextField(placeholder: "Search")
+    search.contentType = TextContentType(purpose: .normal, hints: [.completion])
+    for (field, label) in [(name, "name"), (password, "password"), (search, "search")] {
+        field.addAction(for: .editingChanged) { field in
+            report("field=\(label) " + (field.isSecureTextEntry ? "length=\(field.text.count)" : "text=\(field.text)"))
+        }
+        field.addAction(for: .primaryActionTriggered) { _ in report("field=\(label) return") }
+    }
     let hint = Label(text: "Tab moves the focus; Space or Enter presses. Read https://strata.dev or #gallery",
                      font: Font(size: 12), color: Color(rgb: 0x8E8E93))
     // Links in the hint are found, coloured and tappable; Tab reaches them too.
     hint.linkDetector = StandardLinkDetector()
     hint.onLinkActivated = { link, _ in report("link target=\(link.target)") }
-    for layer in [title, counter, reset, disabled, toggle, toggleLabel, slider, sliderLabel, keyLabel, hover, pad, hint] as [Layer] {
+    for layer in [title, counter, reset, disabled, toggle, toggleLabel, slider, sliderLabel, keyLabel, hover, pad, name, password,
+                  search, hint] as [Layer] {
         content.addSublayer(layer)
     }
 
@@ -151,10 +165,15 @@ func run() throws {
         let half = ((width - gap * 3) / 2).rounded()
         hover.frame = Rect(x: gap, y: 224, width: half, height: 110)
         pad.frame = Rect(x: gap * 2 + half, y: 224, width: half, height: 110)
-        hint.frame = Rect(x: gap, y: 346, width: width - gap * 2, height: 20)
+        let third = ((width - gap * 4) / 3).rounded(.down)
+        name.frame = Rect(x: gap, y: 346, width: third, height: 40)
+        password.frame = Rect(x: gap * 2 + third, y: 346, width: third, height: 40)
+        search.frame = Rect(x: gap * 3 + third * 2, y: 346, width: third, height: 40)
+        hint.frame = Rect(x: gap, y: 400, width: width - gap * 2, height: 20)
         // Where each part is, in surface points, for the end-to-end tests.
         let parts: [(String, Layer)] = [("counter", counter), ("reset", reset), ("toggle", toggle), ("slider", slider),
-                                         ("key", keyLabel), ("hover", hover), ("pad", pad)]
+                                         ("key", keyLabel), ("hover", hover), ("pad", pad), ("name", name), ("password", password),
+                                         ("search", search)]
         var placed = parts.map { name, layer in
             let frame = layer.convert(Rect(origin: layer.bounds.origin, size: layer.bounds.size), to: nil)
             return "\(name)=\(Int(frame.minX)),\(Int(frame.minY)),\(Int(frame.width)),\(Int(frame.height))"

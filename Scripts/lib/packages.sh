@@ -11,6 +11,8 @@ STRATA_PACKAGES=(
     fonts-noto-color-emoji fonts-thai-tlwg unicode-data
     # the second test compositor, with a seat for the input end-to-end tests, and its screenshots
     sway grim
+    # real clipboard peers and a second virtual keyboard (with its own keymap) for the text tests
+    wl-clipboard wtype
     # cursor images: Adwaita has the CSS cursor names (Debian's default cursor theme); the X11
     # themes exercise the fallback names
     adwaita-icon-theme xcursor-themes

@@ -19,3 +19,7 @@ int strata_active_processor_count(void) {
     long online = sysconf(_SC_NPROCESSORS_ONLN);
     return online > 0 ? (int)online : 1;
 }
+
+int strata_pipe(int fds[2]) {
+    return pipe2(fds, O_CLOEXEC | O_NONBLOCK);
+}

@@ -33,6 +33,8 @@ public final class EmbeddedSurface {
         self.surface = try session.connection.wrap(surface, as: WlSurface.self)
         backend = WaylandSurfaceBackend(session: session, surface: self.surface)
         host = LayerHost(size: size, scale: Self.bufferScale(scale), backend: backend, loop: session.loop)
+        host.clipboard = session.clipboard
+        host.primarySelection = session.primarySelection
         backend.isReady = true
     }
 

@@ -30,6 +30,13 @@ public final class Seat {
     /// The serial of the last button press or touch down delivered: what an interactive move or
     /// resize (`xdg_toplevel.move`) must quote.
     public private(set) var lastPressSerial: UInt32?
+    /// The serial of the last key, button press, touch down or keyboard enter: what setting the
+    /// clipboard or the primary selection must quote.
+    public private(set) var lastInputSerial: UInt32?
+    /// The seat's clipboard and primary selection, when the compositor offers them.
+    private(set) var clipboardSelection: SeatSelection?
+    private(set) var primarySelection: SeatSelection?
+    private var releaseSelections: [() -> Void] = []
     /// Called after the capabilities or the name change.
     public var onChange: (() -> Void)?
 
@@ -55,10 +62,27 @@ public final class Seat {
         }
     }
 
+    /// Makes the seat's clipboard and primary selection devices, when the compositor has their
+    /// managers. Failures leave the clipboard in memory, logged.
+    func bindSelections(session: WaylandSession) {
+        let serial = { [weak self] in self?.lastInputSerial }
+        if let manager = session.dataDeviceManager, let (selection, release) = try? SeatSelection.clipboard(manager: manager, seat: proxy, session: session, serial: serial) {
+            clipboardSelection = selection
+            releaseSelections.append(release)
+        }
+        if let manager = session.primarySelectionManager,
+           let (selection, release) = try? SeatSelection.primary(manager: manager, seat: proxy, session: session, serial: serial) {
+            primarySelection = selection
+            releaseSelections.append(release)
+        }
+    }
+
     /// The seat's global went away: its devices end, and the seat is released.
     func remove() {
         guard !isRemoved else { return }
         isRemoved = true
+        for release in releaseSelections { release() }
+        releaseSelections = []
         capabilitiesChanged([])
         if proxy.version >= 5 { try? proxy.release() }
     }
@@ -93,6 +117,7 @@ public final class Seat {
                 self?.route(SurfaceInput(surface: surface, event: event, time: time))
             }
             keyboard.onProblem = { [weak self] in self?.onKeymapProblem?($0) }
+            keyboard.onSerial = { [weak self] in self?.lastInputSerial = $0 }
             self.keyboard = keyboard
         } else if !capabilities.contains(.keyboard), let old = keyboard {
             keyboard = nil
@@ -105,7 +130,10 @@ public final class Seat {
         if let time = input.time { lastTime = time }
         switch input.event {
         case .pointerButton(_, isPressed: true), .touchDown:
-            if let serial = input.serial { lastPressSerial = serial }
+            if let serial = input.serial {
+                lastPressSerial = serial
+                lastInputSerial = serial
+            }
         default:
             break
         }

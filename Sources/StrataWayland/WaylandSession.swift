@@ -30,6 +30,14 @@ public final class WaylandSession {
     public let fractionalScaleManager: WpFractionalScaleManagerV1?
     /// `wp_presentation`, when the compositor reports when frames were shown.
     public let presentation: WpPresentation?
+    /// `wl_data_device_manager`, when offered: the clipboard between clients.
+    public let dataDeviceManager: WlDataDeviceManager?
+    /// `zwp_primary_selection_device_manager_v1`, when offered: the primary selection.
+    public let primarySelectionManager: ZwpPrimarySelectionDeviceManagerV1?
+    /// The clipboard the session's windows share: the first seat's, in memory until it has one.
+    public let clipboard = Clipboard()
+    /// The primary selection the session's windows share.
+    public let primarySelection = Clipboard()
     /// Outputs currently advertised, with their scales; at most `maximumOutputs` are bound.
     public private(set) var outputs: [Output] = []
     /// How many outputs are bound at most; a compositor announcing more is not followed further.
@@ -132,6 +140,8 @@ public final class WaylandSession {
         viewporter = try optional(WpViewporter.self, Versions.viewporter)
         fractionalScaleManager = try optional(WpFractionalScaleManagerV1.self, Versions.fractionalScaleManager)
         presentation = try optional(WpPresentation.self, Versions.presentation)
+        dataDeviceManager = try optional(WlDataDeviceManager.self, Versions.dataDeviceManager)
+        primarySelectionManager = try optional(ZwpPrimarySelectionDeviceManagerV1.self, Versions.primarySelectionManager)
 
         shm.addListener { [weak self] event in
             if case let .format(format) = event { self?.shmFormats.insert(format) }
@@ -184,7 +194,10 @@ public final class WaylandSession {
             outputs.append(output)
         case WlSeat.descriptor.name where followsSeats && seats.count < Self.maximumSeats && !seats.contains { $0.globalName == global.name }:
             let proxy = try connection.registry.bind(WlSeat.self, global: global, maxVersion: Versions.seat)
-            seats.append(Seat(proxy: proxy, globalName: global.name, session: self))
+            let seat = Seat(proxy: proxy, globalName: global.name, session: self)
+            seats.append(seat)
+            seat.bindSelections(session: self)
+            if seats.count == 1 { useSelections(of: seat) }
         default:
             break
         }
@@ -197,7 +210,14 @@ public final class WaylandSession {
         }
         if let index = seats.firstIndex(where: { $0.globalName == global.name }) {
             seats.remove(at: index).remove()
+            if index == 0 { useSelections(of: seats.first) }
         }
+    }
+
+    /// The session's clipboards follow the first seat's devices (memory when there is none).
+    private func useSelections(of seat: Seat?) {
+        clipboard.backend = seat?.clipboardSelection
+        primarySelection.backend = seat?.primarySelection
     }
 
     private func outputsChanged() {
@@ -219,6 +239,9 @@ enum Versions {
     static let viewporter: UInt32 = 1
     static let fractionalScaleManager: UInt32 = 1
     static let presentation: UInt32 = 1
+    /// 3: drag-and-drop actions, which Strata does not use; selections work the same from 1.
+    static let dataDeviceManager: UInt32 = 3
+    static let primarySelectionManager: UInt32 = 1
     /// 4 adds the output's name and description.
     static let output: UInt32 = 4
     /// 8: pointer frames, axis sources and stops (5), and high-resolution wheel steps

@@ -127,6 +127,8 @@ public final class Window: SurfaceClient {
         surface = try session.compositor.createSurface()
         backend = WaylandSurfaceBackend(session: session, surface: surface)
         host = LayerHost(size: contentSize, scale: 1, backend: backend, loop: session.loop)
+        host.clipboard = session.clipboard
+        host.primarySelection = session.primarySelection
         xdgSurface = try wmBase.getXdgSurface(surface: surface)
         toplevel = try xdgSurface.getToplevel()
 

@@ -12,6 +12,9 @@ public enum Subprocess {
     public static func run(_ command: String) throws -> (status: Int32, output: String) {
         var pipeEnds: [Int32] = [0, 0]
         guard pipe(&pipeEnds) == 0 else { throw Failure(description: "pipe: \(errno)") }
+        // Only the child's standard output and error may hold the write end: a daemon it starts
+        // (wl-copy serving the clipboard) would otherwise keep the pipe open and this read waiting.
+        for end in pipeEnds { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
         let pid = try spawn(command, stdout: pipeEnds[1])
         close(pipeEnds[1])
         var output: [UInt8] = []

@@ -17,3 +17,6 @@ int strata_active_processor_count(void);
 
 /// Whether the calling thread is the process's initial thread (gettid() == getpid()).
 int strata_is_initial_thread(void);
+
+/// pipe2(2) with O_CLOEXEC and O_NONBLOCK on both ends, so no child inherits a transfer's pipe.
+int strata_pipe(int fds[2]);

@@ -11,6 +11,8 @@ final class Keymap {
     let text: String
     /// The `Shift` modifier's bit in `modifiers` masks.
     let shiftMask: UInt32
+    /// The `Control` modifier's bit.
+    let controlMask: UInt32
     /// Character → evdev key code (xkb's code minus 8) and whether Shift is held for it.
     private let keys: [Character: (code: UInt32, shifted: Bool)]
 
@@ -35,6 +37,8 @@ final class Keymap {
         free(raw)
         let shift = xkb_keymap_mod_get_index(keymap, "Shift")
         shiftMask = shift == XKB_MOD_INVALID ? 0 : 1 << shift
+        let control = xkb_keymap_mod_get_index(keymap, "Control")
+        controlMask = control == XKB_MOD_INVALID ? 0 : 1 << control
         keys = Self.characters(in: keymap)
     }
 

@@ -145,6 +145,15 @@ final class VirtualInput {
         }
     }
 
+    /// Presses the key with evdev code `code` while Control (and Shift, if asked) is held: a
+    /// shortcut such as Ctrl+C (`KEY_C` is 46).
+    func shortcut(_ code: UInt32, shift: Bool = false) throws {
+        guard let keymap else { throw TestFailure("this VirtualInput has no keyboard") }
+        try modifiers(depressed: keymap.controlMask | (shift ? keymap.shiftMask : 0))
+        try tap(code)
+        try modifiers()
+    }
+
     // MARK: -
 
     /// Milliseconds on the monotonic clock, wrapping like the protocol's timestamps.

@@ -40,6 +40,8 @@ final class SeatKeyboard {
     let proxy: WlKeyboard?
     /// Called for each problem (a bad keymap) after it is logged.
     var onProblem: ((KeymapError) -> Void)?
+    /// Called with the serial of each enter and key event: the seat quotes the latest.
+    var onSerial: ((UInt32) -> Void)?
     /// The `wl_surface` id with keyboard focus.
     private(set) var focusedSurface: UInt32?
     /// How held keys repeat now.
@@ -126,11 +128,13 @@ final class SeatKeyboard {
         switch event {
         case let .keymap(format, fd, size):
             keymapReceived(format: format, fd: fd, size: size)
-        case let .enter(_, surface, keys):
+        case let .enter(serial, surface, keys):
+            onSerial?(serial)
             entered(surface?.id, keys: keys)
         case .leave:
             left()
-        case let .key(_, time, key, state):
+        case let .key(serial, time, key, state):
+            onSerial?(serial)
             keyChanged(key, state: state, time: time)
         case let .modifiers(_, depressed, latched, locked, group):
             ensureKeymap()

@@ -1,0 +1,118 @@
+import Glibc
+import RenderTestSupport
+import StrataRender
+import Testing
+import WaylandTestSupport
+
+/// The gallery's text fields under sway, with real peers: the virtual keyboard types, `wtype`
+/// types Chinese through a keymap of its own, and Debian's `wl-clipboard` copies and pastes
+/// against Strata through the compositor's clipboard and primary selection.
+extension InputEndToEnd {
+    /// Runs a `wl-clipboard` command on sway's display, bounded by `timeout(1)`: a Strata that
+    /// never answers fails the test instead of hanging it.
+    func clipboardTool(_ command: String) throws -> (status: Int32, output: String) {
+        try Subprocess.run("WAYLAND_DISPLAY='\(display)' timeout 10 \(command) 2>&1")
+    }
+
+    /// Offers `text` with `wl-copy` (on the primary selection when asked). wl-copy stays in the
+    /// background to serve it, so its output goes nowhere: a pipe held open would never end.
+    func copyWithTool(_ text: String, primary: Bool = false) throws {
+        let result = try Subprocess.run("WAYLAND_DISPLAY='\(display)' wl-copy \(primary ? "--primary " : "")'\(text)' >/dev/null 2>&1; echo $?")
+        #expect(result.output.hasPrefix("0"), "wl-copy failed: \(result.output)")
+    }
+
+    /// Clicks into `part` near its right edge, once the gallery is on screen.
+    func focus(_ part: Part, in gallery: Gallery) throws {
+        _ = try firstPicture(of: gallery, name: "text-start")
+        try gallery.input.move(to: UInt32(part.x + part.width - 8), part.centre.y)
+        try gallery.input.click()
+    }
+
+    @Test func typedTextChineseIncludedAppearsInTheField() throws {
+        let gallery = try startGallery()
+        let name = try gallery.part("name"), key = try gallery.part("key")
+        try gallery.input.move(to: key.centre.x, key.centre.y)
+        let before = try firstPicture(of: gallery, name: "text-before")
+        try focus(name, in: gallery)
+        try gallery.input.type("Hi ")
+        try gallery.process.waitForLine { $0 == "gallery: field=name text=Hi " }
+        // wtype uploads a keymap with the characters it needs to a virtual keyboard of its own.
+        let typed = try clipboardTool("wtype '你好'")
+        #expect(typed.status == 0, "wtype: \(typed.output)")
+        try gallery.process.waitForLine { $0 == "gallery: field=name text=Hi 你好" }
+        let after = try screen(until: { Self.differences(before, $0, in: name) > 200 }, name: "text-typed")
+        #expect(Self.differences(before, after, in: name) > 200)
+        // Backspace takes the last character, Ctrl+Z brings it back, Ctrl+Shift+Z takes it again.
+        try gallery.input.tap(14)
+        try gallery.process.waitForLine { $0 == "gallery: field=name text=Hi 你" }
+        try gallery.input.shortcut(44)
+        try gallery.process.waitForLine { $0 == "gallery: field=name text=Hi 你好" }
+        try gallery.input.shortcut(44, shift: true)
+        try gallery.process.waitForLine { $0 == "gallery: field=name text=Hi 你" }
+    }
+
+    @Test func aDragSelectsAndCtrlCGivesItToOtherClients() throws {
+        let gallery = try startGallery()
+        let name = try gallery.part("name")
+        try focus(name, in: gallery)
+        try gallery.input.type("copy me please")
+        try gallery.process.waitForLine { $0 == "gallery: field=name text=copy me please" }
+        // From the field's left edge to past the end of the text: all of it.
+        try gallery.input.move(to: UInt32(name.x + 10), name.centre.y)
+        try gallery.input.press()
+        try gallery.input.move(to: UInt32(name.x + name.width - 6), name.centre.y)
+        try gallery.input.release()
+        // Selecting offers the primary selection.
+        try waitFor("the primary selection") { try clipboardTool("wl-paste --primary --no-newline").output == "copy me please" }
+        try gallery.input.shortcut(46)
+        try waitFor("the clipboard") { try clipboardTool("wl-paste --no-newline").output == "copy me please" }
+        let types = try clipboardTool("wl-paste --list-types").output.split(separator: "\n").map(String.init)
+        #expect(Set(types) == ["text/plain;charset=utf-8", "text/plain", "UTF8_STRING", "TEXT", "STRING"], "\(types)")
+    }
+
+    @Test func ctrlVAndAMiddleClickPasteWhatOtherClientsOffer() throws {
+        let gallery = try startGallery()
+        let search = try gallery.part("search")
+        try focus(search, in: gallery)
+        try copyWithTool("from wl-copy")
+        try gallery.input.shortcut(47)
+        try gallery.process.waitForLine { $0 == "gallery: field=search text=from wl-copy" }
+        // Shift+Insert pastes the clipboard too.
+        try gallery.input.modifiers(depressed: gallery.input.keymap!.shiftMask)
+        try gallery.input.tap(110)
+        try gallery.input.modifiers()
+        try gallery.process.waitForLine { $0 == "gallery: field=search text=from wl-copyfrom wl-copy" }
+        // A middle click pastes the primary selection where it goes down.
+        try copyWithTool("prim", primary: true)
+        try gallery.input.move(to: UInt32(search.x + search.width - 8), search.centre.y)
+        try gallery.input.click(.middle)
+        try gallery.process.waitForLine { $0 == "gallery: field=search text=from wl-copyfrom wl-copyprim" }
+        // Undo takes back the paste as one step.
+        try gallery.input.shortcut(44)
+        try gallery.process.waitForLine { $0 == "gallery: field=search text=from wl-copyfrom wl-copy" }
+    }
+
+    @Test func thePasswordFieldNeverOffersItsText() throws {
+        let gallery = try startGallery()
+        let password = try gallery.part("password")
+        try copyWithTool("unchanged")
+        try focus(password, in: gallery)
+        try gallery.input.type("hunter2")
+        try gallery.process.waitForLine { $0 == "gallery: field=password length=7" }
+        try gallery.input.shortcut(30)
+        try gallery.input.shortcut(46)
+        try gallery.input.shortcut(45)
+        try gallery.process.read(waiting: .milliseconds(300))
+        #expect(try clipboardTool("wl-paste --no-newline").output == "unchanged")
+        #expect(try !gallery.process.hasLine { $0 == "gallery: field=password length=0" }, "Ctrl+X cut the password")
+    }
+
+    /// Polls `condition` until it holds; fails after `timeout`.
+    func waitFor(_ what: String, timeout: Duration = .seconds(10), _ condition: () throws -> Bool) throws {
+        let deadline = ContinuousClock.now + timeout
+        while try !condition() {
+            guard ContinuousClock.now < deadline else { throw TestFailure("\(what) never showed what was expected") }
+            _ = poll(nil, 0, 100)
+        }
+    }
+}
