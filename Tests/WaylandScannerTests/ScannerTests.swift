@@ -31,8 +31,8 @@ private let fixtures = repository.appendingPathComponent("Tests/WaylandScannerTe
         let drift = try expected.drift(against: repository.appendingPathComponent("Sources/WaylandProtocols/Generated"))
         #expect(drift.isEmpty, "run: swift run strata-scanner Protocols Sources/WaylandProtocols/Generated")
         #expect(expected.files.keys.sorted() == [
-            "FractionalScaleV1.swift", "PresentationTime.swift", "Viewporter.swift", "Wayland.swift",
-            "XdgDecorationUnstableV1.swift", "XdgShell.swift",
+            "FractionalScaleV1.swift", "PresentationTime.swift", "TextInputUnstableV3.swift", "Viewporter.swift", "Wayland.swift",
+            "WpPrimarySelectionUnstableV1.swift", "XdgDecorationUnstableV1.swift", "XdgShell.swift",
         ])
     }
 

@@ -346,37 +346,3 @@ extension Control.Events {
     /// A text field lost the focus.
     public static let editingDidEnd = Control.Events(rawValue: 1 << 18)
 }
-
-/// What a text field holds, for an input method to offer the right keyboard and suggestions:
-/// `zwp_text_input_v3`'s content purpose and hints.
-public struct TextContentType: Hashable, Sendable {
-    /// What the text is.
-    public enum Purpose: Hashable, Sendable {
-        case normal, alpha, digits, number, phone, url, email, name, password, pin, date, time, dateTime, terminal
-    }
-    /// How the input method should help.
-    public struct Hints: OptionSet, Hashable, Sendable {
-        public let rawValue: UInt32
-        public init(rawValue: UInt32) { self.rawValue = rawValue }
-        public static let completion = Hints(rawValue: 0x1)
-        public static let spellcheck = Hints(rawValue: 0x2)
-        public static let autoCapitalization = Hints(rawValue: 0x4)
-        public static let lowercase = Hints(rawValue: 0x8)
-        public static let uppercase = Hints(rawValue: 0x10)
-        public static let titlecase = Hints(rawValue: 0x20)
-        public static let hiddenText = Hints(rawValue: 0x40)
-        public static let sensitiveData = Hints(rawValue: 0x80)
-        public static let latin = Hints(rawValue: 0x100)
-        public static let multiline = Hints(rawValue: 0x200)
-    }
-    /// What the text is.
-    public var purpose: Purpose
-    /// How to help.
-    public var hints: Hints
-
-    /// Normal text with no hints, unless given.
-    public init(purpose: Purpose = .normal, hints: Hints = []) {
-        self.purpose = purpose
-        self.hints = hints
-    }
-}
