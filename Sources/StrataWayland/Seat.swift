@@ -1,3 +1,4 @@
+import Logging
 import StrataCore
 import StrataPlatform
 import WaylandClient
@@ -66,14 +67,19 @@ public final class Seat {
     /// managers. Failures leave the clipboard in memory, logged.
     func bindSelections(session: WaylandSession) {
         let serial = { [weak self] in self?.lastInputSerial }
-        if let manager = session.dataDeviceManager, let (selection, release) = try? SeatSelection.clipboard(manager: manager, seat: proxy, session: session, serial: serial) {
-            clipboardSelection = selection
-            releaseSelections.append(release)
-        }
-        if let manager = session.primarySelectionManager,
-           let (selection, release) = try? SeatSelection.primary(manager: manager, seat: proxy, session: session, serial: serial) {
-            primarySelection = selection
-            releaseSelections.append(release)
+        do throws(WaylandError) {
+            if let manager = session.dataDeviceManager {
+                let (selection, release) = try SeatSelection.clipboard(manager: manager, seat: proxy, session: session, serial: serial)
+                clipboardSelection = selection
+                releaseSelections.append(release)
+            }
+            if let manager = session.primarySelectionManager {
+                let (selection, release) = try SeatSelection.primary(manager: manager, seat: proxy, session: session, serial: serial)
+                primarySelection = selection
+                releaseSelections.append(release)
+            }
+        } catch {
+            selectionLog.error("the seat's clipboard devices could not be made; copy and paste stay inside the app: \(error)")
         }
     }
 
@@ -142,3 +148,5 @@ public final class Seat {
         client.deliver(input.event, time: input.time ?? lastTime, seat: self)
     }
 }
+
+private let selectionLog = Logger(label: "strata.clipboard")

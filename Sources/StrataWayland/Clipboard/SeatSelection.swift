@@ -74,7 +74,7 @@ final class SeatSelection: ClipboardBackend {
 
     /// The compositor introduced an offer (`data_offer`).
     func introduce(_ offer: Offer) {
-        // A peer cannot pile up offers: only the newest few are kept before one is selected.
+        // A peer cannot pile up offers: at most eight wait to be selected.
         if introduced.count >= 8, let oldest = introduced.keys.first {
             introduced.removeValue(forKey: oldest)?.destroy()
         }
@@ -110,7 +110,12 @@ final class SeatSelection: ClipboardBackend {
     func offer(_ content: ClipboardContent?) {
         withdrawSource()
         guard let content else {
-            if let serial = serial() { try? setSelection(nil, serial: serial) }
+            guard let serial = serial() else { return }
+            do throws(WaylandError) {
+                try setSelection(nil, serial: serial)
+            } catch {
+                log.warning("\(name): the offer could not be withdrawn: \(error)")
+            }
             return
         }
         guard let serial = serial() else {
@@ -170,8 +175,11 @@ final class SeatSelection: ClipboardBackend {
     private func send(_ type: String, _ fd: FileDescriptor, from id: ObjectIdentifier?) {
         guard let source, source.source.id == id, let bytes = source.content.data[type] else { return }
         // The descriptor is the proxy's only while the listener runs: the transfer takes a copy.
-        guard let copy = try? fd.duplicate() else {
-            log.warning("\(name): a request for \(type) could not be answered: no descriptor could be copied")
+        let copy: FileDescriptor
+        do {
+            copy = try fd.duplicate()
+        } catch {
+            log.warning("\(name): a request for \(type) could not be answered: its descriptor could not be copied (\(error))")
             return
         }
         PipeTransfer.send(bytes, to: copy, loop: loop, idleTimeout: Self.idleTimeout) { [name] error in

@@ -26,7 +26,8 @@ final class TextEditingController {
     /// Secure entry: the text is never copied, cut or offered as the primary selection, and word
     /// moves go to the ends, as GTK's password entry does.
     var isSecure = false
-    unowned(unsafe) let view: any TextEditingView
+    /// The view that owns this controller, and so outlives it.
+    unowned let view: any TextEditingView
 
     /// What a drag started by a double or triple click extends by, and the range first selected.
     private var drag: (granularity: TextGranularity, origin: Range<Int>)?
