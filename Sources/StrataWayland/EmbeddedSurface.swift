@@ -60,6 +60,34 @@ public final class EmbeddedSurface {
         keyboard.handle(event)
     }
 
+    /// Lets input methods reach this surface's text fields through the host's own
+    /// `zwp_text_input_v3`: Strata sends the focused field's requests on it (enable, state,
+    /// cursor rectangle, commit), and the host forwards every event of it with
+    /// `forward(_:)`. The object stays the host's; a later call replaces it.
+    /// - Parameter origin: where this surface sits in the surface the text input enters (the
+    ///   host's window), in points: cursor rectangles are sent in that surface's coordinates.
+    public func attachTextInput(_ textInput: ZwpTextInputV3, origin: Point = Point(x: 0, y: 0)) {
+        self.textInput?.release(destroying: false)
+        let connection = TextInputConnection(proxy: textInput) { [weak self] _ in self?.host }
+        connection.origin = origin
+        self.textInput = connection
+    }
+
+    /// Where this surface sits in the surface the host's text input enters, in points.
+    public var textInputOrigin: Point {
+        get { textInput?.origin ?? Point(x: 0, y: 0) }
+        set { textInput?.origin = newValue }
+    }
+
+    /// Delivers an event of the host's text input (see `attachTextInput(_:origin:)`). Forward
+    /// them all: `enter`, whichever surface it names, means this surface's fields may use the
+    /// input method, and `leave` that they may not.
+    public func forward(_ event: ZwpTextInputV3.Event) {
+        textInput?.handle(event)
+    }
+
+    private var textInput: TextInputConnection?
+
     private lazy var keyboard = SeatKeyboard(proxy: nil, loop: session.loop) { [weak self] _, event, time in
         self?.post(event, time: time)
     }

@@ -38,6 +38,8 @@ public final class Seat {
     private(set) var clipboardSelection: SeatSelection?
     private(set) var primarySelection: SeatSelection?
     private var releaseSelections: [() -> Void] = []
+    /// The seat's text input, when the compositor offers input methods.
+    private(set) var textInput: TextInputConnection?
     /// Called after the capabilities or the name change.
     public var onChange: (() -> Void)?
 
@@ -83,12 +85,30 @@ public final class Seat {
         }
     }
 
+    /// Makes the seat's text input, when the compositor has a text input manager. A failure
+    /// leaves text fields taking keys only, logged.
+    func bindTextInput(session: WaylandSession) {
+        guard let manager = session.textInputManager else { return }
+        do throws(WaylandError) {
+            let proxy = try manager.getTextInput(seat: self.proxy)
+            let connection = TextInputConnection(proxy: proxy) { [weak session] surface in
+                surface.flatMap { session?.client(for: $0.id)?.host }
+            }
+            proxy.addListener { [weak connection] event in connection?.handle(event) }
+            textInput = connection
+        } catch {
+            Logger(label: "strata.input").error("the seat's text input could not be made; input methods cannot reach text fields: \(error)")
+        }
+    }
+
     /// The seat's global went away: its devices end, and the seat is released.
     func remove() {
         guard !isRemoved else { return }
         isRemoved = true
         for release in releaseSelections { release() }
         releaseSelections = []
+        textInput?.release()
+        textInput = nil
         capabilitiesChanged([])
         if proxy.version >= 5 { try? proxy.release() }
     }

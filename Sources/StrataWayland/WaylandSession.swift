@@ -34,6 +34,8 @@ public final class WaylandSession {
     public let dataDeviceManager: WlDataDeviceManager?
     /// `zwp_primary_selection_device_manager_v1`, when offered: the primary selection.
     public let primarySelectionManager: ZwpPrimarySelectionDeviceManagerV1?
+    /// `zwp_text_input_manager_v3`, when offered: input methods for text fields.
+    public let textInputManager: ZwpTextInputManagerV3?
     /// The clipboard the session's windows share: the first seat's, in memory until it has one.
     public let clipboard = Clipboard()
     /// The primary selection the session's windows share.
@@ -142,6 +144,7 @@ public final class WaylandSession {
         presentation = try optional(WpPresentation.self, Versions.presentation)
         dataDeviceManager = try optional(WlDataDeviceManager.self, Versions.dataDeviceManager)
         primarySelectionManager = try optional(ZwpPrimarySelectionDeviceManagerV1.self, Versions.primarySelectionManager)
+        textInputManager = try optional(ZwpTextInputManagerV3.self, Versions.textInputManager)
 
         shm.addListener { [weak self] event in
             if case let .format(format) = event { self?.shmFormats.insert(format) }
@@ -197,6 +200,7 @@ public final class WaylandSession {
             let seat = Seat(proxy: proxy, globalName: global.name, session: self)
             seats.append(seat)
             seat.bindSelections(session: self)
+            seat.bindTextInput(session: self)
             if seats.count == 1 { useSelections(of: seat) }
         default:
             break
@@ -242,6 +246,7 @@ enum Versions {
     /// 3: drag-and-drop actions, which Strata does not use; selections work the same from 1.
     static let dataDeviceManager: UInt32 = 3
     static let primarySelectionManager: UInt32 = 1
+    static let textInputManager: UInt32 = 1
     /// 4 adds the output's name and description.
     static let output: UInt32 = 4
     /// 8: pointer frames, axis sources and stops (5), and high-resolution wheel steps

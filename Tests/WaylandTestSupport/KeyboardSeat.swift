@@ -122,22 +122,11 @@ public final class KeyboardSeatScript: Sendable {
         perform { $0.clientHasObject(id) } ?? false
     }
 
-    /// Runs `body` on the server thread and returns its result; nil if the server thread did not
-    /// get to it within 5 s (it is gone), so a test fails its checks instead of hanging.
+    /// Runs `body` with the seat on the server thread (see `TestCompositor.runAndWait`).
     @discardableResult
     private func perform<Result: Sendable>(_ body: @escaping @Sendable (KeyboardSeat) -> Result) -> Result? {
-        let done = DispatchSemaphore(value: 0)
-        let result = Locked<Result?>(nil)
         let seat = self.seat
-        compositor.run { _ in
-            seat.use { seat in
-                let value = body(seat)
-                result.withLock { $0 = value }
-            }
-            done.signal()
-        }
-        _ = done.wait(timeout: .now() + .seconds(5))
-        return result.withLock { $0 }
+        return compositor.runAndWait { seat.use(body) }
     }
 }
 
@@ -160,15 +149,16 @@ private final class SeatBox: @unchecked Sendable {
         observations = seat.observations
     }
 
-    func use(_ body: (KeyboardSeat) -> Void) {
+    func use<Result>(_ body: (KeyboardSeat) -> Result) -> Result {
         seat.checkThread()
-        body(seat)
+        return body(seat)
     }
 }
 
 /// A seat whose keyboards send what the test says and accept nothing but `release`. Lives on
 /// the server thread (see `ServerThreadState`) for as long as the display: its global holds it.
-private final class KeyboardSeat {
+private final class KeyboardSeat: ResourceServer {
+    private lazy var router = ResourceRouter(self)
     /// Tags passed as each resource's implementation pointer, to tell the interfaces apart.
     enum Kind: Int { case seat = 1, keyboard }
 
@@ -193,7 +183,7 @@ private final class KeyboardSeat {
         thread = pthread_self()
         // Kept alive, through its box, by the server state (`keepAlive`) until the display is gone.
         let data = Unmanaged.passUnretained(self).toOpaque()
-        wl_global_create(display, KeyboardSeat.table(WlSeat.self), version, data) { client, data, version, id in
+        wl_global_create(display, serverInterface(WlSeat.self), version, data) { client, data, version, id in
             let seat = Unmanaged<KeyboardSeat>.fromOpaque(data!).takeUnretainedValue()
             let resource = seat.make(WlSeat.self, client!, Int32(version), id: id, kind: .seat)
             var capabilities = [wl_argument(u: WlSeat.Capability.keyboard.rawValue)]
@@ -201,7 +191,7 @@ private final class KeyboardSeat {
         }
     }
 
-    fileprivate func handle(_ kind: Kind, _ resource: OpaquePointer, opcode: UInt32, _ args: UnsafeMutablePointer<wl_argument>) {
+    func handle(_ kind: Kind, _ resource: OpaquePointer, opcode: UInt32, _ args: UnsafeMutablePointer<wl_argument>) {
         switch (kind, opcode) {
         case (.seat, 1):
             let client = wl_resource_get_client(resource)!
@@ -224,7 +214,7 @@ private final class KeyboardSeat {
     }
 
     /// Forgets a keyboard however it went: released, or its client gone.
-    fileprivate func destroyed(_ resource: OpaquePointer) {
+    func destroyed(_ resource: OpaquePointer) {
         keyboards.removeAll { $0 == resource }
     }
 
@@ -319,30 +309,8 @@ private final class KeyboardSeat {
         return ends[0]
     }
 
-    /// The interface table, as the server library's type (the same C struct, imported twice).
-    static func table(_ type: any WaylandInterface.Type) -> UnsafePointer<wl_interface> {
-        UnsafeRawPointer(type.descriptor.table).assumingMemoryBound(to: wl_interface.self)
-    }
-
     @discardableResult
     private func make(_ type: any WaylandInterface.Type, _ client: OpaquePointer, _ version: Int32, id: UInt32, kind: Kind) -> OpaquePointer {
-        let resource = wl_resource_create(client, Self.table(type), version, id)!
-        wl_resource_set_dispatcher(resource, keyboardSeatDispatcher, UnsafeRawPointer(bitPattern: kind.rawValue),
-                                   Unmanaged.passUnretained(self).toOpaque(), keyboardSeatResourceDestroyed)
-        return resource
+        router.make(type, client, version, id: id, kind: kind)
     }
-}
-
-/// libwayland-server calls this for every request to a seat or keyboard resource.
-private let keyboardSeatDispatcher: wl_dispatcher_func_t = { implementation, target, opcode, _, arguments in
-    guard let target, let arguments, let kind = KeyboardSeat.Kind(rawValue: Int(bitPattern: implementation)),
-          let data = wl_resource_get_user_data(OpaquePointer(target)) else { return 0 }
-    Unmanaged<KeyboardSeat>.fromOpaque(data).takeUnretainedValue().handle(kind, OpaquePointer(target), opcode: opcode, arguments)
-    return 0
-}
-
-/// libwayland-server calls this as any seat or keyboard resource goes.
-private let keyboardSeatResourceDestroyed: wl_resource_destroy_func_t = { resource in
-    guard let resource, let data = wl_resource_get_user_data(resource) else { return }
-    Unmanaged<KeyboardSeat>.fromOpaque(data).takeUnretainedValue().destroyed(resource)
 }

@@ -111,7 +111,8 @@ public final class ScriptedSeat: Sendable {
 
 /// The seat's libwayland-server side. `@unchecked Sendable` only so the handle can pass it to
 /// commands: everything but `observations` is used on the server thread alone.
-private final class PointerSeatServer: @unchecked Sendable {
+private final class PointerSeatServer: ResourceServer, @unchecked Sendable {
+    private lazy var router = ResourceRouter(self)
     /// Tags passed as each resource's implementation pointer, to tell the interfaces apart.
     enum Kind: Int { case seat = 1, pointer, touch, keyboard }
 
@@ -131,7 +132,7 @@ private final class PointerSeatServer: @unchecked Sendable {
     func advertise(on display: OpaquePointer) {
         // Kept alive by the server state (`keepAlive`) until the display is gone.
         let data = Unmanaged.passUnretained(self).toOpaque()
-        global = wl_global_create(display, Self.table(WlSeat.self), version, data) { client, data, version, id in
+        global = wl_global_create(display, serverInterface(WlSeat.self), version, data) { client, data, version, id in
             let server = Unmanaged<PointerSeatServer>.fromOpaque(data!).takeUnretainedValue()
             server.bind(client!, version: Int32(version), id: id)
         }
@@ -247,7 +248,7 @@ private final class PointerSeatServer: @unchecked Sendable {
 
     // MARK: Requests
 
-    fileprivate func handle(_ kind: Kind, _ resource: OpaquePointer, opcode: UInt32, _ args: UnsafeMutablePointer<wl_argument>) {
+    func handle(_ kind: Kind, _ resource: OpaquePointer, opcode: UInt32, _ args: UnsafeMutablePointer<wl_argument>) {
         let client = wl_resource_get_client(resource)!
         let version = wl_resource_get_version(resource)
         switch (kind, opcode) {
@@ -281,7 +282,7 @@ private final class PointerSeatServer: @unchecked Sendable {
     }
 
     /// A resource is going: forget it, whether the client released it or went away.
-    fileprivate func destroyed(_ resource: OpaquePointer) {
+    func destroyed(_ resource: OpaquePointer) {
         guard let index = resources.firstIndex(where: { $0.resource == resource }) else { return }
         let kind = resources.remove(at: index).kind
         observations.withLock {
@@ -290,31 +291,10 @@ private final class PointerSeatServer: @unchecked Sendable {
         }
     }
 
-    /// The interface table, as the server library's type (the same C struct, imported twice).
-    static func table(_ type: any WaylandInterface.Type) -> UnsafePointer<wl_interface> {
-        UnsafeRawPointer(type.descriptor.table).assumingMemoryBound(to: wl_interface.self)
-    }
-
     @discardableResult
     private func make(_ type: any WaylandInterface.Type, _ client: OpaquePointer, _ version: Int32, id: UInt32, kind: Kind) -> OpaquePointer {
-        let resource = wl_resource_create(client, Self.table(type), version, id)!
-        wl_resource_set_dispatcher(resource, pointerSeatDispatcher, UnsafeRawPointer(bitPattern: kind.rawValue),
-                                   Unmanaged.passUnretained(self).toOpaque(), pointerSeatResourceDestroyed)
+        let resource = router.make(type, client, version, id: id, kind: kind)
         resources.append((kind, resource))
         return resource
     }
-}
-
-/// libwayland-server calls this for every request to the seat's resources.
-private let pointerSeatDispatcher: wl_dispatcher_func_t = { implementation, target, opcode, _, arguments in
-    guard let target, let arguments, let kind = PointerSeatServer.Kind(rawValue: Int(bitPattern: implementation)),
-          let data = wl_resource_get_user_data(OpaquePointer(target)) else { return 0 }
-    Unmanaged<PointerSeatServer>.fromOpaque(data).takeUnretainedValue().handle(kind, OpaquePointer(target), opcode: opcode, arguments)
-    return 0
-}
-
-/// libwayland-server calls this as each of the seat's resources is destroyed.
-private let pointerSeatResourceDestroyed: wl_resource_destroy_func_t = { resource in
-    guard let resource, let data = wl_resource_get_user_data(resource) else { return }
-    Unmanaged<PointerSeatServer>.fromOpaque(data).takeUnretainedValue().destroyed(resource)
 }

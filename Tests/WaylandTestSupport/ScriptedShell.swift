@@ -42,6 +42,29 @@ public struct ShellObservations: Sendable {
     public var maximizeRequests: [Bool] = []
     /// The last `wp_viewport.set_destination`, as (width, height).
     public var viewportDestination: (Int32, Int32)?
+    /// The pixels of the last buffer committed, once `captureFrames()` was called: what the
+    /// compositor would show.
+    public var lastFrame: TestFrame?
+}
+
+/// A committed shm buffer's pixels, as `0xAARRGGBB` values row by row.
+public struct TestFrame: Sendable {
+    public var width: Int
+    public var height: Int
+    public var pixels: [UInt32]
+
+    public subscript(x: Int, y: Int) -> UInt32 { pixels[y * width + x] }
+
+    /// The smallest rectangle, in pixels, holding every pixel for which `matches` is true.
+    public func bounds(where matches: (UInt32) -> Bool) -> (minX: Int, minY: Int, maxX: Int, maxY: Int)? {
+        var found: (minX: Int, minY: Int, maxX: Int, maxY: Int)?
+        for y in 0..<height {
+            for x in 0..<width where matches(pixels[y * width + x]) {
+                found = found.map { (min($0.minX, x), min($0.minY, y), max($0.maxX, x), max($0.maxY, y)) } ?? (x, y, x, y)
+            }
+        }
+        return found
+    }
 }
 
 extension TestCompositor {
@@ -73,6 +96,8 @@ extension TestCompositor {
     public func completeFrames() { run { $0.shell?.completeFrames() } }
     /// Answers frame callbacks as they come, like a visible surface on a real compositor.
     public func answerFramesAutomatically(_ automatic: Bool) { run { $0.shell?.automaticFrames = automatic } }
+    /// Keeps the pixels of each buffer committed from now on (`ShellObservations.lastFrame`).
+    public func captureFrames() { run { $0.shell?.capturesFrames = true } }
     /// Releases every buffer the shell still holds, except each surface's current one.
     public func releaseBuffers() { run { $0.shell?.releaseHeldBuffers() } }
     public func setReleasePolicy(_ policy: ReleasePolicy) { run { $0.shell?.policy = policy } }
@@ -127,6 +152,21 @@ final class ScriptedShell {
 
     var policy: TestCompositor.ReleasePolicy
     var automaticFrames = false
+    var capturesFrames = false
+
+    /// A client's shm pool: its file, kept open while a buffer or the pool needs it.
+    private final class Pool {
+        let fd: Int32
+        var size: Int
+        init(fd: Int32, size: Int) { self.fd = fd; self.size = size }
+        deinit { close(fd) }
+    }
+    private struct BufferLayout {
+        let pool: Pool
+        let offset: Int, width: Int, height: Int, stride: Int
+    }
+    private var pools: [OpaquePointer: Pool] = [:]
+    private var bufferLayouts: [OpaquePointer: BufferLayout] = [:]
     private let observations: Locked<ShellObservations>
     private let display: OpaquePointer
     private var surfaces: [Surface] = []
@@ -280,10 +320,16 @@ final class ScriptedShell {
             held.removeAll { $0 == resource }
             wl_resource_destroy(resource)
         case (.shm, 0):
-            close(args[1].h)
-            make(WlShmPool.self, client, version, id: args[0].n, kind: .shmPool)
+            let pool = make(WlShmPool.self, client, version, id: args[0].n, kind: .shmPool)
+            pools[pool] = Pool(fd: args[1].h, size: Int(max(args[2].i, 0)))
         case (.shmPool, 0):
-            make(WlBuffer.self, client, 1, id: args[0].n, kind: .buffer)
+            let buffer = make(WlBuffer.self, client, 1, id: args[0].n, kind: .buffer)
+            if let pool = pools[resource] {
+                bufferLayouts[buffer] = BufferLayout(pool: pool, offset: Int(args[1].i), width: Int(args[2].i),
+                                                     height: Int(args[3].i), stride: Int(args[4].i))
+            }
+        case (.shmPool, 2):
+            pools[resource]?.size = Int(max(args[0].i, 0))
         case (.wmBase, 1):
             make(XdgPositioner.self, client, version, id: args[0].n, kind: .positioner)
         case (.wmBase, 2):
@@ -373,6 +419,9 @@ final class ScriptedShell {
                 wl_resource_post_event_array(previous, 0, nil)
                 held.removeAll { $0 == previous }
             }
+            if capturesFrames, let frame = Self.pixels(of: buffer, bufferLayouts[buffer]) {
+                observations.withLock { $0.lastFrame = frame }
+            }
             let acked = surface.acked, count = held.count
             observations.withLock {
                 $0.bufferCommits += 1
@@ -381,6 +430,23 @@ final class ScriptedShell {
             }
         }
         if automaticFrames { completeFrames() }
+    }
+
+    /// The buffer's pixels, read through a mapping of its pool; nil when its layout does not
+    /// fit the pool.
+    private static func pixels(of buffer: OpaquePointer, _ layout: BufferLayout?) -> TestFrame? {
+        guard let layout, layout.width > 0, layout.height > 0, layout.offset >= 0, layout.stride >= layout.width * 4,
+              layout.offset + layout.stride * layout.height <= layout.pool.size else { return nil }
+        guard let base = mmap(nil, layout.pool.size, PROT_READ, MAP_SHARED, layout.pool.fd, 0), base != MAP_FAILED else { return nil }
+        defer { munmap(base, layout.pool.size) }
+        var pixels = [UInt32](repeating: 0, count: layout.width * layout.height)
+        for row in 0..<layout.height {
+            let start = base.advanced(by: layout.offset + row * layout.stride)
+            for column in 0..<layout.width {
+                pixels[row * layout.width + column] = UInt32(littleEndian: start.loadUnaligned(fromByteOffset: column * 4, as: UInt32.self))
+            }
+        }
+        return TestFrame(width: layout.width, height: layout.height, pixels: pixels)
     }
 
     // MARK: Resources
@@ -409,6 +475,8 @@ final class ScriptedShell {
     /// Drops every reference to a resource that is going away, whether the client destroyed it or
     /// disconnected: a shell serving one client after another must never touch a dead one.
     fileprivate func forget(_ resource: OpaquePointer) {
+        pools[resource] = nil
+        bufferLayouts[resource] = nil
         held.removeAll { $0 == resource }
         wmBases.removeAll { $0 == resource }
         outputs.removeAll { $0 == resource }

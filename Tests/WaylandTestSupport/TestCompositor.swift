@@ -105,6 +105,20 @@ public final class TestCompositor: Sendable {
         run { $0.disconnectClients() }
     }
 
+    /// Runs `body` on the server thread and returns its result; nil if the server thread did not
+    /// get to it within 5 s (it is gone), so a test fails its checks instead of hanging.
+    func runAndWait<Result: Sendable>(_ body: @escaping @Sendable () -> Result) -> Result? {
+        let done = DispatchSemaphore(value: 0)
+        let result = Locked<Result?>(nil)
+        run { _ in
+            let value = body()
+            result.withLock { $0 = value }
+            done.signal()
+        }
+        _ = done.wait(timeout: .now() + .seconds(5))
+        return result.withLock { $0 }
+    }
+
     func run(_ command: @escaping @Sendable (ServerThreadState) -> Void) {
         control.commands.withLock { $0.append(command) }
         control.signal()

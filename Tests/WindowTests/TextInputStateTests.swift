@@ -61,7 +61,7 @@ struct TextInputStateTests {
     @Test func aStaleSerialAppliesTheUpdateButSendsNoState() throws {
         var state = TextInputState(), editor = TextEditor()
         _ = state.enable(editor, contentType: TextContentType(), cursor: Rect(x: 0, y: 0, width: 1, height: 10))
-        _ = state.state(editor, contentType: TextContentType(), cursor: Rect(x: 0, y: 0, width: 1, height: 10), byInputMethod: false)
+        _ = state.state(editor, contentType: TextContentType(), cursor: Rect(x: 5, y: 0, width: 1, height: 10), byInputMethod: false)
         #expect(state.commits == 2)
         state.commitString("a")
         #expect(try state.done(serial: 1, editor: &editor) == false)
@@ -86,6 +86,26 @@ struct TextInputStateTests {
         #expect(state.disable() == [.disable, .commit])
         #expect(state.disable().isEmpty)
         #expect(state.state(editor, contentType: TextContentType(), cursor: .zero, byInputMethod: false).isEmpty, "nothing while disabled")
+    }
+
+    @Test func anUnchangedStateIsNotSentAgainUnlessTheInputMethodAsked() {
+        var state = TextInputState(), editor = TextEditor("abc")
+        let caret = Rect(x: 3, y: 0, width: 1, height: 10)
+        _ = state.enable(editor, contentType: TextContentType(), cursor: caret)
+        #expect(state.state(editor, contentType: TextContentType(), cursor: caret, byInputMethod: false).isEmpty)
+        #expect(state.commits == 1)
+        #expect(state.state(editor, contentType: TextContentType(), cursor: caret, byInputMethod: true).last == .commit)
+        editor.select(TextSelection(caret: 1))
+        let moved = state.state(editor, contentType: TextContentType(), cursor: caret, byInputMethod: false)
+        #expect(moved.first == .surroundingText("abc", cursor: 1, anchor: 1))
+        #expect(state.commits == 3)
+    }
+
+    @Test func aSecureFieldSendsNoSurroundingText() {
+        var state = TextInputState()
+        let requests = state.enable(TextEditor("hunter2"), contentType: TextContentType(purpose: .password, hints: [.sensitiveData, .hiddenText]),
+                                    cursor: Rect(x: 1, y: 2, width: 1, height: 10), offersSurroundingText: false)
+        #expect(requests == [.enable, .contentType(hints: 0xC0, purpose: 8), .cursorRectangle(x: 1, y: 2, width: 1, height: 10), .commit])
     }
 
     @Test func aHugePreeditIsCut() throws {

@@ -41,6 +41,11 @@ public final class LayerHost {
     public var clipboard = Clipboard()
     /// The primary selection: selecting text offers it, a middle click pastes it.
     public var primarySelection = Clipboard()
+    /// The input method connection: a window sets its seat's. With none, text widgets take keys
+    /// only.
+    public var textInput: (any TextInputBackend)? {
+        didSet { if textInput !== oldValue { textInput?.focusChanged(in: self) } }
+    }
     /// The loop the host ticks on.
     public let loop: MainLoop
 

@@ -139,6 +139,7 @@ public final class InputRouter {
         focusRingHiddenWhileInactive = false
         if old !== layer { old?.focusChanged() }
         layer?.focusChanged()
+        if old !== layer, let host { host.textInput?.focusChanged(in: host) }
         return true
     }
 

@@ -84,7 +84,12 @@ open class TextField: Control, TextEditingView {
         }
     }
     /// Whether the user may change the text; false still lets them select and copy it.
-    public var isEditable = true { didSet { controller.isEditable = isEditable } }
+    public var isEditable = true {
+        didSet {
+            controller.isEditable = isEditable
+            if isFocused, isEditable != oldValue { textInputStateChanged() }
+        }
+    }
     /// The most characters (grapheme clusters) the text may hold; longer typing or pastes are
     /// cut to fit. Nil for no limit.
     public var maximumLength: Int? {
@@ -92,7 +97,7 @@ open class TextField: Control, TextEditingView {
         set { controller.editor.maximumLength = newValue }
     }
     /// What the text is, for an input method: its purpose and hints.
-    public var contentType = TextContentType()
+    public var contentType = TextContentType() { didSet { if isFocused, contentType != oldValue { textInputStateChanged() } } }
 
     /// The selection, in UTF-16 offsets of `text`.
     public var selection: TextSelection {
@@ -276,6 +281,7 @@ open class TextField: Control, TextEditingView {
         let showsCaret = isFocused && isEnabled && (editor.selection.isCaret || editor.markedRange != nil) && !editor.markedCursorHidden
         caret.place(at: Rect(x: textX + caretX, y: carets.primary.minY, width: 0, height: carets.primary.height),
                     scale: host?.scale ?? 1, visible: showsCaret, color: caretColor)
+        if isFocused { textInputStateChanged() }
     }
 
     // MARK: Input
@@ -330,6 +336,29 @@ open class TextField: Control, TextEditingView {
 
     open override func pointerReleased(_ event: PointerEvent) { controller.released() }
     open override func pointerCancelled(_ event: PointerEvent) { controller.released() }
+}
+
+extension TextField: TextInputClient {
+    public var acceptsTextInput: Bool { isEditable && isEnabled }
+    public var textInputEditor: TextEditor { controller.editor }
+    public var textInputContentType: TextContentType {
+        // A secure field is a password to the input method whatever its content type says, so
+        // it neither learns nor suggests the text.
+        guard isSecureTextEntry else { return contentType }
+        var type = contentType
+        if type.purpose != .pin { type.purpose = .password }
+        type.hints.formUnion([.sensitiveData, .hiddenText])
+        return type
+    }
+    public var offersSurroundingText: Bool { !isSecureTextEntry }
+    public var textInputCursorRect: Rect {
+        let origin = Point(x: clip.frame.minX + content.frame.minX, y: clip.frame.minY + content.frame.minY)
+        return caret.frame.offsetBy(dx: origin.x, dy: origin.y)
+    }
+    public func applyTextInput(_ edit: (inout TextEditor) throws(RenderError) -> Void) {
+        guard acceptsTextInput else { return }
+        controller.perform(edit)
+    }
 }
 
 /// One layout lent as the only paragraph's.

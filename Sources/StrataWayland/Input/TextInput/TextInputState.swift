@@ -33,6 +33,8 @@ struct TextInputState {
     private var pendingPreedit: (text: String, cursorBegin: Int32, cursorEnd: Int32)?
     private var pendingCommit: String?
     private var pendingDelete: (before: UInt32, after: UInt32) = (0, 0)
+    /// The state last sent, without its cause: an unchanged state is not sent again.
+    private var lastState: [Request]?
 
     // MARK: Events
 
@@ -78,15 +80,20 @@ struct TextInputState {
     // MARK: Requests
 
     /// The field gained the focus (with the input method's `enter`): enable and send its state.
-    mutating func enable(_ editor: TextEditor, contentType: TextContentType, cursor: Rect) -> [Request] {
+    /// A field that keeps its text (`offersSurroundingText` false) sends none.
+    mutating func enable(_ editor: TextEditor, contentType: TextContentType, cursor: Rect,
+                         offersSurroundingText: Bool = true) -> [Request] {
         isEnabled = true
-        return [.enable] + state(editor, contentType: contentType, cursor: cursor, byInputMethod: false)
+        lastState = nil
+        return [.enable] + state(editor, contentType: contentType, cursor: cursor, byInputMethod: false,
+                                 offersSurroundingText: offersSurroundingText)
     }
 
     /// The field lost the focus, or the input method left: disable, and drop what was gathered.
     mutating func disable() -> [Request] {
         guard isEnabled else { return [] }
         isEnabled = false
+        lastState = nil
         pendingPreedit = nil
         pendingCommit = nil
         pendingDelete = (0, 0)
@@ -94,20 +101,28 @@ struct TextInputState {
         return [.disable, .commit]
     }
 
-    /// The field's text, selection or caret changed: its state, then a commit. Nothing while
-    /// disabled.
-    mutating func state(_ editor: TextEditor, contentType: TextContentType, cursor: Rect, byInputMethod: Bool) -> [Request] {
+    /// The field's text, selection, caret or content type changed: its state, then a commit.
+    /// Nothing while disabled, nor when the state is what was last sent, unless the input method
+    /// caused the change (its matching `done` is answered with the state, changed or not).
+    mutating func state(_ editor: TextEditor, contentType: TextContentType, cursor: Rect, byInputMethod: Bool,
+                        offersSurroundingText: Bool = true) -> [Request] {
         guard isEnabled else { return [] }
-        let surrounding = editor.surroundingText(maximumBytes: 4000)
-        commits &+= 1
         func clamp(_ value: Double) -> Int32 { value.isFinite ? Int32(max(min(value.rounded(), 1e6), -1e6)) : 0 }
-        return [
-            .surroundingText(surrounding.text, cursor: Int32(surrounding.cursor), anchor: Int32(surrounding.anchor)),
-            .textChangeCause(byInputMethod: byInputMethod),
+        var state: [Request] = []
+        if offersSurroundingText {
+            let surrounding = editor.surroundingText(maximumBytes: 4000)
+            state.append(.surroundingText(surrounding.text, cursor: Int32(surrounding.cursor), anchor: Int32(surrounding.anchor)))
+        }
+        state += [
             .contentType(hints: contentType.hints.rawValue, purpose: contentType.purpose.rawValue),
             .cursorRectangle(x: clamp(cursor.minX), y: clamp(cursor.minY), width: clamp(cursor.width), height: clamp(cursor.height)),
-            .commit,
         ]
+        guard byInputMethod || state != lastState else { return [] }
+        lastState = state
+        commits &+= 1
+        // The cause follows the surrounding text it explains (none without it).
+        if offersSurroundingText { state.insert(.textChangeCause(byInputMethod: byInputMethod), at: 1) }
+        return state + [.commit]
     }
 
     // MARK: Byte lengths
