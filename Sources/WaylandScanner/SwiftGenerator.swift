@@ -235,7 +235,10 @@ public struct SwiftGenerator {
         }
         out.line("}")
         out.line()
-        out.line("override func dispatch(opcode: UInt32, arguments args: UnsafeMutablePointer<wl_argument>) {")
+        // Outside `WaylandProtocols` the override must be as visible as the public class holding it.
+        let visibility = placement.extendedProtocolFolder == nil ? "" : "public "
+        out.line("/// Decodes one event from libwayland and delivers it to the listeners.")
+        out.line("\(visibility)override func dispatch(opcode: UInt32, arguments args: UnsafeMutablePointer<wl_argument>) {")
         try out.indent { try dispatchSwitch(interface, into: &$0) }
         out.line("}")
     }

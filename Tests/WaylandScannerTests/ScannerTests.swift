@@ -44,7 +44,7 @@ private let fixtures = repository.appendingPathComponent("Tests/WaylandScannerTe
         let expected = try BindingSet.generate(placement, in: repository)
         let drift = try expected.drift(against: repository.appendingPathComponent(placement.outputFolder))
         #expect(drift.isEmpty, "run: \(placement.command)")
-        #expect(expected.files.keys.sorted() == ["VirtualKeyboardUnstableV1.swift", "WlrVirtualPointerUnstableV1.swift"])
+        #expect(expected.files.keys.sorted() == ["InputMethodUnstableV2.swift", "VirtualKeyboardUnstableV1.swift", "WlrVirtualPointerUnstableV1.swift"])
     }
 
     /// Bindings outside WaylandProtocols name their folders and the command in their header,
@@ -56,6 +56,7 @@ private let fixtures = repository.appendingPathComponent("Tests/WaylandScannerTe
             <protocol name="strata_outside">
               <interface name="fx_outside" version="1">
                 <request name="press"><arg name="state" type="uint" enum="wl_pointer.button_state"/></request>
+                <event name="pressed"/>
               </interface>
             </protocol>
             """
@@ -70,6 +71,8 @@ private let fixtures = repository.appendingPathComponent("Tests/WaylandScannerTe
         #expect(lines.contains("@testable import WaylandProtocols"))
         #expect(source.contains("func press(state: WlPointer.ButtonState)"))
         #expect(source.contains("struct ButtonState") == false, "the extended protocol's enum is referred to, not generated")
+        // Events are dispatched by an override as visible as the public class it is in.
+        #expect(lines.contains("    public override func dispatch(opcode: UInt32, arguments args: UnsafeMutablePointer<wl_argument>) {"))
         // Without the protocols it extends, the enum is unknown.
         #expect(throws: ScannerError.self) { try SwiftGenerator(protocols: [spec], placement: placement).generate(spec, sourceName: "outside.xml") }
         // The default placement imports nothing of the sort.

@@ -123,6 +123,7 @@ public final class WpPresentation: Proxy, WaylandInterface {
         }
     }
 
+    /// Decodes one event from libwayland and delivers it to the listeners.
     override func dispatch(opcode: UInt32, arguments args: UnsafeMutablePointer<wl_argument>) {
         switch opcode {
         case 0:
@@ -306,6 +307,7 @@ public final class WpPresentationFeedback: Proxy, WaylandInterface {
         }
     }
 
+    /// Decodes one event from libwayland and delivers it to the listeners.
     override func dispatch(opcode: UInt32, arguments args: UnsafeMutablePointer<wl_argument>) {
         switch opcode {
         case 0:

@@ -105,6 +105,7 @@ public final class WlDisplay: Proxy, WaylandInterface {
         }
     }
 
+    /// Decodes one event from libwayland and delivers it to the listeners.
     override func dispatch(opcode: UInt32, arguments args: UnsafeMutablePointer<wl_argument>) {
         switch opcode {
         case 0:
@@ -270,6 +271,7 @@ public final class WlRegistry: Proxy, WaylandInterface {
         }
     }
 
+    /// Decodes one event from libwayland and delivers it to the listeners.
     override func dispatch(opcode: UInt32, arguments args: UnsafeMutablePointer<wl_argument>) {
         switch opcode {
         case 0:
@@ -346,6 +348,7 @@ public final class WlCallback: Proxy, WaylandInterface {
         }
     }
 
+    /// Decodes one event from libwayland and delivers it to the listeners.
     override func dispatch(opcode: UInt32, arguments args: UnsafeMutablePointer<wl_argument>) {
         switch opcode {
         case 0:
@@ -531,6 +534,7 @@ public final class WlShm: Proxy, WaylandInterface {
         }
     }
 
+    /// Decodes one event from libwayland and delivers it to the listeners.
     override func dispatch(opcode: UInt32, arguments args: UnsafeMutablePointer<wl_argument>) {
         switch opcode {
         case 0:
@@ -995,6 +999,7 @@ public final class WlBuffer: Proxy, WaylandInterface {
         }
     }
 
+    /// Decodes one event from libwayland and delivers it to the listeners.
     override func dispatch(opcode: UInt32, arguments args: UnsafeMutablePointer<wl_argument>) {
         switch opcode {
         case 0:
@@ -1135,6 +1140,7 @@ public final class WlDataOffer: Proxy, WaylandInterface {
         }
     }
 
+    /// Decodes one event from libwayland and delivers it to the listeners.
     override func dispatch(opcode: UInt32, arguments args: UnsafeMutablePointer<wl_argument>) {
         switch opcode {
         case 0:
@@ -1457,6 +1463,7 @@ public final class WlDataSource: Proxy, WaylandInterface {
         }
     }
 
+    /// Decodes one event from libwayland and delivers it to the listeners.
     override func dispatch(opcode: UInt32, arguments args: UnsafeMutablePointer<wl_argument>) {
         switch opcode {
         case 0:
@@ -1675,6 +1682,7 @@ public final class WlDataDevice: Proxy, WaylandInterface {
         }
     }
 
+    /// Decodes one event from libwayland and delivers it to the listeners.
     override func dispatch(opcode: UInt32, arguments args: UnsafeMutablePointer<wl_argument>) {
         switch opcode {
         case 0:
@@ -2020,6 +2028,7 @@ public final class WlShellSurface: Proxy, WaylandInterface {
         }
     }
 
+    /// Decodes one event from libwayland and delivers it to the listeners.
     override func dispatch(opcode: UInt32, arguments args: UnsafeMutablePointer<wl_argument>) {
         switch opcode {
         case 0:
@@ -2447,6 +2456,7 @@ public final class WlSurface: Proxy, WaylandInterface {
         }
     }
 
+    /// Decodes one event from libwayland and delivers it to the listeners.
     override func dispatch(opcode: UInt32, arguments args: UnsafeMutablePointer<wl_argument>) {
         switch opcode {
         case 0:
@@ -2967,6 +2977,7 @@ public final class WlSeat: Proxy, WaylandInterface {
         }
     }
 
+    /// Decodes one event from libwayland and delivers it to the listeners.
     override func dispatch(opcode: UInt32, arguments args: UnsafeMutablePointer<wl_argument>) {
         switch opcode {
         case 0:
@@ -3381,6 +3392,7 @@ public final class WlPointer: Proxy, WaylandInterface {
         }
     }
 
+    /// Decodes one event from libwayland and delivers it to the listeners.
     override func dispatch(opcode: UInt32, arguments args: UnsafeMutablePointer<wl_argument>) {
         switch opcode {
         case 0:
@@ -3713,6 +3725,7 @@ public final class WlKeyboard: Proxy, WaylandInterface {
         }
     }
 
+    /// Decodes one event from libwayland and delivers it to the listeners.
     override func dispatch(opcode: UInt32, arguments args: UnsafeMutablePointer<wl_argument>) {
         switch opcode {
         case 0:
@@ -3962,6 +3975,7 @@ public final class WlTouch: Proxy, WaylandInterface {
         }
     }
 
+    /// Decodes one event from libwayland and delivers it to the listeners.
     override func dispatch(opcode: UInt32, arguments args: UnsafeMutablePointer<wl_argument>) {
         switch opcode {
         case 0:
@@ -4215,6 +4229,7 @@ public final class WlOutput: Proxy, WaylandInterface {
         }
     }
 
+    /// Decodes one event from libwayland and delivers it to the listeners.
     override func dispatch(opcode: UInt32, arguments args: UnsafeMutablePointer<wl_argument>) {
         switch opcode {
         case 0:

@@ -134,6 +134,7 @@ public final class ZwpPrimarySelectionDeviceV1: Proxy, WaylandInterface {
         }
     }
 
+    /// Decodes one event from libwayland and delivers it to the listeners.
     override func dispatch(opcode: UInt32, arguments args: UnsafeMutablePointer<wl_argument>) {
         switch opcode {
         case 0:
@@ -225,6 +226,7 @@ public final class ZwpPrimarySelectionOfferV1: Proxy, WaylandInterface {
         }
     }
 
+    /// Decodes one event from libwayland and delivers it to the listeners.
     override func dispatch(opcode: UInt32, arguments args: UnsafeMutablePointer<wl_argument>) {
         switch opcode {
         case 0:
@@ -326,6 +328,7 @@ public final class ZwpPrimarySelectionSourceV1: Proxy, WaylandInterface {
         }
     }
 
+    /// Decodes one event from libwayland and delivers it to the listeners.
     override func dispatch(opcode: UInt32, arguments args: UnsafeMutablePointer<wl_argument>) {
         switch opcode {
         case 0:

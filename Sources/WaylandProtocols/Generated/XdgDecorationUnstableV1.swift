@@ -150,6 +150,7 @@ public final class ZxdgToplevelDecorationV1: Proxy, WaylandInterface {
         }
     }
 
+    /// Decodes one event from libwayland and delivers it to the listeners.
     override func dispatch(opcode: UInt32, arguments args: UnsafeMutablePointer<wl_argument>) {
         switch opcode {
         case 0:

@@ -102,6 +102,7 @@ public final class XdgWmBase: Proxy, WaylandInterface {
         }
     }
 
+    /// Decodes one event from libwayland and delivers it to the listeners.
     override func dispatch(opcode: UInt32, arguments args: UnsafeMutablePointer<wl_argument>) {
         switch opcode {
         case 0:
@@ -702,6 +703,7 @@ public final class XdgSurface: Proxy, WaylandInterface {
         }
     }
 
+    /// Decodes one event from libwayland and delivers it to the listeners.
     override func dispatch(opcode: UInt32, arguments args: UnsafeMutablePointer<wl_argument>) {
         switch opcode {
         case 0:
@@ -1010,6 +1012,7 @@ public final class XdgToplevel: Proxy, WaylandInterface {
         }
     }
 
+    /// Decodes one event from libwayland and delivers it to the listeners.
     override func dispatch(opcode: UInt32, arguments args: UnsafeMutablePointer<wl_argument>) {
         switch opcode {
         case 0:
@@ -1682,6 +1685,7 @@ public final class XdgPopup: Proxy, WaylandInterface {
         }
     }
 
+    /// Decodes one event from libwayland and delivers it to the listeners.
     override func dispatch(opcode: UInt32, arguments args: UnsafeMutablePointer<wl_argument>) {
         switch opcode {
         case 0:
