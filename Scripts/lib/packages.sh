@@ -13,6 +13,8 @@ STRATA_PACKAGES=(
     sway grim
     # real clipboard peers and a second virtual keyboard (with its own keymap) for the text tests
     wl-clipboard wtype
+    # the locales' Compose tables, for dead keys in text fields
+    libx11-data
     # cursor images: Adwaita has the CSS cursor names (Debian's default cursor theme); the X11
     # themes exercise the fallback names
     adwaita-icon-theme xcursor-themes

@@ -18,10 +18,13 @@ extension InputEndToEnd {
         func part(_ name: String) throws -> Part { try Part.parse(name, in: layout) }
     }
 
-    func startGallery(sourceLocation: SourceLocation = #_sourceLocation) throws -> Gallery {
+    /// - Parameters:
+    ///   - layout: the virtual keyboard's XKB layout, which sway hands the gallery as its keymap.
+    ///   - environment: `NAME=value` words for the gallery's environment.
+    func startGallery(layout: String = "us", environment: String = "", sourceLocation: SourceLocation = #_sourceLocation) throws -> Gallery {
         // Devices first: the window gets the keyboard focus when it maps on a seat that has one.
-        let input = try VirtualInput(display: display)
-        let process = try ExampleProcess("gallery", display: display)
+        let input = try VirtualInput(display: display, layout: layout)
+        let process = try ExampleProcess("gallery", display: display, environment: environment)
         let layout = try process.waitForLine(sourceLocation: sourceLocation) {
             $0.contains("layout decorations=client surface=1024,768")
         }

@@ -51,6 +51,17 @@ extension InputEndToEnd {
         try gallery.process.waitForLine { $0 == "gallery: field=name text=Hi 你" }
     }
 
+    @Test func deadKeysComposeInTheField() throws {
+        // A German keyboard, whose key left of Backspace is a dead acute; the locale's Compose
+        // table turns it and "e" into "é".
+        let gallery = try startGallery(layout: "de", environment: "LANG=en_US.UTF-8")
+        try focus(try gallery.part("search"), in: gallery)
+        try gallery.input.tap(13)
+        try gallery.input.tap(18)
+        try gallery.input.tap(18)
+        try gallery.process.waitForLine { $0 == "gallery: field=search text=ée" }
+    }
+
     @Test func aDragSelectsAndCtrlCGivesItToOtherClients() throws {
         let gallery = try startGallery()
         let name = try gallery.part("name")
