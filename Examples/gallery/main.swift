@@ -114,6 +114,13 @@ func run() throws {
     // Links in the hint are found, coloured and tappable; Tab reaches them too.
     hint.linkDetector = StandardLinkDetector()
     hint.onLinkActivated = { link, _ in report("link target=\(link.target)") }
+    // Ctrl+F finds, from anywhere in the window, even while another field has the focus.
+    window.keyCommands = [
+        KeyCommand("f", title: "Find") {
+            _ = search.becomeFocused()
+            report("command=find")
+        },
+    ]
     for layer in [title, counter, reset, disabled, toggle, toggleLabel, slider, sliderLabel, keyLabel, hover, pad, name, password,
                   search, hint] as [Layer] {
         content.addSublayer(layer)

@@ -44,6 +44,12 @@ public final class Window: SurfaceClient {
     }
     /// Where the application's layers go: the area below the title bar.
     public let contentLayer = Layer()
+    /// The window's keyboard shortcuts: they fire for key presses that the focused layer and its
+    /// ancestors leave unhandled (see `KeyCommand`).
+    public var keyCommands: [KeyCommand] {
+        get { host.rootLayer.keyCommands }
+        set { host.rootLayer.keyCommands = newValue }
+    }
     /// The content area's size in points.
     public private(set) var contentSize: Size
     /// The states of the last acked configure.

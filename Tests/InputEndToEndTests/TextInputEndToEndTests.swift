@@ -62,6 +62,20 @@ extension InputEndToEnd {
         try gallery.process.waitForLine { $0 == "gallery: field=search text=ée" }
     }
 
+    @Test func theWindowsCtrlFReachesItThroughAFocusedField() throws {
+        let gallery = try startGallery()
+        try focus(try gallery.part("name"), in: gallery)
+        try gallery.input.type("a")
+        try gallery.process.waitForLine { $0 == "gallery: field=name text=a" }
+        // Ctrl+A is the field's own (select all); Ctrl+F is the window's.
+        try gallery.input.shortcut(30)
+        try gallery.input.shortcut(33)
+        try gallery.process.waitForLine { $0 == "gallery: command=find" }
+        try gallery.input.type("b")
+        try gallery.process.waitForLine { $0 == "gallery: field=search text=b" }
+        #expect(try !gallery.process.hasLine { $0.hasPrefix("gallery: field=name text=b") }, "the name field kept its text")
+    }
+
     @Test func aDragSelectsAndCtrlCGivesItToOtherClients() throws {
         let gallery = try startGallery()
         let name = try gallery.part("name")

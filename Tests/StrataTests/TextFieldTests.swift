@@ -29,8 +29,8 @@ struct TextFieldTests {
         }
     }
 
-    func key(_ scene: HeadlessScene, _ keysym: Keysym, _ modifiers: KeyModifiers = [], keycode: UInt32 = 0) {
-        scene.host.input.post(.key(KeyInput(keysym: keysym, keycode: keycode, state: .pressed, modifiers: modifiers)))
+    func key(_ scene: HeadlessScene, _ keysym: Keysym, _ modifiers: KeyModifiers = [], latin: Keysym? = nil) {
+        scene.host.input.post(.key(KeyInput(keysym: keysym, state: .pressed, modifiers: modifiers, latinKeysym: latin)))
     }
 
     func click(_ scene: HeadlessScene, at point: Point, button: PointerButton = .left, modifiers: KeyModifiers = []) {
@@ -140,7 +140,7 @@ struct TextFieldTests {
         // A Russian layout's Ctrl+С (Cyrillic es, on the C key) still copies.
         key(scene, Keysym(rawValue: 0x61), .control)
         scene.host.clipboard.setText("")
-        key(scene, Keysym(rawValue: 0x6D3), .control, keycode: 46)
+        key(scene, Keysym(rawValue: 0x6D3), .control, latin: Keysym(rawValue: 0x63))
         scene.host.clipboard.readText { copied = try? $0.get() }
         #expect(copied == "one twotwo")
         // Undo takes back each paste, then the cut.

@@ -126,6 +126,27 @@ struct KeyboardTests {
         #expect(press.keysym.name == "a" && press.text.isEmpty && press.modifiers == .control)
     }
 
+    @Test func keysOfANonLatinLayoutCarryTheirLatinLetterForShortcuts() throws {
+        // Russian alone: the US layout names the key.
+        let russian = try KeyboardRig(keymap: .text(try keymapText(layout: "ru")))
+        try russian.focus()
+        russian.script.press(46)  // KEY_C: Cyrillic es
+        let es = try russian.next(key: .pressed)
+        #expect(es.text == "с" && es.latinKeysym?.name == "c" && es.shortcutKeysym.name == "c")
+
+        // US and Russian: the keymap's own Latin layout names it, whichever is active.
+        let both = try KeyboardRig(keymap: .text(try keymapText(layout: "us,ru")))
+        try both.focus()
+        both.script.press(Self.keyQ)
+        let q = try both.next(key: .pressed)
+        #expect(q.text == "q" && q.latinKeysym == nil && q.shortcutKeysym.name == "q")
+        both.script.release(Self.keyQ)
+        both.script.modifiers(group: 1)
+        both.script.press(Self.keyQ)
+        let shortI = try both.next(key: .pressed)
+        #expect(shortI.text == "й" && shortI.latinKeysym?.name == "q")
+    }
+
     @Test func heldKeysRepeatAfterTheDelayAtTheRateUntilReleased() throws {
         let rig = try KeyboardRig(repeatInfo: (rate: 50, delay: 30))
         try rig.focus()

@@ -221,13 +221,24 @@ public struct KeyInput: Sendable, Equatable {
     public var text: String
     /// The modifiers active when the key was pressed.
     public var modifiers: KeyModifiers
+    /// The Latin letter or sign on the same key when the active layout types another script
+    /// (Cyrillic, Greek…): from another layout of the keymap, else from the US layout. Nil when
+    /// `keysym` is already ASCII. Shortcuts match it, so Ctrl+C copies on a Russian layout, as
+    /// in GTK.
+    public var latinKeysym: Keysym?
 
     /// A key event.
-    public init(keysym: Keysym, keycode: UInt32 = 0, state: State, text: String = "", modifiers: KeyModifiers = []) {
+    public init(keysym: Keysym, keycode: UInt32 = 0, state: State, text: String = "", modifiers: KeyModifiers = [],
+                latinKeysym: Keysym? = nil) {
         self.keysym = keysym
         self.keycode = keycode
         self.state = state
         self.text = text
         self.modifiers = modifiers
+        self.latinKeysym = latinKeysym
     }
+
+    /// What shortcuts match: the Latin keysym when there is one, normalized (lower-case
+    /// letters, keypad keys as the main block's).
+    public var shortcutKeysym: Keysym { (latinKeysym ?? keysym).normalized }
 }

@@ -272,7 +272,12 @@ public final class InputRouter {
             bubble(from: start) { $0.keyReleased(event) }
             return
         }
-        let handled = bubble(from: start) { $0.keyPressed(event) } != nil
+        let handled = bubble(from: start) { layer in
+            if layer.keyPressed(event) { return true }
+            guard let command = layer.keyCommands.first(where: { $0.matches(key) }) else { return false }
+            command.action()
+            return true
+        } != nil
         let tab = key.keysym == .tab || key.keysym == .leftTab
         if !handled, tab, key.modifiers.isDisjoint(with: [.control, .alt, .logo]) {
             moveFocus(forward: key.keysym == .tab && !key.modifiers.contains(.shift))

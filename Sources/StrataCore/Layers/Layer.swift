@@ -418,6 +418,9 @@ open class Layer {
     open func keyPressed(_ event: KeyEvent) -> Bool { false }
     /// A key went up. Return true to handle it.
     open func keyReleased(_ event: KeyEvent) -> Bool { false }
+    /// Shortcuts that fire when a key press reaches this layer unhandled (see `KeyCommand`):
+    /// after `keyPressed` here returned false, before the superlayer's turn.
+    public var keyCommands: [KeyCommand] = []
 
     // MARK: Host and composition
 

@@ -120,14 +120,11 @@ final class TextEditingController {
         return insert(text)
     }
 
-    /// Ctrl with a letter: the clipboard, select all, undo and redo. The letter is read from the
-    /// keysym, or from the key's position when the layout has no Latin letter there (Ctrl+C on a
-    /// Russian layout copies, as in GTK).
+    /// Ctrl with a letter: the clipboard, select all, undo and redo. The letter is the key's
+    /// Latin one on a layout of another script (Ctrl+C on a Russian layout copies, as in GTK).
     private func shortcut(_ event: KeyEvent, shift: Bool) -> Bool {
-        let latin: [UInt32: Character] = [30: "a", 46: "c", 47: "v", 45: "x", 44: "z", 21: "y"]
-        let keysym = event.keysym.normalized.rawValue
-        let letter: Character? = (0x61...0x7A).contains(keysym) ? Character(Unicode.Scalar(keysym) ?? "?")
-            : keysym > 0xFF ? latin[event.key.keycode] : nil
+        let keysym = event.key.shortcutKeysym.rawValue
+        let letter: Character? = (0x61...0x7A).contains(keysym) ? Character(Unicode.Scalar(keysym) ?? "?") : nil
         switch (letter, shift) {
         case ("a", false): perform { $0.selectAll() }
         case ("a", true): perform { $0.select(TextSelection(caret: $0.selection.focus)) }

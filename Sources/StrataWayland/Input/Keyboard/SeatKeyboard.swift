@@ -65,6 +65,9 @@ final class SeatKeyboard {
     private var state: XKBState?
     private var fallbackKeymap: XKBKeymap?
     private var fallbackFailed = false
+    /// The US layout, for the Latin letters of keys in a keymap with no Latin layout.
+    private var usKeymap: XKBKeymap?
+    private var usKeymapFailed = false
     private var listener: ListenerToken?
     private var isReleased = false
     private var lastTime: UInt32 = 0
@@ -247,7 +250,20 @@ final class SeatKeyboard {
             if symbol != .none { keysym = symbol }
             text = composed
         }
-        return KeyInput(keysym: keysym, keycode: key, state: keyState, text: text, modifiers: state.modifiers)
+        return KeyInput(keysym: keysym, keycode: key, state: keyState, text: text, modifiers: state.modifiers,
+                        latinKeysym: latinKeysym(for: keysym, code, in: state.keymap))
+    }
+
+    /// The Latin symbol on a key whose symbol in the active layout is not ASCII: from the
+    /// keymap's other layouts, else the US layout's (compiled once, when first needed).
+    private func latinKeysym(for keysym: Keysym, _ code: XKBKeycode, in keymap: XKBKeymap) -> Keysym? {
+        guard keysym.rawValue > 0x7E, keysym.rawValue < 0xFF00 else { return nil }
+        if let latin = keymap.latinKeysym(code) { return latin }
+        if usKeymap == nil, !usKeymapFailed {
+            usKeymap = XKBKeymap.fromNames(context: keymap.context, layout: "us")
+            usKeymapFailed = usKeymap == nil
+        }
+        return usKeymap?.latinKeysym(code)
     }
 
     private func publishModifiers() {

@@ -82,6 +82,18 @@ final class XKBKeymap {
         return keymap.map { XKBKeymap(adopting: $0, context: context) }
     }
 
+    /// The key's ASCII symbol at the base level of the first layout that has one there; nil
+    /// when none does.
+    func latinKeysym(_ code: XKBKeycode) -> Keysym? {
+        let layouts = xkb_keymap_num_layouts_for_key(raw, code.rawValue)
+        for layout in 0..<layouts {
+            var symbols: UnsafePointer<xkb_keysym_t>?
+            let count = xkb_keymap_key_get_syms_by_level(raw, code.rawValue, layout, 0, &symbols)
+            if count > 0, let symbols, (0x21...0x7E).contains(symbols[0]) { return Keysym(rawValue: symbols[0]) }
+        }
+        return nil
+    }
+
     /// Whether holding the key should repeat it (letters do, modifiers do not).
     func repeats(_ code: XKBKeycode) -> Bool { xkb_keymap_key_repeats(raw, code.rawValue) == 1 }
 }
