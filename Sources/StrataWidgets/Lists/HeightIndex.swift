@@ -52,6 +52,13 @@ struct HeightIndex {
         return min(position, heights.count - 1)
     }
 
+    /// Replaces the heights at `range` with `new`; O(n).
+    mutating func replace(_ range: Range<Int>, with new: [Double]) {
+        let lower = min(max(range.lowerBound, 0), heights.count), upper = min(max(range.upperBound, lower), heights.count)
+        heights.replaceSubrange(lower..<upper, with: new)
+        rebuild()
+    }
+
     /// Replaces every height; O(n).
     mutating func replaceAll(with new: [Double]) {
         heights = new

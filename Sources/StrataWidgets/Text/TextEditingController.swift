@@ -8,8 +8,8 @@ protocol TextEditingView: AnyObject {
     var editingLayouts: (any TextEditorLayouts)? { get }
     /// The host, for its clipboards and problem reports.
     var host: LayerHost? { get }
-    /// The text or selection changed: show it.
-    func editorDidChange(textChanged: Bool)
+    /// The text or selection changed: show it. `changes` are the edits, in order.
+    func editorDidChange(textChanged: Bool, changes: [TextChange])
     /// Return was pressed in a one-line editor; true when the view acted on it.
     func returnPressed() -> Bool
 }
@@ -52,7 +52,7 @@ final class TextEditingController {
             failure = error
         }
         let changes = editor.takeChanges()
-        view.editorDidChange(textChanged: !changes.isEmpty || editor.storage.count != oldCount)
+        view.editorDidChange(textChanged: !changes.isEmpty || editor.storage.count != oldCount, changes: changes)
         if editor.selection != oldSelection, !editor.selection.isCaret, !isSecure, editor.markedRange == nil {
             view.host?.primarySelection.setText(editor.selectedText)
         }

@@ -190,7 +190,7 @@ open class TextField: Control, TextEditingView {
         return SingleLayout(layout: shownLayout)
     }
 
-    func editorDidChange(textChanged: Bool) {
+    func editorDidChange(textChanged: Bool, changes: [TextChange]) {
         if textChanged {
             textDidChange()
             sendActions(for: .editingChanged)

@@ -80,6 +80,17 @@ import Testing
         #expect(Array(editor.text.utf16) == snapshots.last)
     }
 
+    @Test func changesSayWhichParagraphsTheyReplaced() throws {
+        var editor = TextEditor("one\ntwo\nthree", allowsLineBreaks: true)
+        _ = editor.takeChanges()
+        // "two\nth" becomes "2\n\n": paragraph 1 and the line feed after it go; three come.
+        try editor.replace(4..<10, with: "2\n\n", kind: .paste)
+        #expect(editor.takeChanges() == [TextChange(range: 4..<10, insertedCount: 3, paragraph: 1, removedLineBreaks: 1, insertedLineBreaks: 2)])
+        #expect(editor.text == "one\n2\n\nree")
+        editor.undo()
+        #expect(editor.takeChanges() == [TextChange(range: 4..<7, insertedCount: 6, paragraph: 1, removedLineBreaks: 2, insertedLineBreaks: 1)])
+    }
+
     @Test func undoThenRedoReturnsToTheSameTextAndSelection() throws {
         var random = SeededGenerator(state: 99)
         var editor = TextEditor()

@@ -349,8 +349,11 @@ public struct TextEditor: Sendable {
     private mutating func apply(_ range: Range<Int>, _ units: [UInt16]) -> Range<Int> {
         let lower = storage.clamp(range.lowerBound), upper = max(lower, storage.clamp(range.upperBound))
         removedByLastApply = storage.units(in: lower..<upper)
+        let paragraph = storage.paragraphIndex(containing: lower)
         let inserted = storage.replace(lower..<upper, withUnits: units)
-        changes.append(TextChange(range: lower..<upper, insertedCount: units.count))
+        changes.append(TextChange(range: lower..<upper, insertedCount: units.count, paragraph: paragraph,
+                                  removedLineBreaks: removedByLastApply.count { $0 == 0x0A },
+                                  insertedLineBreaks: units.count { $0 == 0x0A }))
         return inserted
     }
 

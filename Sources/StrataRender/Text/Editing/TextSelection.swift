@@ -84,4 +84,11 @@ public struct TextChange: Hashable, Sendable {
     public var range: Range<Int>
     /// How many code units replaced it.
     public var insertedCount: Int
+    /// The paragraph holding `range.lowerBound`, before the change.
+    public var paragraph: Int = 0
+    /// Line feeds in what was replaced, and in what replaced it: a view of paragraphs replaces
+    /// its paragraphs `paragraph...paragraph + removedLineBreaks` with
+    /// `insertedLineBreaks + 1` new ones.
+    public var removedLineBreaks = 0
+    public var insertedLineBreaks = 0
 }

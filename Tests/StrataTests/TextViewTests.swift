@@ -1,0 +1,182 @@
+import CoreTestSupport
+import RenderTestSupport
+import Testing
+@testable import StrataCore
+@testable import Strata
+@testable import StrataWidgets
+
+/// The text view in a headless host: a megabyte opens laying out only what is near the screen,
+/// typing shows in the next frame, paragraphs keep their labels through edits, and the keys and
+/// drags that move through many lines.
+@MainActor
+struct TextViewTests {
+    /// A 300 × 200 scene with a focused view filling it.
+    func scene(_ view: TextView) throws -> HeadlessScene {
+        let scene = HeadlessScene(width: 300, height: 200)
+        view.frame = Rect(x: 0, y: 0, width: 300, height: 200)
+        view.fontLibrary = pinnedScriptFonts
+        view.caretBlinkTimeout = 0
+        scene.root.addSublayer(view)
+        #expect(view.becomeFocused())
+        try scene.settle(until: { view.pendingLayouts == 0 })
+        return scene
+    }
+
+    func key(_ scene: HeadlessScene, _ keysym: Keysym, _ modifiers: KeyModifiers = [], text: String = "") {
+        scene.host.input.post(.key(KeyInput(keysym: keysym, state: .pressed, text: text, modifiers: modifiers)))
+    }
+
+    func type(_ scene: HeadlessScene, _ text: String) {
+        for character in text {
+            let scalar = character.unicodeScalars.first!.value
+            key(scene, Keysym(rawValue: scalar < 0x100 ? scalar : 0x0100_0000 + scalar), text: String(character))
+        }
+    }
+
+    /// Every shown label holds its paragraph's layout, at the paragraph's place.
+    func expectLabelsMatchParagraphs(_ view: TextView, sourceLocation: SourceLocation = #_sourceLocation) {
+        let storage = view.editor.storage
+        for label in view.paragraphLayer.sublayers where !label.isHidden {
+            guard let label = label as? Label, let layout = label.textLayout else { continue }
+            let found = (0..<storage.paragraphCount).first { storage.string(in: storage.paragraphRange($0)) == layout.string
+                || (layout.string == " " && storage.paragraphRange($0).isEmpty) }
+            #expect(found != nil, "a label shows text no paragraph has: \(layout.string.prefix(40))", sourceLocation: sourceLocation)
+        }
+    }
+
+    static func document(paragraphs: Int) -> String {
+        (0..<paragraphs).map { "Paragraph \($0): " + String(repeating: "lorem ipsum dolor sit amet ", count: 3) }.joined(separator: "\n")
+    }
+
+    @Test func aMegabyteLaysOutOnlyWhatIsNearTheScreen() throws {
+        let text = Self.document(paragraphs: 11_000)
+        #expect(text.utf8.count > 1_000_000)
+        let view = TextView(text: text)
+        let scene = try scene(view)
+        let laidOut = view.statistics.layoutsOnWorkers + view.statistics.layoutsOnMainThread
+        #expect(laidOut > 0 && laidOut < 100, "\(laidOut) paragraphs laid out to open")
+        #expect(view.statistics.layoutsOnMainThread <= 3, "only the caret's paragraph and its neighbours on the main thread")
+        #expect(view.contentSize.height > 11_000 * 16, "every paragraph has a height")
+        let shown = view.paragraphLayer.sublayers.filter { !$0.isHidden }.count
+        #expect(shown > 3 && shown < 40)
+
+        // Half way down: the paragraphs there are laid out on workers and shown.
+        view.setContentOffset(Point(x: 0, y: view.contentSize.height / 2), animated: false)
+        try scene.settle(until: { view.pendingLayouts == 0 })
+        let middle = try #require(view.paragraph(at: view.contentOffset.y + 50))
+        #expect(middle > 4000 && middle < 7000)
+        expectLabelsMatchParagraphs(view)
+        let after = view.statistics.layoutsOnWorkers + view.statistics.layoutsOnMainThread
+        #expect(after - laidOut < 100, "\(after - laidOut) more paragraphs laid out to scroll half a megabyte")
+        #expect(view.statistics.layoutsOnMainThread <= 3)
+    }
+
+    @Test func aTypedCharacterIsInTheFirstFrameAfterTheKey() throws {
+        let view = TextView(text: Self.document(paragraphs: 50))
+        let scene = try scene(view)
+        view.selection = TextSelection(caret: 0)
+        try scene.settle(until: { view.pendingLayouts == 0 })
+        var presented: [[UInt32]] = []
+        scene.backend.onPresent = { bitmap, _ in presented.append((0..<bitmap.height).flatMap { y in (0..<bitmap.width).map { bitmap.pixel(x: $0, y: y) } }) }
+        type(scene, "W")
+        try scene.step(until: { !presented.isEmpty })
+        let first = presented[0]
+        try scene.settle(until: { view.pendingLayouts == 0 })
+        let settled = try #require(scene.backend.presentedBitmap)
+        let final = (0..<settled.height).flatMap { y in (0..<settled.width).map { settled.pixel(x: $0, y: y) } }
+        let same = first == final
+        #expect(same, "the first frame after the key is not the finished one")
+        #expect(view.text.hasPrefix("WParagraph 0"))
+    }
+
+    @Test func labelsFollowTheirParagraphsThroughEdits() throws {
+        let view = TextView(text: Self.document(paragraphs: 30))
+        let scene = try scene(view)
+        expectLabelsMatchParagraphs(view)
+        // Enter splits the first paragraph, Backspace joins it again, a paste adds three.
+        view.selection = TextSelection(caret: 5)
+        key(scene, .return)
+        try scene.settle(until: { view.pendingLayouts == 0 })
+        #expect(view.editor.storage.paragraphCount == 31)
+        expectLabelsMatchParagraphs(view)
+        key(scene, .backspace)
+        try scene.settle(until: { view.pendingLayouts == 0 })
+        #expect(view.editor.storage.paragraphCount == 30)
+        expectLabelsMatchParagraphs(view)
+        view.insert("one\ntwo\n\nthree")
+        try scene.settle(until: { view.pendingLayouts == 0 })
+        #expect(view.editor.storage.paragraphCount == 33)
+        expectLabelsMatchParagraphs(view)
+        // Undo takes the paste back whole.
+        view.undo()
+        try scene.settle(until: { view.pendingLayouts == 0 })
+        #expect(view.text == Self.document(paragraphs: 30))
+        expectLabelsMatchParagraphs(view)
+    }
+
+    @Test func pageDownMovesTheCaretAScreenAndScrolls() throws {
+        let view = TextView(text: Self.document(paragraphs: 200))
+        let scene = try scene(view)
+        // The caret starts at the end, as in GTK: Ctrl+Home brings it and the view to the top.
+        key(scene, .home, .control)
+        try scene.settle(until: { view.pendingLayouts == 0 })
+        #expect(view.selection.focus == 0 && view.contentOffset.y == 0)
+        key(scene, .pageDown)
+        try scene.settle(until: { view.pendingLayouts == 0 })
+        #expect(view.contentOffset.y > 100)
+        let paragraph = view.editor.storage.paragraphIndex(containing: view.selection.focus)
+        #expect(paragraph > 0, "the caret went down")
+        key(scene, .pageUp)
+        try scene.settle(until: { view.pendingLayouts == 0 })
+        #expect(view.contentOffset.y == 0)
+        #expect(view.editor.storage.paragraphIndex(containing: view.selection.focus) == 0)
+        // Ctrl+End goes to the end, and the view follows the caret there.
+        key(scene, .end, .control)
+        try scene.settle(until: { view.pendingLayouts == 0 })
+        #expect(view.selection.focus == view.editor.storage.count)
+        #expect(view.contentOffset.y == view.maximumContentOffset.y)
+        expectLabelsMatchParagraphs(view)
+    }
+
+    @Test func clicksPlaceTheCaretAndADragPastTheEdgeScrollsAndSelects() throws {
+        let view = TextView(text: Self.document(paragraphs: 200))
+        let scene = try scene(view)
+        view.setContentOffset(.zero, animated: false)
+        try scene.settle(until: { view.pendingLayouts == 0 })
+        scene.host.input.post(.pointerMoved(Point(x: 20, y: 20)))
+        scene.host.input.post(.pointerButton(.left, isPressed: true))
+        try scene.settle()
+        let start = view.selection.focus
+        #expect(view.editor.storage.paragraphIndex(containing: start) == 0)
+        // Held below the bottom edge, with no further motion: frames scroll and extend the
+        // selection.
+        scene.host.input.post(.pointerMoved(Point(x: 100, y: 230)))
+        try scene.step(until: { view.contentOffset.y > 300 })
+        #expect(view.isAutoscrolling)
+        #expect(view.selection.anchor == start && view.selection.focus > start + 500)
+        scene.host.input.post(.pointerButton(.left, isPressed: false))
+        let offset = view.contentOffset.y
+        try scene.settle(until: { view.pendingLayouts == 0 })
+        #expect(view.contentOffset.y == offset, "releasing stops the autoscroll")
+        #expect(!view.isAutoscrolling)
+    }
+
+    @Test func upAndDownKeepTheirColumnAcrossParagraphs() throws {
+        let view = TextView(text: "first line\nsecond line\nthird")
+        let scene = try scene(view)
+        view.selection = TextSelection(caret: 3)
+        try scene.settle()
+        let column = view.caret.frame.midX
+        key(scene, .down)
+        try scene.settle()
+        #expect(view.editor.storage.paragraphIndex(containing: view.selection.focus) == 1)
+        #expect(abs(view.caret.frame.midX - column) < 6, "second line, the same x")
+        key(scene, .down)
+        try scene.settle()
+        #expect(view.editor.storage.paragraphIndex(containing: view.selection.focus) == 2)
+        key(scene, .up)
+        key(scene, .up)
+        try scene.settle()
+        #expect(view.selection.focus == 3, "the goal x brings it back to where it started")
+    }
+}
