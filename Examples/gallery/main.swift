@@ -75,7 +75,7 @@ final class ScrollPad: Layer {
 func run() throws {
     let session = try WaylandSession.connect()
     let window = try Window(session: session, title: "Strata gallery", appID: "strata-gallery",
-                            size: Size(width: 560, height: 440))
+                            size: Size(width: 560, height: 600))
     window.host.backgroundColor = Color(rgb: 0xF7F7FA)
     let content = window.contentLayer
 
@@ -109,6 +109,15 @@ func run() throws {
         }
         field.addAction(for: .primaryActionTriggered) { _ in report("field=\(label) return") }
     }
+    // A multi-line note: it reports its text with line feeds shown as \n.
+    let note = TextView(text: "")
+    note.backgroundColor = .white
+    note.cornerRadius = 6
+    note.borderWidth = 1
+    note.borderColor = Color(rgb: 0xD1D5DB)
+    note.onTextChange = { view in
+        report("note paragraphs=\(view.editor.storage.paragraphCount) text=" + view.text.split(separator: "\n", omittingEmptySubsequences: false).joined(separator: "\\n"))
+    }
     let hint = Label(text: "Tab moves the focus; Space or Enter presses. Read https://strata.dev or #gallery",
                      font: Font(size: 12), color: Color(rgb: 0x8E8E93))
     // Links in the hint are found, coloured and tappable; Tab reaches them too.
@@ -122,7 +131,7 @@ func run() throws {
         },
     ]
     for layer in [title, counter, reset, disabled, toggle, toggleLabel, slider, sliderLabel, keyLabel, hover, pad, name, password,
-                  search, hint] as [Layer] {
+                  search, hint, note] as [Layer] {
         content.addSublayer(layer)
     }
 
@@ -177,10 +186,11 @@ func run() throws {
         password.frame = Rect(x: gap * 2 + third, y: 346, width: third, height: 40)
         search.frame = Rect(x: gap * 3 + third * 2, y: 346, width: third, height: 40)
         hint.frame = Rect(x: gap, y: 400, width: width - gap * 2, height: 20)
+        note.frame = Rect(x: gap, y: 432, width: width - gap * 2, height: max(min(content.bounds.height - 432 - gap, 160), 40))
         // Where each part is, in surface points, for the end-to-end tests.
         let parts: [(String, Layer)] = [("counter", counter), ("reset", reset), ("toggle", toggle), ("slider", slider),
                                          ("key", keyLabel), ("hover", hover), ("pad", pad), ("name", name), ("password", password),
-                                         ("search", search)]
+                                         ("search", search), ("note", note)]
         var placed = parts.map { name, layer in
             let frame = layer.convert(Rect(origin: layer.bounds.origin, size: layer.bounds.size), to: nil)
             return "\(name)=\(Int(frame.minX)),\(Int(frame.minY)),\(Int(frame.width)),\(Int(frame.height))"

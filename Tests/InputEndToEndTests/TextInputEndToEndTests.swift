@@ -76,6 +76,29 @@ extension InputEndToEnd {
         #expect(try !gallery.process.hasLine { $0.hasPrefix("gallery: field=name text=b") }, "the name field kept its text")
     }
 
+    @Test func theNoteTakesLinesAndTheirKeys() throws {
+        let gallery = try startGallery()
+        let note = try gallery.part("note")
+        let before = try firstPicture(of: gallery, name: "note-before")
+        try gallery.input.move(to: note.centre.x, note.centre.y)
+        try gallery.input.click()
+        try gallery.input.type("Dear diary,")
+        try gallery.input.tap(28)  // Return: a new paragraph, not an action
+        try gallery.input.type("today")
+        try gallery.process.waitForLine { $0 == "gallery: note paragraphs=2 text=Dear diary,\\ntoday" }
+        // Up moves to the first line; End to its end; typing lands there.
+        try gallery.input.tap(103)
+        try gallery.input.tap(107)
+        try gallery.input.type("!")
+        try gallery.process.waitForLine { $0 == "gallery: note paragraphs=2 text=Dear diary,!\\ntoday" }
+        let after = try screen(until: { Self.differences(before, $0, in: note) > 400 }, name: "note-typed")
+        #expect(Self.differences(before, after, in: note) > 400)
+        // Ctrl+A, then Ctrl+C: other clients get both lines.
+        try gallery.input.shortcut(30)
+        try gallery.input.shortcut(46)
+        try waitFor("the note on the clipboard") { try clipboardTool("wl-paste --no-newline").output == "Dear diary,!\ntoday" }
+    }
+
     @Test func aDragSelectsAndCtrlCGivesItToOtherClients() throws {
         let gallery = try startGallery()
         let name = try gallery.part("name")

@@ -89,6 +89,43 @@ struct TextViewTests {
         #expect(view.text.hasPrefix("WParagraph 0"))
     }
 
+    @Test func typingIntoAnEmptyViewShowsEveryCharacter() throws {
+        let view = TextView()
+        let scene = try scene(view)
+        var carets: [Double] = []
+        for character in "Dear" {
+            type(scene, String(character))
+            try scene.settle()
+            carets.append(view.caret.frame.minX)
+        }
+        let shown = view.paragraphLayer.sublayers.compactMap { ($0 as? Label)?.textLayout?.string }
+        #expect(shown == ["Dear"])
+        #expect(carets == carets.sorted() && Set(carets).count == 4, "the caret moves with each character: \(carets)")
+    }
+
+    @Test func aParagraphLeftByTheCaretStillShowsItsLastText() throws {
+        // Typed, then Return: the first paragraph stops being drawn inline and must keep its text.
+        let typed = TextView()
+        let scene = try scene(typed)
+        // Clicked into first, as a person would.
+        scene.host.input.post(.pointerMoved(Point(x: 150, y: 100)))
+        scene.host.input.post(.pointerButton(.left, isPressed: true))
+        scene.host.input.post(.pointerButton(.left, isPressed: false))
+        try scene.settle()
+        type(scene, "Dear diary")
+        key(scene, .return)
+        type(scene, "today")
+        try scene.settle(until: { typed.pendingLayouts == 0 })
+        let typedPixels = (0..<200).flatMap { y in (0..<300).map { scene.pixel($0, y) } }
+
+        let made = TextView(text: "Dear diary\ntoday")
+        let other = try self.scene(made)
+        try other.settle(until: { made.pendingLayouts == 0 })
+        let madePixels = (0..<200).flatMap { y in (0..<300).map { other.pixel($0, y) } }
+        let same = typedPixels == madePixels
+        #expect(same, "typing then Return shows what the same text shows")
+    }
+
     @Test func labelsFollowTheirParagraphsThroughEdits() throws {
         let view = TextView(text: Self.document(paragraphs: 30))
         let scene = try scene(view)
