@@ -207,6 +207,32 @@ struct TextInputTests {
         #expect(rig.field.text == "abc")
     }
 
+    @Test func aTextViewTakesTheInputMethodToo() throws {
+        let rig = try Rig(field: TextField())
+        let view = TextView(text: "first\nsecond")
+        view.frame = Rect(x: 24, y: 76, width: 260, height: 40)
+        rig.window.contentLayer.addSublayer(view)
+        try rig.enter()
+        rig.window.host.input.focus(view, visible: false)
+        try rig.session.run(until: { rig.state.enabled && rig.state.surroundingText == "first\nsecond" })
+        #expect(rig.state.hint & 0x200 != 0, "multiline")
+        rig.textInput.preedit(Array("ni".utf8), cursorBegin: 2, cursorEnd: 2)
+        try rig.done()
+        #expect(view.text == "first\nsecondni" && view.editor.markedRange != nil)
+        rig.textInput.preedit(nil, cursorBegin: 0, cursorEnd: 0)
+        rig.textInput.commitString(Array("你".utf8))
+        try rig.done()
+        #expect(view.text == "first\nsecond你")
+        #expect(rig.state.surroundingText == "first\nsecond你")
+        // The cursor rectangle is the caret's, in the window: below the title bar and the field.
+        let rect = try #require(rig.state.cursorRectangle)
+        let caret = view.textInputCursorRect
+        let expected = view.convertToHost(Point(x: caret.minX, y: caret.minY))
+        #expect(caret.height > 10 && caret.minY > 8, "the second paragraph's line")
+        #expect(rect.y > 32 + 76, "below the title bar and the view's top")
+        #expect(rect.x == Int32(expected.x.rounded()) && rect.y == Int32(expected.y.rounded()), "\(rect) vs \(expected)")
+    }
+
     @Test func aSecureFieldNeverOffersItsText() throws {
         let field = TextField(text: "hunter2")
         field.isSecureTextEntry = true

@@ -86,9 +86,9 @@ public struct TextChange: Hashable, Sendable {
     public var insertedCount: Int
     /// The paragraph holding `range.lowerBound`, before the change.
     public var paragraph: Int = 0
-    /// Line feeds in what was replaced, and in what replaced it: a view of paragraphs replaces
-    /// its paragraphs `paragraph...paragraph + removedLineBreaks` with
-    /// `insertedLineBreaks + 1` new ones.
+    /// Line feeds in what was replaced: a view of paragraphs replaces its paragraphs
+    /// `paragraph...paragraph + removedLineBreaks` with `insertedLineBreaks + 1` new ones.
     public var removedLineBreaks = 0
+    /// Line feeds in what replaced it.
     public var insertedLineBreaks = 0
 }
