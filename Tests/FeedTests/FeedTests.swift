@@ -44,6 +44,30 @@ struct FeedTests {
         #expect(repeats.count < 100, "\(repeats.count) bodies start with the previous body's second sentence")
     }
 
+    @Test func aPostWrittenAtTheTopLeavesEveryOtherPostItsOwnLayoutAndLike() throws {
+        let feed = FeedScene()
+        try feed.settle()
+        func body(of index: Int) -> String? { (feed.list.cell(at: index) as? FeedCell)?.bodyLabel.textLayout?.string }
+        let first = FeedContent.item(0).sentences.joined(separator: " ")
+        #expect(body(of: 0) == first)
+        feed.source.toggleLike(at: 0, in: feed.list)
+        let started = feed.list.statistics.prelayoutsStarted
+
+        #expect(feed.source.post("  Hello 你好\n", in: feed.list))
+        try feed.settle()
+        #expect(feed.source.count == FeedContent.itemCount + 1)
+        #expect(body(of: 0) == "Hello 你好")
+        #expect(body(of: 1) == first, "the old first post keeps its own layout")
+        #expect((feed.list.cell(at: 1) as? FeedCell)?.isLiked == true, "and its like")
+        #expect(!((feed.list.cell(at: 0) as? FeedCell)?.isLiked ?? true))
+        #expect(feed.source.likedItems == [0])
+        // Only the new post was laid out: the others' layouts were found by their ids.
+        #expect(feed.list.statistics.prelayoutsStarted - started <= 2)
+        // Blank text posts nothing.
+        #expect(!feed.source.post(" \n\t ", in: feed.list))
+        #expect(feed.source.count == FeedContent.itemCount + 1)
+    }
+
     @Test func theContentFollowsItsDefinition() {
         let first = FeedContent.item(0), again = FeedContent.item(0)
         #expect(first == again)

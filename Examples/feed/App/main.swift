@@ -87,12 +87,24 @@ do {
     banner.insets = 10
     banner.alignment = .center
     banner.isHidden = true
+    // The compose bar: typing, then Enter, adds a post at the top of the feed.
+    let compose = TextField(placeholder: "What's new? · 说点什么…")
+    compose.contentType = TextContentType(purpose: .normal, hints: [.spellcheck, .autoCapitalization])
+    compose.addAction(for: .primaryActionTriggered) { field in
+        guard source.post(field.text, in: list) else { return }
+        report("posted \(field.text)")
+        field.text = ""
+        list.scrollToItem(at: 0, animated: false)
+    }
+    let composeHeight = 52.0
     window.contentLayer.addSublayer(list)
+    window.contentLayer.addSublayer(compose)
     window.contentLayer.addSublayer(fps)
     window.contentLayer.addSublayer(banner)
     window.contentLayer.layoutHandler = { content in
-        list.frame = content.bounds
-        fps.frame = Rect(x: content.bounds.width - 176, y: 12, width: 160, height: 22)
+        compose.frame = Rect(x: 12, y: 8, width: max(content.bounds.width - 24 - 180, 120), height: composeHeight - 16)
+        list.frame = Rect(x: 0, y: composeHeight, width: content.bounds.width, height: max(content.bounds.height - composeHeight, 0))
+        fps.frame = Rect(x: content.bounds.width - 176, y: 15, width: 160, height: 22)
         banner.frame = Rect(x: (content.bounds.width - 420) / 2, y: content.bounds.height - 64, width: 420, height: 40)
     }
     list.reloadData()

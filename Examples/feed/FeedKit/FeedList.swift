@@ -130,32 +130,62 @@ public final class FeedCell: ListCell {
     }
 }
 
-/// The feed's data source: the generated items, laid out by prelayout on workers. As the
-/// list's delegate, a click on a post likes it, or unlikes it.
+/// The feed's data source: the posts written here, newest first, then the generated items,
+/// laid out by prelayout on workers. Prelayouts and likes are keyed by the post (its id, which
+/// for a generated item is its place in the generated feed), so a post written at the top
+/// leaves every other post its own cached layout and like. As the list's delegate, a click on a
+/// post likes it, or unlikes it.
 @MainActor
 public final class FeedDataSource: ListViewDataSource, ListViewDelegate {
-    public let count: Int
+    /// How many generated items follow the written posts.
+    public let generatedCount: Int
     public let assets: FeedAssets
     public let library: FontLibrary
-    /// The posts liked so far.
+    /// The posts liked so far, by post id.
     public private(set) var likedItems: Set<Int> = []
-    /// Called after a post is liked (true) or unliked (false).
+    /// Called after a post is liked (true) or unliked (false), with its index in the list.
     public var onLikeChanged: ((_ index: Int, _ liked: Bool) -> Void)?
     /// Called when a link in post `index` is tapped: a web address, an @mention or a #hashtag.
     public var onLinkActivated: ((_ index: Int, _ link: TextLink) -> Void)?
+    /// The longest post, in characters; longer text is cut.
+    public static let maximumPostLength = 2_000
+    /// Posts written here, newest first.
+    private var written: [FeedItem] = []
 
     public init(count: Int = FeedContent.itemCount, assets: FeedAssets = FeedAssets(), library: FontLibrary = .shared) {
-        self.count = count
+        generatedCount = min(max(count, 0), ListView.maximumItemCount / 2)
         self.assets = assets
         self.library = library
+    }
+
+    /// Every post: the written ones, then the generated ones.
+    public var count: Int { written.count + generatedCount }
+
+    /// The post at `index` in the list, or nil past the end.
+    public func item(at index: Int) -> FeedItem? {
+        guard index >= 0, index < count else { return nil }
+        return index < written.count ? written[index] : FeedContent.item(index - written.count)
+    }
+
+    /// Adds a post of `text` (trimmed, at most `maximumPostLength` characters) at the top of
+    /// `list`; false, adding nothing, for text that is only spaces or when the list is full.
+    @discardableResult
+    public func post(_ text: String, in list: ListView) -> Bool {
+        let body = String(text.trimmingSpaces.prefix(Self.maximumPostLength))
+        guard !body.isEmpty, count < ListView.maximumItemCount else { return false }
+        let id = generatedCount + written.count
+        written.insert(FeedItem(index: id, avatar: 0, name: "You · 你", timestamp: "now", sentences: [body], emphasis: -1, picture: nil), at: 0)
+        list.insertItems(at: [0])
+        return true
     }
 
     public func numberOfItems(in list: ListView) throws -> Int { count }
 
     public func list(_ list: ListView, prelayoutForItemAt index: Int) throws -> ListPrelayout {
+        guard let item = item(at: index) else { throw FeedError.noSuchItem(index) }
         let (assets, library) = (assets, library)
-        return ListPrelayout(id: index) { width, scale, isCancelled in
-            guard let layout = FeedLayout.make(FeedContent.item(index), width: width, scale: scale, library: library,
+        return ListPrelayout(id: item.index) { width, scale, isCancelled in
+            guard let layout = FeedLayout.make(item, width: width, scale: scale, library: library,
                                                assets: assets, isCancelled: isCancelled) else {
                 return ListItemLayout(height: 0)
             }
@@ -167,7 +197,7 @@ public final class FeedDataSource: ListViewDataSource, ListViewDelegate {
         let cell = list.dequeueReusableCell(withIdentifier: FeedCell.identifier) as? FeedCell ?? FeedCell()
         // The list sets the frame after this; size it now so the parts lay out for it.
         cell.frame = Rect(x: 0, y: 0, width: list.bounds.width, height: layout.height)
-        cell.isLiked = likedItems.contains(index)
+        cell.isLiked = item(at: index).map { likedItems.contains($0.index) } ?? false
         cell.onLinkActivated = { [weak self] link in self?.onLinkActivated?(index, link) }
         cell.configure(with: layout.content as? FeedLayout)
         return cell
@@ -179,10 +209,25 @@ public final class FeedDataSource: ListViewDataSource, ListViewDelegate {
 
     /// Likes item `index`, or unlikes it, and shows it at once if its cell is live.
     public func toggleLike(at index: Int, in list: ListView) {
-        guard index >= 0, index < count else { return }
-        if likedItems.remove(index) == nil { likedItems.insert(index) }
-        let liked = likedItems.contains(index)
+        guard let id = item(at: index)?.index else { return }
+        if likedItems.remove(id) == nil { likedItems.insert(id) }
+        let liked = likedItems.contains(id)
         (list.cell(at: index) as? FeedCell)?.isLiked = liked
         onLikeChanged?(index, liked)
+    }
+}
+
+/// Why the feed could not give a post.
+public enum FeedError: Error, Equatable {
+    /// The list asked for a post past the end.
+    case noSuchItem(Int)
+}
+
+extension String {
+    /// The text without spaces and line breaks at either end.
+    var trimmingSpaces: Substring {
+        let isSpace: (Character) -> Bool = { $0.isWhitespace }
+        guard let first = firstIndex(where: { !isSpace($0) }), let last = lastIndex(where: { !isSpace($0) }) else { return "" }
+        return self[first...last]
     }
 }
