@@ -123,6 +123,8 @@ func run() throws {
     // Links in the hint are found, coloured and tappable; Tab reaches them too.
     hint.linkDetector = StandardLinkDetector()
     hint.onLinkActivated = { link, _ in report("link target=\(link.target)") }
+    // Its text can be selected and copied, as GTK's selectable labels; the links stay tappable.
+    hint.isSelectable = true
     // Ctrl+F finds, from anywhere in the window, even while another field has the focus.
     window.keyCommands = [
         KeyCommand("f", title: "Find") {
@@ -190,7 +192,7 @@ func run() throws {
         // Where each part is, in surface points, for the end-to-end tests.
         let parts: [(String, Layer)] = [("counter", counter), ("reset", reset), ("toggle", toggle), ("slider", slider),
                                          ("key", keyLabel), ("hover", hover), ("pad", pad), ("name", name), ("password", password),
-                                         ("search", search), ("note", note)]
+                                         ("search", search), ("note", note), ("hint", hint)]
         var placed = parts.map { name, layer in
             let frame = layer.convert(Rect(origin: layer.bounds.origin, size: layer.bounds.size), to: nil)
             return "\(name)=\(Int(frame.minX)),\(Int(frame.minY)),\(Int(frame.width)),\(Int(frame.height))"

@@ -82,8 +82,11 @@ open class Label: AsyncLayer, AsyncLayerDelegate {
 
     public func displayTask(for layer: AsyncLayer) -> DisplayTask {
         let insets = insets, vertical = verticalAlignment
+        let selection = selectedRange.map { ($0, selectionColor) }
         if let given = textLayout {
-            return DisplayTask(display: { canvas, size, _ in Self.draw(given, in: canvas, size: size, insets: insets, vertical: vertical) })
+            return DisplayTask(display: { canvas, size, _ in
+                Self.draw(given, in: canvas, size: size, insets: insets, vertical: vertical, selection: selection)
+            })
         }
         guard !attributedText.isEmpty else { return DisplayTask(display: nil) }
         // The snapshot: values only; the worker lays out and draws.
@@ -98,17 +101,22 @@ open class Label: AsyncLayer, AsyncLayerDelegate {
             let layout = reusable ?? TextLayout.cached(text, options: options, scale: scale, library: library)
             produced.withLock { $0 = layout }
             guard !isCancelled() else { return }
-            Self.draw(layout, in: canvas, size: size, insets: insets, vertical: vertical)
+            Self.draw(layout, in: canvas, size: size, insets: insets, vertical: vertical, selection: selection)
         }, didDisplay: { [text, library] layer, _ in
             guard let label = layer as? Label, let layout = produced.withLock({ $0 }) else { return }
             label.lastLayout = (text, library, layout)
         })
     }
 
-    /// Draws `layout` inside the insets, placed vertically by `vertical`. Any thread.
+    /// Draws `layout` inside the insets, placed vertically by `vertical`, over the selection's
+    /// highlight when there is one. Any thread.
     private nonisolated static func draw(_ layout: TextLayout, in canvas: Canvas, size: Size, insets: Double,
-                                         vertical: VerticalAlignment) {
-        canvas.draw(layout, at: origin(of: layout, size: size, insets: insets, vertical: vertical))
+                                         vertical: VerticalAlignment, selection: (Range<Int>, Color)?) {
+        let origin = origin(of: layout, size: size, insets: insets, vertical: vertical)
+        if let (range, color) = selection {
+            for rect in layout.selectionRects(offsets: range) { canvas.fill(rect.offsetBy(dx: origin.x, dy: origin.y), color: color) }
+        }
+        canvas.draw(layout, at: origin)
     }
 
     /// Where `layout`'s top-left corner is drawn in a label of `size`.
@@ -150,15 +158,39 @@ open class Label: AsyncLayer, AsyncLayerDelegate {
     // MARK: Links (Label+Links.swift)
 
     /// A label with links takes the focus, so Tab reaches them.
-    open override var acceptsFocus: Bool { acceptsLinkFocus }
-    open override func pointerPressed(_ event: PointerEvent) -> Bool { linkPointerPressed(event) }
-    open override func pointerDragged(_ event: PointerEvent) { linkPointerDragged(event) }
-    open override func pointerReleased(_ event: PointerEvent) { linkPointerReleased(event) }
-    open override func pointerCancelled(_ event: PointerEvent) { linkPointerCancelled(event) }
+    open override var acceptsFocus: Bool { acceptsLinkFocus || isSelectable }
+    open override func pointerPressed(_ event: PointerEvent) -> Bool { linkPointerPressed(event) || selectionPointerPressed(event) }
+    open override func pointerDragged(_ event: PointerEvent) {
+        linkPointerDragged(event)
+        selectionPointerDragged(event)
+    }
+    open override func pointerReleased(_ event: PointerEvent) {
+        linkPointerReleased(event)
+        selectionController?.released()
+    }
+    open override func pointerCancelled(_ event: PointerEvent) {
+        linkPointerCancelled(event)
+        selectionController?.released()
+    }
     open override func pointerMoved(_ event: PointerEvent) -> Bool { linkPointerMoved(event) }
     open override func pointerExited(_ event: PointerEvent) { linkPointerExited(event) }
     open override func focusChanged() { linkFocusChanged() }
-    open override func keyPressed(_ event: KeyEvent) -> Bool { linkKeyPressed(event) }
+    open override func keyPressed(_ event: KeyEvent) -> Bool {
+        linkKeyPressed(event) || (selectionController?.keyPressed(event) ?? false)
+    }
+
+    // MARK: Selection (Label+Selection.swift)
+
+    /// Whether the text can be selected and copied, as GTK's selectable labels: a click, a drag,
+    /// a double or triple click, Shift-click, Shift with the arrows, Ctrl+A and Ctrl+C; selecting
+    /// offers the primary selection. Links stay tappable.
+    public var isSelectable = false { didSet { if isSelectable != oldValue { selectabilityChanged() } } }
+    /// The selection's colour, drawn beneath the text.
+    public var selectionColor = ControlStyle.accent.withAlpha(0.28) {
+        didSet { if selectionColor != oldValue, selectedRange != nil { setNeedsDisplayAtNextTick() } }
+    }
+    /// Selects and copies, while `isSelectable`.
+    var selectionController: TextEditingController?
 
     /// Link interaction state: the link pressed (and whether the pointer is still over it), the
     /// link Tab reached, and the layers showing them.
@@ -185,6 +217,7 @@ open class Label: AsyncLayer, AsyncLayerDelegate {
 
     private func contentChanged() {
         detectedText = nil
+        selectionTextChanged()
         linksChanged()
         setNeedsDisplayAtNextTick()
     }

@@ -99,6 +99,20 @@ extension InputEndToEnd {
         try waitFor("the note on the clipboard") { try clipboardTool("wl-paste --no-newline").output == "Dear diary,!\ntoday" }
     }
 
+    @Test func theHintIsSelectableAndCopies() throws {
+        let gallery = try startGallery()
+        let hint = try gallery.part("hint")
+        _ = try firstPicture(of: gallery, name: "hint-start")
+        // From the hint's left edge across "Tab moves": the primary selection has it.
+        try gallery.input.move(to: UInt32(hint.x + 1), hint.centre.y)
+        try gallery.input.press()
+        try gallery.input.move(to: UInt32(hint.x + 62), hint.centre.y)
+        try gallery.input.release()
+        try waitFor("the hint's selection") { try clipboardTool("wl-paste --primary --no-newline").output.hasPrefix("Tab mov") }
+        try gallery.input.shortcut(46)
+        try waitFor("the hint on the clipboard") { try clipboardTool("wl-paste --no-newline").output.hasPrefix("Tab mov") }
+    }
+
     @Test func aDragSelectsAndCtrlCGivesItToOtherClients() throws {
         let gallery = try startGallery()
         let name = try gallery.part("name")

@@ -1,0 +1,96 @@
+import CoreTestSupport
+import RenderTestSupport
+import Testing
+@testable import Strata
+@testable import StrataWidgets
+
+/// Selectable labels: the pointer and the keys select, Ctrl+C copies, selecting offers the
+/// primary selection, the highlight is drawn beneath the text, and links stay tappable.
+@MainActor
+struct LabelSelectionTests {
+    private func scene(_ text: String, selectable: Bool = true) throws -> (HeadlessScene, Label) {
+        let scene = HeadlessScene(width: 320, height: 60)
+        let label = Label(text: text, font: Font(size: 14))
+        label.fontLibrary = pinnedFonts
+        label.linkDetector = StandardLinkDetector()
+        label.isSelectable = selectable
+        label.frame = Rect(x: 10, y: 10, width: 300, height: 40)
+        scene.root.addSublayer(label)
+        try scene.settle()
+        return (scene, label)
+    }
+
+    /// Where text offset `offset` is, in the scene.
+    private func point(of offset: Int, in label: Label) -> Point {
+        let layout = label.shownLayout
+        let origin = Label.origin(of: layout, size: label.bounds.size, insets: label.insets, vertical: label.verticalAlignment)
+        let caret = layout.caretRects(offset: offset, affinity: .downstream).primary
+        return Point(x: label.frame.minX + origin.x + caret.minX, y: label.frame.minY + origin.y + caret.midY)
+    }
+
+    private func drag(_ scene: HeadlessScene, from start: Point, to end: Point) {
+        scene.host.input.post(.pointerMoved(start))
+        scene.host.input.post(.pointerButton(.left, isPressed: true))
+        scene.host.input.post(.pointerMoved(end))
+        scene.host.input.post(.pointerButton(.left, isPressed: false))
+    }
+
+    @Test func aDragSelectsCopiesAndOffersThePrimarySelection() throws {
+        let (scene, label) = try scene("hello big world")
+        let before = try #require(scene.backend.presentedBitmap).pixel(x: Int(point(of: 7, in: label).x), y: Int(point(of: 7, in: label).y) - 6)
+        drag(scene, from: point(of: 6, in: label), to: point(of: 9, in: label))
+        try scene.settle()
+        #expect(label.selectedRange == 6..<9 && label.selectedText == "big")
+        var primary: String?
+        scene.host.primarySelection.readText { primary = try? $0.get() }
+        #expect(primary == "big")
+        scene.host.input.post(.key(KeyInput(keysym: Keysym(rawValue: 0x63), state: .pressed, modifiers: .control)))
+        var copied: String?
+        scene.host.clipboard.readText { copied = try? $0.get() }
+        #expect(copied == "big")
+        // The highlight is drawn by the label's render, beneath the glyphs: the space inside the
+        // selection is tinted now.
+        let after = try #require(scene.backend.presentedBitmap).pixel(x: Int(point(of: 7, in: label).x), y: Int(point(of: 7, in: label).y) - 6)
+        #expect(before != after, "the selection shows")
+        // Typing changes nothing: a label is not editable.
+        scene.host.input.post(.key(KeyInput(keysym: Keysym(rawValue: 0x78), state: .pressed, text: "x")))
+        #expect(label.text == "hello big world")
+        // Ctrl+A selects everything; a double click a word.
+        scene.host.input.post(.key(KeyInput(keysym: Keysym(rawValue: 0x61), state: .pressed, modifiers: .control)))
+        #expect(label.selectedText == "hello big world")
+    }
+
+    @Test func aDoubleClickSelectsAWordAndLinksStayTappable() throws {
+        let (scene, label) = try scene("see https://strata.dev now")
+        var activated = 0
+        label.onLinkActivated = { _, _ in activated += 1 }
+        let word = point(of: 24, in: label)
+        for _ in 0..<2 {
+            scene.host.input.post(.pointerMoved(word))
+            scene.host.input.post(.pointerButton(.left, isPressed: true))
+            scene.host.input.post(.pointerButton(.left, isPressed: false))
+        }
+        #expect(label.selectedText == "now")
+        // A click on the link activates it and leaves the selection.
+        let link = point(of: 10, in: label)
+        scene.host.input.post(.pointerMoved(Point(x: link.x, y: link.y + 100)))
+        scene.host.input.post(.pointerMoved(link))
+        scene.host.input.post(.pointerButton(.left, isPressed: true))
+        scene.host.input.post(.pointerButton(.left, isPressed: false))
+        #expect(activated == 1)
+        #expect(label.selectedText == "now")
+    }
+
+    @Test func anOrdinaryLabelSelectsNothing() throws {
+        let (scene, label) = try scene("hello big world", selectable: false)
+        drag(scene, from: point(of: 6, in: label), to: point(of: 9, in: label))
+        #expect(label.selectedRange == nil)
+        #expect(!label.acceptsFocus)
+        // Made selectable, then not again: the selection goes with it.
+        label.isSelectable = true
+        label.select(0..<5)
+        #expect(label.selectedText == "hello")
+        label.isSelectable = false
+        #expect(label.selectedRange == nil)
+    }
+}
