@@ -32,7 +32,8 @@ extension InputEndToEnd {
     }
 
     /// The gallery as it first appears: its background under the title bar, and its async
-    /// contents drawn (two screenshots in a row agree).
+    /// contents drawn (two screenshots in a row agree). The wait is long: on a loaded machine a
+    /// new gallery's first renders and each screenshot can take seconds.
     func firstPicture(of gallery: Gallery, name: String) throws -> Bitmap {
         let background: UInt32 = 0xFFF7_F7FA
         var previous: Bitmap?
@@ -40,7 +41,7 @@ extension InputEndToEnd {
             defer { previous = shot }
             guard shot.pixel(x: 4, y: 700) == background, let previous else { return false }
             return Self.differences(previous, shot, in: Part(x: 0, y: 0, width: 1024, height: 400)) == 0
-        }, name: name)
+        }, timeout: .seconds(20), name: name)
     }
 
     /// Screenshots until `condition` holds for one, which it returns; fails after `timeout`.
