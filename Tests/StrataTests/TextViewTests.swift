@@ -198,6 +198,29 @@ struct TextViewTests {
         #expect(!view.isAutoscrolling)
     }
 
+    @Test func aFingerScrollsAndATapPlacesTheCaret() throws {
+        let view = TextView(text: Self.document(paragraphs: 100))
+        let scene = try scene(view)
+        view.setContentOffset(.zero, animated: false)
+        try scene.settle(until: { view.pendingLayouts == 0 })
+        let end = view.selection.focus
+        // A drag scrolls and leaves the caret alone.
+        scene.host.input.post(.touchDown(id: 1, at: Point(x: 100, y: 150)), time: 1000)
+        scene.host.input.post(.touchMoved(id: 1, to: Point(x: 100, y: 50)), time: 1100)
+        scene.host.input.post(.touchUp(id: 1), time: 1200)
+        try scene.settle(until: { view.pendingLayouts == 0 })
+        #expect(view.contentOffset.y > 50 && view.selection.focus == end)
+        view.stopScrolling()
+        // A tap puts the caret under the finger.
+        let top = view.contentOffset.y
+        scene.host.input.post(.touchDown(id: 2, at: Point(x: 30, y: 20)), time: 5000)
+        scene.host.input.post(.touchUp(id: 2), time: 5050)
+        try scene.settle(until: { view.pendingLayouts == 0 })
+        let paragraph = view.editor.storage.paragraphIndex(containing: view.selection.focus)
+        #expect(view.selection.isCaret && view.selection.focus != end)
+        #expect(paragraph == view.paragraph(at: top + 20), "the paragraph under the finger")
+    }
+
     @Test func upAndDownKeepTheirColumnAcrossParagraphs() throws {
         let view = TextView(text: "first line\nsecond line\nthird")
         let scene = try scene(view)

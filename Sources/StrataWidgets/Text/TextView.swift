@@ -131,6 +131,8 @@ open class TextView: ScrollView, TextEditingView {
     /// area's top-left, and the frames that scroll.
     private var autoscroll: (point: Point, link: DisplayLink, subscription: DisplayLink.Subscription)?
     private var pressSource: PointerSource?
+    /// A finger down that may become a tap: where it landed, in surface points.
+    private var touchTap: (source: PointerSource, start: Point)?
 
     private struct CachedLayout {
         let layout: TextLayout
@@ -504,7 +506,12 @@ open class TextView: ScrollView, TextEditingView {
 
     open override func pointerPressed(_ event: PointerEvent) -> Bool {
         revealsCaret = false
-        guard case .mouse = event.source else { return super.pointerPressed(event) }
+        guard case .mouse = event.source else {
+            // A finger scrolls; one that lifts where it landed, without stopping a fling, is a
+            // tap, which places the caret.
+            touchTap = isDecelerating ? nil : (event.source, event.hostLocation)
+            return super.pointerPressed(event)
+        }
         _ = super.pointerPressed(event)
         _ = becomeFocused()
         pressSource = event.source
@@ -534,6 +541,15 @@ open class TextView: ScrollView, TextEditingView {
     }
 
     open override func pointerReleased(_ event: PointerEvent) {
+        if let tap = touchTap, tap.source == event.source {
+            touchTap = nil
+            super.pointerReleased(event)
+            guard abs(event.hostLocation.x - tap.start.x) <= 8, abs(event.hostLocation.y - tap.start.y) <= 8 else { return }
+            _ = becomeFocused()
+            let found = position(at: event.location)
+            controller.perform { $0.select(TextSelection(caret: found.offset, affinity: found.affinity)) }
+            return
+        }
         guard pressSource != nil, pressSource == event.source else { return super.pointerReleased(event) }
         pressSource = nil
         stopAutoscroll()
@@ -541,6 +557,7 @@ open class TextView: ScrollView, TextEditingView {
     }
 
     open override func pointerCancelled(_ event: PointerEvent) {
+        if touchTap?.source == event.source { touchTap = nil }
         guard pressSource != nil, pressSource == event.source else { return super.pointerCancelled(event) }
         pressSource = nil
         stopAutoscroll()
