@@ -1,5 +1,5 @@
 import CoreTestSupport
-import StrataCore
+@testable import StrataCore
 import SystemPackage
 import Testing
 
@@ -165,5 +165,42 @@ struct HostileValueTests {
         #expect(scene.host.idleFrameInterval == .milliseconds(1))
         scene.host.idleFrameInterval = .seconds(-3)
         #expect(scene.host.idleFrameInterval == .milliseconds(1))
+    }
+
+    /// A frame's target lies on the compositor's grid of frames and never in the past: after the
+    /// link has been idle, the last signal is old, and one interval after it is gone already.
+    @Test func targetsFollowTheFrameGridAndNeverLieInThePast() {
+        let interval: UInt64 = 16_000_000
+        #expect(DisplayLink.nextFrame(after: 1_000_000_000, interval: interval, now: 1_005_000_000) == 1_016_000_000)
+        // Idle for half a second: the next grid frame after now, not the stale signal's next.
+        let stale = DisplayLink.nextFrame(after: 1_000_000_000, interval: interval, now: 1_500_000_000)
+        #expect(stale >= 1_500_000_000 && stale < 1_500_000_000 + interval)
+        #expect((stale - 1_000_000_000) % interval == 0, "on the grid")
+        // Exactly on a grid point that is now: that frame is not in the past.
+        #expect(DisplayLink.nextFrame(after: 0, interval: interval, now: 2 * interval) == 2 * interval)
+        for (base, step, now) in [(UInt64.max - 5, interval, UInt64.max), (0, 0, UInt64.max), (0, UInt64.max, 1), (5, 1, UInt64.max)] {
+            #expect(DisplayLink.nextFrame(after: base, interval: step, now: now) >= min(now, UInt64.max - 1), "no trap, never before now")
+        }
+    }
+
+    /// An animation started after the window has been idle begins now. The link's first frame
+    /// was once aimed at one interval after the last frame signal, long past, so the animation
+    /// began in the past: the caret's half-second rest before blinking was skipped, and the
+    /// caret faded at once, asking for a frame every refresh while the user typed.
+    @Test func anAnimationStartedAfterIdleBeginsNow() throws {
+        let scene = HeadlessScene()
+        let layer = solidLayer(.red, Rect(x: 0, y: 0, width: 10, height: 10))
+        scene.root.addSublayer(layer)
+        try scene.settle()
+        // The last frame signal came 1.5 s ago; the window has been idle since.
+        scene.host.frameDone(FrameSignal(arrival: Monotonic.now - 1_500_000_000))
+        let before = Monotonic.now
+        layer.add(Animation<Double>.basic(from: 1, to: 0, duration: 0.5, timing: AnimationTiming(delay: 0.5)), for: .opacity)
+        let counter = FrameCounter()
+        scene.host.displayLink.add(counter) { counter, frame in counter.targetTimes.append(frame.targetTime) }
+        try scene.step(until: { counter.targetTimes.count >= 2 })
+        let first = try #require(counter.targetTimes.first)
+        #expect(first >= before, "the first target is \(Double(before - min(first, before)) / 1e6) ms in the past")
+        #expect(layer.presentation().opacity == 1, "still resting in its delay")
     }
 }

@@ -110,7 +110,7 @@ public final class DisplayLink {
         // not be CLOCK_MONOTONIC, and a broken or hostile compositor may send anything (one
         // near UInt64.max would otherwise pin every later target there).
         let base = lastSignal.flatMap { Self.isPlausible($0, now: now) ? $0 : nil } ?? now
-        let target = base.addingSaturating(Monotonic.nanoseconds(interval))
+        let target = Self.nextFrame(after: base, interval: Monotonic.nanoseconds(interval), now: now)
         // Never backwards, even when a shorter measured interval moves the prediction earlier;
         // but a target left implausibly far ahead is dropped.
         lastTargetTime = Self.isPlausible(lastTargetTime, now: now) ? max(target, lastTargetTime) : target
@@ -133,6 +133,20 @@ public final class DisplayLink {
     /// How far a timestamp may be from now and still be used: beyond, it is on another clock or
     /// made up.
     static let plausibleDistance: UInt64 = 2_000_000_000
+
+    /// The first frame on the grid `base` + k × `interval` (k ≥ 1) that is not in the past. After
+    /// the link has been idle, `base` is an old signal: a target one interval after it would lie
+    /// before now, and an animation started there would begin in the past and skip its delay and
+    /// its first part.
+    static func nextFrame(after base: UInt64, interval: UInt64, now: UInt64) -> UInt64 {
+        let interval = max(interval, 1)
+        let next = base.addingSaturating(interval)
+        guard next < now else { return next }
+        let behind = now - next
+        let missed = behind / interval + (behind % interval > 0 ? 1 : 0)
+        let (skipped, overflow) = missed.multipliedReportingOverflow(by: interval)
+        return overflow ? now.addingSaturating(interval) : next.addingSaturating(skipped)
+    }
 
     private static func isPlausible(_ time: UInt64, now: UInt64) -> Bool {
         (time > now ? time - now : now - time) <= plausibleDistance
