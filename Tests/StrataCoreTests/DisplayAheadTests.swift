@@ -84,6 +84,43 @@ import Testing
         try scene.settle()
     }
 
+    /// A layer whose press changes only its colour: nothing to render, so the change is ready
+    /// at once.
+    final class Tile: Layer {
+        override func pointerPressed(_ event: PointerEvent) -> Bool {
+            backgroundColor = backgroundColor == .red ? .green : .red
+            return true
+        }
+    }
+
+    /// What a press changes without rendering is committed at once, ahead of the signal of the
+    /// frame in flight, so the compositor's next frame shows it; a second press before that
+    /// signal waits for it, so input never commits faster than the compositor shows.
+    @Test func aResponseWithNothingToRenderCommitsAheadOfTheFrameSignal() throws {
+        // The frame in flight is never signalled by timing out: only a commit ahead can show it.
+        scene.backend.frameTimeout = .seconds(60)
+        let tile = Tile()
+        tile.frame = Rect(x: 0, y: 60, width: 30, height: 30)
+        scene.root.addSublayer(tile)
+        try scene.settle()
+        try putAFrameInFlight()
+        let committed = scene.host.statistics.framesCommitted
+        scene.host.input.post(.pointerEntered(Point(x: 10, y: 70)))
+        scene.host.input.post(.pointerButton(.left, isPressed: true))
+        scene.host.input.post(.pointerButton(.left, isPressed: false))
+        try turn(until: { scene.host.statistics.framesCommitted > committed })
+        #expect(scene.pixel(10, 70) == Color.red.premultipliedARGB, "committed without a frame signal")
+        #expect(scene.host.statistics.frameTimeouts == 0)
+        scene.host.input.post(.pointerButton(.left, isPressed: true))
+        scene.host.input.post(.pointerButton(.left, isPressed: false))
+        for _ in 0..<5 { try scene.loop.runOnce(timeout: .milliseconds(5)) }
+        #expect(scene.host.statistics.framesCommitted == committed + 1, "one frame ahead per frame signal")
+        scene.backend.signalFrame()
+        try turn(until: { scene.host.statistics.framesCommitted > committed + 1 })
+        #expect(scene.pixel(10, 70) == Color.green.premultipliedARGB)
+        try scene.settle()
+    }
+
     @Test func motionStaysCoalescedIntoTicks() throws {
         swatch.onMove = Color(rgb: 0x00FF00)
         try putAFrameInFlight()

@@ -169,6 +169,39 @@ struct FrameClockTests {
         #expect(outcome8)
     }
 
+    /// Input may commit one frame ahead of the signal of the frame in flight, and no more until
+    /// that signal comes; then the signal paces ticks as before.
+    @Test func inputCommitsAheadOncePerFrameSignal() {
+        var clock = FrameClock()
+        _ = clock.invalidate()
+        _ = clock.beginTick()
+        _ = clock.compositionStarted()
+        _ = clock.compositionFinished(committed: true)
+        let ahead1 = clock.commitAhead()
+        #expect(ahead1 == [], "nothing changed")
+        _ = clock.invalidate()
+        let ahead2 = clock.commitAhead()
+        #expect(ahead2 == .scheduleTick)
+        let ahead3 = clock.beginTick()
+        #expect(ahead3)
+        _ = clock.compositionStarted()
+        let ahead4 = clock.compositionFinished(committed: true)
+        #expect(ahead4 == [.armFrameTimeout, .cancelCompositionTimeout])
+        #expect(clock.isFrameInFlight, "the first frame's signal is still awaited")
+        _ = clock.invalidate()
+        let ahead5 = clock.commitAhead()
+        #expect(ahead5 == [], "once per frame signal")
+        let ahead6 = clock.frameDone()
+        #expect(ahead6 == [.scheduleTick, .cancelFrameTimeout])
+        let ahead7 = clock.beginTick()
+        #expect(ahead7)
+        _ = clock.compositionStarted()
+        _ = clock.compositionFinished(committed: true)
+        _ = clock.invalidate()
+        let ahead8 = clock.commitAhead()
+        #expect(ahead8 == .scheduleTick, "allowed again after the signal")
+    }
+
     @Test func aFrameDoneWithNothingDirtyRequestsNothing() {
         var clock = FrameClock()
         _ = clock.invalidate()

@@ -69,6 +69,9 @@ public struct FrameClock: Equatable, Sendable {
     public private(set) var isAwaitingRenders = false
     /// Frames in a row that found no buffer; zero once one is painted.
     public private(set) var bufferFailures = 0
+    /// A frame was committed ahead of the frame signal of the one in flight (`commitAhead`):
+    /// no other may be until that signal comes.
+    public private(set) var hasCommittedAhead = false
 
     /// An idle clock.
     public init() {}
@@ -157,8 +160,23 @@ public struct FrameClock: Equatable, Sendable {
         return scheduleIfReady()
     }
 
+    /// Discrete input changed what is shown, everything it needs is drawn, and a frame is in
+    /// flight: one tick may run now and commit without waiting for that frame's signal, so the
+    /// response makes the compositor's next frame rather than the one after it (a key pressed
+    /// while the caret blinks would otherwise wait a frame for the blink's callback). Once per
+    /// frame signal, so input cannot commit faster than the compositor shows; the callback of the
+    /// frame in flight then paces the next tick as usual.
+    public mutating func commitAhead() -> Actions {
+        guard isFrameInFlight, !hasCommittedAhead, isDirty, !isTickScheduled, !isComposing, !isCompositionOverdue,
+              !isWaitingForBuffer, !isAwaitingRenders else { return [] }
+        hasCommittedAhead = true
+        isTickScheduled = true
+        return .scheduleTick
+    }
+
     /// The frame callback arrived: the compositor wants the next frame.
     public mutating func frameDone() -> Actions {
+        hasCommittedAhead = false
         guard isFrameInFlight else { return [] }
         isFrameInFlight = false
         return scheduleIfReady().union(.cancelFrameTimeout)
@@ -167,6 +185,7 @@ public struct FrameClock: Equatable, Sendable {
     /// No callback came in time (a hidden surface gets none): carry on as if it had, so work
     /// neither piles up nor stalls.
     public mutating func frameTimedOut() -> Actions {
+        hasCommittedAhead = false
         guard isFrameInFlight else { return [] }
         isFrameInFlight = false
         return scheduleIfReady()

@@ -240,7 +240,8 @@ public final class LayerHost {
     /// instead of at the next tick: while a frame is in flight that tick waits for its frame
     /// signal, and renders it started could only show in the frame after. Started here, they
     /// are usually back by then, and their groups commit in the tick's settling, so a click's
-    /// response shows in the next frame. Transactions are flushed, and layout and the display
+    /// response shows in the next frame. When nothing is left to render, a tick commits at once
+    /// (`FrameClock.commitAhead`). Transactions are flushed, and layout and the display
     /// pass run, as in a tick; animation, group commits and composition stay with the ticks.
     /// Input calls it after discrete events (`scheduleDisplayAhead()`), like YYTransaction's
     /// commit when the run loop is about to sleep; continuous input stays coalesced into ticks.
@@ -253,6 +254,9 @@ public final class LayerHost {
         input.treeChanged()
         displayTree()
         statistics.displaysAhead += 1
+        // Drawn already (inline, as a text view draws the edited paragraph): show it in the
+        // compositor's next frame instead of waiting for the frame in flight to be signalled.
+        if rendersInFlight == 0 { perform(clock.commitAhead()) }
         recordMainThreadTime(since: start, tick: false)
     }
 
