@@ -15,6 +15,9 @@ let package = Package(
         .systemLibrary(name: "CBenchFreeType", pkgConfig: "freetype2", providers: [.apt(["libfreetype-dev"])]),
         .systemLibrary(name: "CBenchHarfBuzz", pkgConfig: "harfbuzz", providers: [.apt(["libharfbuzz-dev"])]),
         .systemLibrary(name: "CBenchGtk", pkgConfig: "gtk4", providers: [.apt(["libgtk-4-dev"])]),
+        // M13: the driver's keymap (xkbcommon), and the GTK4 peer's own frame callbacks (libwayland).
+        .systemLibrary(name: "CBenchXKB", pkgConfig: "xkbcommon", providers: [.apt(["libxkbcommon-dev"])]),
+        .systemLibrary(name: "CBenchWaylandClient", pkgConfig: "wayland-client", providers: [.apt(["libwayland-dev"])]),
         // The peers in C: cairo + pango, and the raw pixman + FreeType (+ HarfBuzz) floor.
         .target(name: "Peers", dependencies: ["CBenchCairo", "CBenchPixman", "CBenchFreeType", "CBenchHarfBuzz"],
                 linkerSettings: [.linkedLibrary("m")]),
@@ -22,11 +25,13 @@ let package = Package(
         // generated part of BENCHMARKS.md.
         .target(name: "BenchKit"),
         .executableTarget(name: "strata-bench", dependencies: [
-            "BenchKit", "Peers", .product(name: "Strata", package: "Strata"), .product(name: "FeedKit", package: "Strata"),
+            "BenchKit", "Peers", "CBenchXKB", .product(name: "Strata", package: "Strata"), .product(name: "FeedKit", package: "Strata"),
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
         // M9's GTK4 peer: the feed in a GtkListView, a C program of its own (see its README).
         .executableTarget(name: "gtk-feed-peer", dependencies: ["CBenchGtk"], linkerSettings: [.linkedLibrary("m")]),
+        // M13's GTK4 peer: the same document in a GtkTextView, typed into through sway's seat.
+        .executableTarget(name: "gtk-typing-peer", dependencies: ["CBenchGtk", "CBenchWaylandClient"]),
         // M7's subject, a process of its own that links nothing but Strata.
         .executableTarget(name: "first-frame-subject", dependencies: [.product(name: "Strata", package: "Strata")]),
         // M9's Strata subject: the feed example's list and cells, scrolled and measured per frame.

@@ -35,6 +35,8 @@ strata_stop_weston() {
 strata_stop_sway() {
     if [ -n "$strata_sway_pgid" ]; then strata_stop_group "$strata_sway_pgid"; strata_sway_pgid=""; fi
     if [ -n "$strata_sway_dir" ]; then rm -rf "$strata_sway_dir" || true; strata_sway_dir=""; fi
+    # Nothing may find the stopped sway's socket and take it for a running one.
+    unset STRATA_SWAY_DISPLAY STRATA_SWAY_IPC STRATA_SWAY_LOG
 }
 
 # The one EXIT trap, whichever compositors were started.

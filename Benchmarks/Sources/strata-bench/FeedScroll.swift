@@ -135,8 +135,9 @@ enum FeedScroll {
         return Side(name: name, report: report)
     }
 
-    private static func temporaryDirectory() throws -> String {
-        var template = Array("/tmp/strata-m9.XXXXXX".utf8CString)
+    /// A new private directory under /tmp, named after `prefix`.
+    static func temporaryDirectory(prefix: String = "strata-m9") throws -> String {
+        var template = Array("/tmp/\(prefix).XXXXXX".utf8CString)
         guard let made = mkdtemp(&template) else { throw BenchError(message: "cannot make a temporary directory") }
         return String(cString: made)
     }

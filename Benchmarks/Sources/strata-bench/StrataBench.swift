@@ -12,7 +12,7 @@ struct StrataBench: ParsableCommand {
         commandName: "strata-bench",
         abstract: "Strata's benchmarks, each against its peer in the same run.",
         subcommands: [RunCommand.self, MarkdownCommand.self, IdleSubject.self, CoalescingSubject.self,
-                      AnimationSubject.self, ProfileCommand.self],
+                      AnimationSubject.self, TypingSubject.self, ProfileCommand.self],
         defaultSubcommand: RunCommand.self)
 }
 

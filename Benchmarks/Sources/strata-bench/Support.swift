@@ -18,6 +18,7 @@ enum Metrics {
             Metric("M9", "feed_scroll") { try FeedScroll.run(context, &$0) },
             Metric("M10", "animation") { try CompositionAnimation.run(context, &$0) },
             Metric("M12", "text_layout") { try TextLayoutThroughput.run(context, &$0) },
+            Metric("M13", "typing_latency") { try TypingLatency.run(context, &$0) },
         ]
     }
 }
