@@ -109,6 +109,39 @@ struct TextFieldTests {
         #expect(field.selection.range == 0..<15)
     }
 
+    /// A finger places the caret as a click does; one that rests selects the word under it and
+    /// shows the handles, and dragging the end handle moves the selection's end. A key, or the
+    /// mouse, hides them.
+    @Test func aLongPressSelectsAWordAndItsHandlesMoveItsEnds() throws {
+        let field = TextField(text: "hello big world")
+        let scene = try scene(field)
+        let big = try point(of: 7, in: field), world = try point(of: 13, in: field)
+        // A quick tap: the caret, no handles.
+        scene.host.input.post(.touchDown(id: 1, at: big), time: 1000)
+        scene.host.input.post(.touchUp(id: 1), time: 1050)
+        try scene.settle()
+        #expect(field.selection.isCaret && !field.showsHandles)
+        field.longPressDuration = 0
+        scene.host.input.post(.touchDown(id: 2, at: big), time: 2000)
+        try scene.step(until: { !field.selection.isCaret })
+        scene.host.input.post(.touchUp(id: 2), time: 2050)
+        try scene.settle()
+        #expect(field.selection.range == 6..<9, "the word under the finger")
+        #expect(field.showsHandles && !field.handles.start.isHidden && !field.handles.end.isHidden)
+        // The end handle, caught by its knob and dragged as far as from "big"'s end into "world".
+        let knob = field.handles.end.frame
+        let held = Point(x: knob.midX, y: knob.maxY - SelectionHandleLayer.knob / 2)
+        let end = try point(of: 9, in: field)
+        scene.host.input.post(.touchDown(id: 3, at: held), time: 3000)
+        scene.host.input.post(.touchMoved(id: 3, to: Point(x: held.x + world.x - end.x, y: held.y)), time: 3100)
+        scene.host.input.post(.touchUp(id: 3), time: 3200)
+        try scene.settle()
+        #expect(field.selection.range == 6..<13, "\(field.selection)")
+        key(scene, .right)
+        try scene.settle()
+        #expect(!field.showsHandles && field.handles.end.isHidden)
+    }
+
     @Test func aDragSelectsAndOffersThePrimarySelection() throws {
         let field = TextField(text: "drag across here")
         let scene = try scene(field)

@@ -221,6 +221,73 @@ struct TextViewTests {
         #expect(paragraph == view.paragraph(at: top + 20), "the paragraph under the finger")
     }
 
+    /// Where a finger lands on the caret for `offset`, in surface points (the view is at the
+    /// origin, unscrolled): the middle of that caret.
+    func fingerPoint(_ view: TextView, _ scene: HeadlessScene, offset: Int) throws -> Point {
+        let before = view.selection
+        view.selection = TextSelection(caret: offset)
+        try scene.settle()
+        let caret = view.caret.frame
+        view.selection = before
+        try scene.settle()
+        return Point(x: caret.midX, y: caret.midY)
+    }
+
+    /// A resting finger selects the word under it, as GTK and UIKit do, without scrolling; moving
+    /// on extends the selection by words; the handles show under its ends, and dragging one moves
+    /// its end. A key hides them.
+    @Test func aLongPressSelectsAWordAndShowsHandles() throws {
+        let view = TextView(text: "alpha beta gamma delta\nsecond line")
+        let scene = try scene(view)
+        view.longPressDuration = 0
+        let beta = try fingerPoint(view, scene, offset: 8), gamma = try fingerPoint(view, scene, offset: 13)
+        let alpha = try fingerPoint(view, scene, offset: 2), start = try fingerPoint(view, scene, offset: 6)
+        #expect(!view.showsHandles && view.handles.start.isHidden && view.handles.end.isHidden)
+        scene.host.input.post(.touchDown(id: 1, at: beta), time: 1000)
+        try scene.step(until: { !view.selection.isCaret })
+        #expect(view.selection.range == 6..<10, "the word under the finger")
+        #expect(view.showsHandles && !view.handles.start.isHidden && !view.handles.end.isHidden)
+        // Still down, the finger extends the selection by words instead of scrolling.
+        scene.host.input.post(.touchMoved(id: 1, to: gamma), time: 1100)
+        scene.host.input.post(.touchUp(id: 1), time: 1200)
+        try scene.settle()
+        #expect(view.selection.range == 6..<16)
+        #expect(view.contentOffset == .zero, "no scroll")
+        let endCaret = view.caret.frame
+        #expect(abs(view.handles.end.frame.midX - endCaret.minX) <= 2 && view.handles.end.frame.maxY > endCaret.maxY,
+                "the end handle stands on the selection's end, its knob below")
+        // The start handle, caught by its knob and dragged as far as from the selection's start
+        // to "alpha", moves the start; the end stays.
+        let knob = view.handles.start.frame
+        let held = Point(x: knob.midX, y: knob.minY + SelectionHandleLayer.knob / 2)
+        scene.host.input.post(.touchDown(id: 2, at: held), time: 2000)
+        scene.host.input.post(.touchMoved(id: 2, to: Point(x: held.x + alpha.x - start.x, y: held.y + alpha.y - start.y)), time: 2100)
+        scene.host.input.post(.touchUp(id: 2), time: 2200)
+        try scene.settle()
+        #expect(view.selection.range == 2..<16, "\(view.selection)")
+        #expect(view.showsHandles)
+        key(scene, .right)
+        try scene.settle()
+        #expect(!view.showsHandles && view.handles.start.isHidden && view.handles.end.isHidden)
+    }
+
+    /// A finger that moves before the long press is due scrolls, and selects nothing.
+    @Test func aFingerThatMovesFirstScrollsAndSelectsNothing() throws {
+        let view = TextView(text: Self.document(paragraphs: 100))
+        let scene = try scene(view)
+        view.setContentOffset(.zero, animated: false)
+        view.selection = TextSelection(caret: 0)
+        try scene.settle(until: { view.pendingLayouts == 0 })
+        view.longPressDuration = 0
+        scene.host.input.post(.touchDown(id: 1, at: Point(x: 100, y: 150)), time: 1000)
+        scene.host.input.post(.touchMoved(id: 1, to: Point(x: 100, y: 50)), time: 1100)
+        try scene.settle(until: { view.pendingLayouts == 0 })
+        scene.host.input.post(.touchUp(id: 1), time: 1200)
+        try scene.settle(until: { view.pendingLayouts == 0 })
+        #expect(view.selection == TextSelection(caret: 0) && !view.showsHandles)
+        #expect(view.contentOffset.y > 50)
+    }
+
     @Test func upAndDownKeepTheirColumnAcrossParagraphs() throws {
         let view = TextView(text: "first line\nsecond line\nthird")
         let scene = try scene(view)

@@ -66,3 +66,56 @@ final class SelectionHighlightLayer: Layer {
     /// The rectangles shown now.
     var shownRects: [Rect] { pieces.filter { !$0.isHidden }.map(\.frame) }
 }
+
+/// A touch selection handle, as UIKit's grab handles: a bar over one end of the selection with a
+/// knob, above the line at the start and below it at the end, which a finger drags to move that
+/// end. The layer is larger than what it draws, so a fingertip can catch it. Main actor only.
+@MainActor
+final class SelectionHandleLayer: Layer {
+    /// The width a finger can catch, in points.
+    static let width = 20.0
+    /// The knob's diameter.
+    static let knob = 10.0
+    /// Whether this is the start's handle (knob above) or the end's (knob below).
+    let isStart: Bool
+    /// Called as a finger drags the handle, with the point on the text where its end now goes,
+    /// in the superlayer's coordinates: the finger's place, less where it caught the handle.
+    var onDrag: ((Point) -> Void)?
+    private let bar = Layer(), dot = Layer()
+    private var lineMiddle = Point.zero
+    private var grab = Point.zero
+
+    init(isStart: Bool) {
+        self.isStart = isStart
+        super.init()
+        isHidden = true
+        for part in [bar, dot] {
+            part.isUserInteractionEnabled = false
+            addSublayer(part)
+        }
+        dot.cornerRadius = Self.knob / 2
+    }
+
+    /// Puts the handle over `caret` (a caret rectangle at its end, in the superlayer's
+    /// coordinates).
+    func place(at caret: Rect, color: Color) {
+        let height = max(caret.height, 1)
+        frame = Rect(x: caret.minX - Self.width / 2, y: isStart ? caret.minY - Self.knob : caret.minY,
+                     width: Self.width, height: height + Self.knob)
+        let barTop = isStart ? Self.knob : 0
+        bar.frame = Rect(x: Self.width / 2 - 1, y: barTop, width: 2, height: height)
+        dot.frame = Rect(x: (Self.width - Self.knob) / 2, y: isStart ? 0 : height, width: Self.knob, height: Self.knob)
+        bar.backgroundColor = color
+        dot.backgroundColor = color
+        lineMiddle = Point(x: Self.width / 2, y: barTop + height / 2)
+    }
+
+    override func pointerPressed(_ event: PointerEvent) -> Bool {
+        grab = Point(x: event.location.x - lineMiddle.x, y: event.location.y - lineMiddle.y)
+        return true
+    }
+
+    override func pointerDragged(_ event: PointerEvent) {
+        onDrag?(convert(Point(x: event.location.x - grab.x, y: event.location.y - grab.y), to: superlayer))
+    }
+}

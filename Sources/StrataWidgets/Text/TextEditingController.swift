@@ -230,6 +230,14 @@ final class TextEditingController {
     /// The press ended.
     func released() { drag = nil }
 
+    /// A touch handle moved one end of the selection (the start's or the end's) to `offset`;
+    /// the other end stays where it is.
+    func moveSelectionEnd(start: Bool, to offset: Int, affinity: TextPosition.Affinity) {
+        let range = editor.selection.range
+        let fixed = start ? range.upperBound : range.lowerBound
+        perform { $0.select(TextSelection(anchor: fixed, focus: offset, affinity: affinity)) }
+    }
+
     /// `selection` grown to take in `range`, keeping its far end.
     private static func extended(_ selection: TextSelection, to range: Range<Int>) -> TextSelection {
         range.lowerBound < selection.anchor

@@ -34,6 +34,11 @@ open class TextField: Control, TextEditingView {
         content.addSublayer(selectionLayer)
         content.addSublayer(textLayer)
         content.addSublayer(caret)
+        // Over the clip, so their knobs may stand past the field's padding.
+        for handle in [handles.start, handles.end] {
+            addSublayer(handle)
+            handle.onDrag = { [weak self, unowned handle] point in self?.handleDragged(isStart: handle.isStart, to: point) }
+        }
         textLayer.displaysAsynchronously = false
         textLayer.verticalAlignment = .top
         placeholderLabel.verticalAlignment = .top
@@ -65,6 +70,9 @@ open class TextField: Control, TextEditingView {
     public var selectionColor = ControlStyle.accent.withAlpha(0.28) { didSet { textDidChange() } }
     /// Fonts used; the shared library unless pinned (as golden tests do).
     public var fontLibrary = FontLibrary.shared { didSet { if fontLibrary !== oldValue { textDidChange() } } }
+    /// Seconds a finger rests on the text before it selects the word under it and shows the
+    /// selection handles (GTK's `gtk-long-press-time`).
+    public var longPressDuration = 0.5
     /// Seconds the caret blinks after it last moved, then rests solid (GNOME's
     /// `cursor-blink-timeout`); 0 never blinks.
     public var caretBlinkTimeout: Double {
@@ -137,6 +145,13 @@ open class TextField: Control, TextEditingView {
     let placeholderLabel = Label()
     let selectionLayer = SelectionHighlightLayer()
     let caret = CaretLayer()
+    /// The touch selection handles, over the selection's two ends.
+    let handles = (start: SelectionHandleLayer(isStart: true), end: SelectionHandleLayer(isStart: false))
+    /// Whether the handles show: since a long press, until the selection collapses or a mouse
+    /// or key takes over.
+    private(set) var showsHandles = false
+    /// A finger down that may become a long press.
+    private var touch: LongPress?
     /// The layout shown, of the displayed string (bullets in a secure field).
     private(set) var shownLayout: TextLayout?
     /// In a secure field, the document offset of each bullet's start, and the end.
@@ -281,6 +296,17 @@ open class TextField: Control, TextEditingView {
         let showsCaret = isFocused && isEnabled && (editor.selection.isCaret || editor.markedRange != nil) && !editor.markedCursorHidden
         caret.place(at: Rect(x: textX + caretX, y: carets.primary.minY, width: 0, height: carets.primary.height),
                     scale: host?.scale ?? 1, visible: showsCaret, color: caretColor)
+        if !isFocused || range.isEmpty { showsHandles = false }
+        handles.start.isHidden = !showsHandles
+        handles.end.isHidden = !showsHandles
+        if showsHandles {
+            for (handle, offset, affinity) in [(handles.start, range.lowerBound, TextPosition.Affinity.downstream),
+                                               (handles.end, range.upperBound, .upstream)] {
+                let rect = layout.caretRects(offset: shownOffset(offset), affinity: affinity).primary
+                let inContent = Rect(x: textX + rect.minX, y: rect.minY, width: 0, height: rect.height)
+                handle.place(at: content.convert(inContent, to: self), color: caretColor)
+            }
+        }
         if isFocused { textInputStateChanged() }
     }
 
@@ -301,6 +327,10 @@ open class TextField: Control, TextEditingView {
 
     open override func keyPressed(_ event: KeyEvent) -> Bool {
         guard isEnabled else { return false }
+        if showsHandles {
+            showsHandles = false
+            refreshGeometry()
+        }
         return controller.keyPressed(event)
     }
 
@@ -315,6 +345,14 @@ open class TextField: Control, TextEditingView {
     open override func pointerPressed(_ event: PointerEvent) -> Bool {
         guard isEnabled else { return false }
         _ = becomeFocused()
+        // A finger presses as the mouse does (the caret goes under it, a drag selects), and one
+        // that rests selects the word under it and shows the handles.
+        endTouch()
+        if case .mouse = event.source {
+            showsHandles = false
+        } else {
+            touch = LongPress(event, duration: longPressDuration, loop: host?.loop) { [weak self] in self?.longPressed() }
+        }
         let found = position(at: event.location)
         switch event.button {
         case .left:
@@ -330,12 +368,44 @@ open class TextField: Control, TextEditingView {
     }
 
     open override func pointerDragged(_ event: PointerEvent) {
+        if let press = touch, press.source == event.source, !press.fired, !press.isNear(event.hostLocation) { endTouch() }
         let found = position(at: event.location)
         controller.dragged(to: found.offset, affinity: found.affinity)
     }
 
-    open override func pointerReleased(_ event: PointerEvent) { controller.released() }
-    open override func pointerCancelled(_ event: PointerEvent) { controller.released() }
+    open override func pointerReleased(_ event: PointerEvent) {
+        endTouch()
+        controller.released()
+    }
+
+    open override func pointerCancelled(_ event: PointerEvent) {
+        endTouch()
+        controller.released()
+    }
+
+    private func endTouch() {
+        touch?.cancel()
+        touch = nil
+    }
+
+    /// The finger rested: the word under it is selected, as a double click selects it (and
+    /// dragging on extends by words), and the handles show.
+    private func longPressed() {
+        guard var press = touch, !press.fired else { return }
+        press.cancel()
+        press.fired = true
+        touch = press
+        showsHandles = true
+        let found = position(at: press.location)
+        controller.pressed(at: found.offset, affinity: found.affinity, clickCount: 2, extending: false)
+        refreshGeometry()
+    }
+
+    /// A handle is dragged to `point`, in the coordinates of `position(at:)`.
+    private func handleDragged(isStart: Bool, to point: Point) {
+        let found = position(at: point)
+        controller.moveSelectionEnd(start: isStart, to: found.offset, affinity: found.affinity)
+    }
 }
 
 extension TextField: TextInputClient {

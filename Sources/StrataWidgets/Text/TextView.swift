@@ -25,6 +25,10 @@ open class TextView: ScrollView, TextEditingView {
         contentLayer.addSublayer(selectionLayer)
         contentLayer.addSublayer(paragraphLayer)
         contentLayer.addSublayer(caret)
+        for handle in [handles.start, handles.end] {
+            contentLayer.addSublayer(handle)
+            handle.onDrag = { [weak self, unowned handle] point in self?.handleDragged(isStart: handle.isStart, to: point) }
+        }
         selectionLayer.isUserInteractionEnabled = false
         paragraphLayer.isUserInteractionEnabled = false
         caret.isHidden = true
@@ -68,6 +72,10 @@ open class TextView: ScrollView, TextEditingView {
     }
     /// Called after the text changes, by the user or by code.
     public var onTextChange: ((TextView) -> Void)?
+
+    /// Seconds a finger rests on the text before it selects the word under it and shows the
+    /// selection handles (GTK's `gtk-long-press-time`). A finger that moves first scrolls.
+    public var longPressDuration = 0.5
 
     /// The selection, in UTF-16 offsets of `text`.
     public var selection: TextSelection {
@@ -131,8 +139,13 @@ open class TextView: ScrollView, TextEditingView {
     /// area's top-left, and the frames that scroll.
     private var autoscroll: (point: Point, link: DisplayLink, subscription: DisplayLink.Subscription)?
     private var pressSource: PointerSource?
-    /// A finger down that may become a tap: where it landed, in surface points.
-    private var touchTap: (source: PointerSource, start: Point)?
+    /// A finger down that may become a tap or a long press, until it moves away.
+    private var touch: LongPress?
+    /// The touch selection handles, under the selection's two ends.
+    let handles = (start: SelectionHandleLayer(isStart: true), end: SelectionHandleLayer(isStart: false))
+    /// Whether the handles show: since a long press, until the selection collapses or a mouse
+    /// or key takes over.
+    private(set) var showsHandles = false
 
     private struct CachedLayout {
         let layout: TextLayout
@@ -412,6 +425,13 @@ open class TextView: ScrollView, TextEditingView {
         }
         selectionLayer.frame = contentLayer.bounds
         selectionLayer.show(rects, color: isFocused ? selectionColor : Color(rgb: 0x9CA3AF).withAlpha(0.3))
+        if !isFocused || range.isEmpty { showsHandles = false }
+        handles.start.isHidden = !showsHandles
+        handles.end.isHidden = !showsHandles
+        if showsHandles {
+            handles.start.place(at: caretRect(at: range.lowerBound, affinity: .downstream), color: caretColor)
+            handles.end.place(at: caretRect(at: range.upperBound, affinity: .upstream), color: caretColor)
+        }
         caret.place(at: caretRect(), scale: host?.scale ?? 1,
                     visible: isFocused && (editor.selection.isCaret || editor.markedRange != nil) && !editor.markedCursorHidden,
                     color: caretColor)
@@ -420,12 +440,17 @@ open class TextView: ScrollView, TextEditingView {
 
     /// The caret in content coordinates.
     private func caretRect() -> Rect {
+        caretRect(at: controller.editor.selection.focus, affinity: controller.editor.selection.affinity)
+    }
+
+    /// A caret at `offset` of the text, in content coordinates.
+    private func caretRect(at offset: Int, affinity: TextPosition.Affinity) -> Rect {
         let editor = controller.editor
-        let index = editor.storage.paragraphIndex(containing: editor.selection.focus)
+        let index = editor.storage.paragraphIndex(containing: offset)
         let paragraph = editor.storage.paragraphRange(index)
         let layout = layoutNow(index)
-        let offset = min(editor.selection.focus - paragraph.lowerBound, layout.string.utf16.count)
-        let rect = layout.caretRects(offset: paragraph.isEmpty ? 0 : offset, affinity: editor.selection.affinity).primary
+        let offset = min(max(offset - paragraph.lowerBound, 0), layout.string.utf16.count)
+        let rect = layout.caretRects(offset: paragraph.isEmpty ? 0 : offset, affinity: affinity).primary
         return Rect(x: textInset + rect.minX, y: textInset + heights.offset(of: index) + rect.minY, width: 0, height: rect.height)
     }
 
@@ -478,6 +503,10 @@ open class TextView: ScrollView, TextEditingView {
     }
 
     open override func keyPressed(_ event: KeyEvent) -> Bool {
+        if showsHandles {
+            showsHandles = false
+            refreshSelection()
+        }
         switch event.keysym.normalized {
         case .pageUp, .pageDown:
             movePage(down: event.keysym.normalized == .pageDown, extending: event.modifiers.contains(.shift))
@@ -508,10 +537,12 @@ open class TextView: ScrollView, TextEditingView {
         revealsCaret = false
         guard case .mouse = event.source else {
             // A finger scrolls; one that lifts where it landed, without stopping a fling, is a
-            // tap, which places the caret.
-            touchTap = isDecelerating ? nil : (event.source, event.hostLocation)
+            // tap, which places the caret; one that rests there selects a word.
+            endTouch()
+            if !isDecelerating { beginTouch(event) }
             return super.pointerPressed(event)
         }
+        showsHandles = false
         _ = super.pointerPressed(event)
         _ = becomeFocused()
         pressSource = event.source
@@ -529,6 +560,15 @@ open class TextView: ScrollView, TextEditingView {
     }
 
     open override func pointerDragged(_ event: PointerEvent) {
+        if let press = touch, press.source == event.source {
+            if press.fired {
+                let found = position(at: event.location)
+                controller.dragged(to: found.offset, affinity: found.affinity)
+                return
+            }
+            // Moved away before the long press: a scroll, not a tap.
+            if !press.isNear(event.hostLocation) { endTouch() }
+        }
         guard pressSource != nil, pressSource == event.source else { return super.pointerDragged(event) }
         // Past the top or bottom edge, the view scrolls each frame while the pointer stays out.
         if event.location.y < bounds.minY || event.location.y > bounds.maxY {
@@ -541,11 +581,13 @@ open class TextView: ScrollView, TextEditingView {
     }
 
     open override func pointerReleased(_ event: PointerEvent) {
-        if let tap = touchTap, tap.source == event.source {
-            touchTap = nil
+        if let press = touch, press.source == event.source {
+            endTouch()
+            guard !press.fired else { return }
             super.pointerReleased(event)
-            guard abs(event.hostLocation.x - tap.start.x) <= 8, abs(event.hostLocation.y - tap.start.y) <= 8 else { return }
+            guard press.isNear(event.hostLocation) else { return }
             _ = becomeFocused()
+            showsHandles = false
             let found = position(at: event.location)
             controller.perform { $0.select(TextSelection(caret: found.offset, affinity: found.affinity)) }
             return
@@ -557,11 +599,49 @@ open class TextView: ScrollView, TextEditingView {
     }
 
     open override func pointerCancelled(_ event: PointerEvent) {
-        if touchTap?.source == event.source { touchTap = nil }
+        if let press = touch, press.source == event.source {
+            endTouch()
+            if press.fired { return }
+        }
         guard pressSource != nil, pressSource == event.source else { return super.pointerCancelled(event) }
         pressSource = nil
         stopAutoscroll()
         controller.released()
+    }
+
+    private func beginTouch(_ event: PointerEvent) {
+        touch = LongPress(event, duration: longPressDuration, loop: host?.loop) { [weak self] in self?.longPressed() }
+    }
+
+    /// The finger lifted, moved away or was cancelled: no long press comes, and a selecting
+    /// finger's drag ends.
+    private func endTouch() {
+        guard var press = touch else { return }
+        touch = nil
+        press.cancel()
+        if press.fired { controller.released() }
+    }
+
+    /// The finger rested: the word under it is selected, as a double click selects it, the
+    /// scroll view lets go of the finger, which now extends the selection by words, and the
+    /// handles show.
+    private func longPressed() {
+        guard var press = touch, !press.fired else { return }
+        press.cancel()
+        press.fired = true
+        touch = press
+        super.pointerCancelled(PointerEvent(location: press.location, hostLocation: press.start, source: press.source))
+        _ = becomeFocused()
+        showsHandles = true
+        let found = position(at: press.location)
+        controller.pressed(at: found.offset, affinity: found.affinity, clickCount: 2, extending: false)
+        refreshSelection()
+    }
+
+    /// A handle is dragged to `point`, in the coordinates of `position(at:)`.
+    private func handleDragged(isStart: Bool, to point: Point) {
+        let found = position(at: point)
+        controller.moveSelectionEnd(start: isStart, to: found.offset, affinity: found.affinity)
     }
 
     private func startAutoscroll(at point: Point) {
