@@ -22,7 +22,10 @@ extension Label: TextEditingView {
     // MARK: TextEditingView
 
     var editingLayouts: (any TextEditorLayouts)? { nil }
-    func editorDidChange(textChanged: Bool, changes: [TextChange]) { setNeedsDisplayAtNextTick() }
+    func editorDidChange(textChanged: Bool, changes: [TextChange]) {
+        setNeedsDisplayAtNextTick()
+        placeSelectionHandles()
+    }
     func returnPressed() -> Bool { false }
 
     // MARK: Wiring
@@ -55,6 +58,14 @@ extension Label: TextEditingView {
     func selectionPointerPressed(_ event: PointerEvent) -> Bool {
         guard let controller = selectionController, event.button == .left else { return false }
         _ = becomeFocused()
+        // A finger presses as the mouse does, and one that rests selects the word under it.
+        selectionTouch?.cancel()
+        selectionTouch = nil
+        if case .mouse = event.source {
+            hideSelectionHandles()
+        } else {
+            selectionTouch = LongPress(event, duration: longPressDuration, loop: host?.loop) { [weak self] in self?.selectionLongPressed() }
+        }
         let found = textPosition(at: event.location)
         controller.pressed(at: found.offset, affinity: found.affinity, clickCount: event.clickCount,
                            extending: event.modifiers.contains(.shift))
@@ -63,7 +74,69 @@ extension Label: TextEditingView {
 
     func selectionPointerDragged(_ event: PointerEvent) {
         guard let controller = selectionController, pressedLink == nil else { return }
+        if let press = selectionTouch, press.source == event.source, !press.fired, !press.isNear(event.hostLocation) {
+            selectionTouch?.cancel()
+            selectionTouch = nil
+        }
         let found = textPosition(at: event.location)
         controller.dragged(to: found.offset, affinity: found.affinity)
     }
+
+    func selectionPointerEnded() {
+        selectionTouch?.cancel()
+        selectionTouch = nil
+        selectionController?.released()
+    }
+
+    // MARK: Touch handles
+
+    /// The finger rested: the word under it is selected, as a double click selects it, and the
+    /// handles show.
+    private func selectionLongPressed() {
+        guard var press = selectionTouch, !press.fired, let controller = selectionController else { return }
+        press.cancel()
+        press.fired = true
+        selectionTouch = press
+        if selectionHandles == nil {
+            let handles = (start: SelectionHandleLayer(isStart: true), end: SelectionHandleLayer(isStart: false))
+            for handle in [handles.start, handles.end] {
+                addSublayer(handle)
+                handle.onDrag = { [weak self, unowned handle] point in
+                    guard let self, let controller = selectionController else { return }
+                    let found = textPosition(at: point)
+                    controller.moveSelectionEnd(start: handle.isStart, to: found.offset, affinity: found.affinity)
+                }
+            }
+            selectionHandles = handles
+        }
+        selectionHandles?.start.isHidden = false  // shown: placeSelectionHandles places them
+        let found = textPosition(at: press.location)
+        controller.pressed(at: found.offset, affinity: found.affinity, clickCount: 2, extending: false)
+        placeSelectionHandles()
+    }
+
+    /// Puts the handles over the selection's ends, as the render lays the text out; none
+    /// without a selection.
+    func placeSelectionHandles() {
+        guard let handles = selectionHandles, showsSelectionHandles else { return }
+        guard let range = selectedRange, isFocused else { return hideSelectionHandles() }
+        let layout = shownLayout
+        let origin = Self.origin(of: layout, size: bounds.size, insets: insets, vertical: verticalAlignment)
+        for (handle, offset, affinity) in [(handles.start, range.lowerBound, TextPosition.Affinity.downstream),
+                                           (handles.end, range.upperBound, .upstream)] {
+            let caret = layout.caretRects(offset: offset, affinity: affinity).primary
+            handle.place(at: Rect(x: origin.x + caret.minX, y: origin.y + caret.minY, width: 0, height: caret.height),
+                         color: ControlStyle.accent)
+            handle.isHidden = false
+        }
+    }
+
+    /// A key, the mouse, or the focus leaving puts the handles away.
+    func hideSelectionHandles() {
+        selectionHandles?.start.isHidden = true
+        selectionHandles?.end.isHidden = true
+    }
+
+    /// Whether the touch selection handles show.
+    var showsSelectionHandles: Bool { selectionHandles.map { !$0.start.isHidden } ?? false }
 }

@@ -166,17 +166,23 @@ open class Label: AsyncLayer, AsyncLayerDelegate {
     }
     open override func pointerReleased(_ event: PointerEvent) {
         linkPointerReleased(event)
-        selectionController?.released()
+        selectionPointerEnded()
     }
     open override func pointerCancelled(_ event: PointerEvent) {
         linkPointerCancelled(event)
-        selectionController?.released()
+        selectionPointerEnded()
     }
     open override func pointerMoved(_ event: PointerEvent) -> Bool { linkPointerMoved(event) }
     open override func pointerExited(_ event: PointerEvent) { linkPointerExited(event) }
-    open override func focusChanged() { linkFocusChanged() }
+    open override func focusChanged() {
+        linkFocusChanged()
+        if !isFocused { hideSelectionHandles() }
+    }
     open override func keyPressed(_ event: KeyEvent) -> Bool {
-        linkKeyPressed(event) || (selectionController?.keyPressed(event) ?? false)
+        if linkKeyPressed(event) { return true }
+        guard let selectionController else { return false }
+        hideSelectionHandles()
+        return selectionController.keyPressed(event)
     }
 
     // MARK: Selection (Label+Selection.swift)
@@ -191,6 +197,13 @@ open class Label: AsyncLayer, AsyncLayerDelegate {
     }
     /// Selects and copies, while `isSelectable`.
     var selectionController: TextEditingController?
+    /// A finger down on selectable text that may become a long press.
+    var selectionTouch: LongPress?
+    /// The touch selection handles, made at the first long press and shown while it lasts.
+    var selectionHandles: (start: SelectionHandleLayer, end: SelectionHandleLayer)?
+    /// Seconds a finger rests on selectable text before it selects the word under it and shows
+    /// the selection handles (GTK's `gtk-long-press-time`).
+    public var longPressDuration = 0.5
 
     /// Link interaction state: the link pressed (and whether the pointer is still over it), the
     /// link Tab reached, and the layers showing them.

@@ -35,6 +35,34 @@ struct LabelSelectionTests {
         scene.host.input.post(.pointerButton(.left, isPressed: false))
     }
 
+    /// On touch, a resting finger selects the word under it and shows the handles; dragging the
+    /// start handle moves the start; a key puts them away. A label that was never long-pressed
+    /// makes no handle layers.
+    @Test func aLongPressSelectsAWordAndItsHandlesMoveItsEnds() throws {
+        let (scene, label) = try scene("hello big world")
+        #expect(label.selectionHandles == nil)
+        label.longPressDuration = 0
+        scene.host.input.post(.touchDown(id: 1, at: point(of: 13, in: label)), time: 1000)
+        try scene.step(until: { label.selectedRange != nil })
+        scene.host.input.post(.touchUp(id: 1), time: 1050)
+        try scene.settle()
+        #expect(label.selectedRange == 10..<15 && label.showsSelectionHandles)
+        let handles = try #require(label.selectionHandles)
+        #expect(abs(handles.end.frame.midX - (point(of: 15, in: label).x - label.frame.minX)) <= 2)
+        // The start handle, caught by its knob and dragged as far as from "world" to "big".
+        let knob = handles.start.frame.offsetBy(dx: label.frame.minX, dy: label.frame.minY)
+        let held = Point(x: knob.midX, y: knob.minY + SelectionHandleLayer.knob / 2)
+        let from = point(of: 10, in: label), to = point(of: 6, in: label)
+        scene.host.input.post(.touchDown(id: 2, at: held), time: 2000)
+        scene.host.input.post(.touchMoved(id: 2, to: Point(x: held.x + to.x - from.x, y: held.y)), time: 2100)
+        scene.host.input.post(.touchUp(id: 2), time: 2200)
+        try scene.settle()
+        #expect(label.selectedRange == 6..<15)
+        scene.host.input.post(.key(KeyInput(keysym: .right, state: .pressed)))
+        try scene.settle()
+        #expect(!label.showsSelectionHandles)
+    }
+
     @Test func aDragSelectsCopiesAndOffersThePrimarySelection() throws {
         let (scene, label) = try scene("hello big world")
         let before = try #require(scene.backend.presentedBitmap).pixel(x: Int(point(of: 7, in: label).x), y: Int(point(of: 7, in: label).y) - 6)
