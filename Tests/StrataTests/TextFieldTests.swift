@@ -142,6 +142,29 @@ struct TextFieldTests {
         #expect(!field.showsHandles && field.handles.end.isHidden)
     }
 
+    /// Held past the right edge with no further motion, a selection drag goes on: frames scroll
+    /// the text and extend the selection, as GTK's entry does; releasing stops them.
+    @Test func aDragHeldPastTheEdgeScrollsAndSelects() throws {
+        let field = TextField(text: String(repeating: "scrolling text ", count: 20))
+        let scene = try scene(field)
+        field.selection = TextSelection(caret: 0)
+        try scene.settle()
+        let start = try point(of: 2, in: field)
+        scene.host.input.post(.pointerMoved(start))
+        scene.host.input.post(.pointerButton(.left, isPressed: true))
+        scene.host.input.post(.pointerMoved(Point(x: 295, y: start.y)))
+        let reached = field.selection.focus
+        #expect(field.isAutoscrolling && reached < 60, "the move itself selects up to the edge")
+        try scene.step(until: { field.selection.focus > reached + 40 })
+        #expect(field.selection.anchor == 2)
+        scene.host.input.post(.pointerButton(.left, isPressed: false))
+        try scene.settle()
+        #expect(!field.isAutoscrolling)
+        let focus = field.selection.focus
+        for _ in 0..<5 { try scene.loop.runOnce(timeout: .milliseconds(5)) }
+        #expect(field.selection.focus == focus, "releasing stops it")
+    }
+
     @Test func aDragSelectsAndOffersThePrimarySelection() throws {
         let field = TextField(text: "drag across here")
         let scene = try scene(field)

@@ -152,6 +152,8 @@ open class TextField: Control, TextEditingView {
     private(set) var showsHandles = false
     /// A finger down that may become a long press.
     private var touch: LongPress?
+    /// Carries a selection drag on while it is held past the left or right edge.
+    private lazy var autoscroll = SelectionAutoscroll { [unowned self] point in autoscrollStep(past: point.x) }
     /// The layout shown, of the displayed string (bullets in a secure field).
     private(set) var shownLayout: TextLayout?
     /// In a secure field, the document offset of each bullet's start, and the end.
@@ -369,19 +371,36 @@ open class TextField: Control, TextEditingView {
 
     open override func pointerDragged(_ event: PointerEvent) {
         if let press = touch, press.source == event.source, !press.fired, !press.isNear(event.hostLocation) { endTouch() }
+        // Past the left or right edge, the text scrolls each frame while the pointer stays out.
+        let past = event.location.x < 0 ? event.location.x : max(event.location.x - bounds.width, 0)
+        if past != 0 { autoscroll.run(at: Point(x: past, y: 0), on: host?.displayLink) } else { autoscroll.stop() }
         let found = position(at: event.location)
         controller.dragged(to: found.offset, affinity: found.affinity)
     }
 
     open override func pointerReleased(_ event: PointerEvent) {
         endTouch()
+        autoscroll.stop()
         controller.released()
     }
 
     open override func pointerCancelled(_ event: PointerEvent) {
         endTouch()
+        autoscroll.stop()
         controller.released()
     }
+
+    /// One frame of autoscroll: the selection reaches as far past the edge as the pointer is
+    /// (at most 40 points a frame), and the text scrolls to keep its end in view, as GTK's
+    /// entry does.
+    private func autoscrollStep(past: Double) {
+        let edge = past < 0 ? 0 : bounds.width
+        let found = position(at: Point(x: edge + max(min(past, 40), -40), y: bounds.height / 2))
+        controller.dragged(to: found.offset, affinity: found.affinity)
+    }
+
+    /// Whether a selection drag past an edge is scrolling the text.
+    var isAutoscrolling: Bool { autoscroll.isRunning }
 
     private func endTouch() {
         touch?.cancel()

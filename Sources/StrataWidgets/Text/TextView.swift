@@ -137,7 +137,7 @@ open class TextView: ScrollView, TextEditingView {
     private var updateScheduled = false
     /// While a selection drag is past an edge: the pointer's place relative to the visible
     /// area's top-left, and the frames that scroll.
-    private var autoscroll: (point: Point, link: DisplayLink, subscription: DisplayLink.Subscription)?
+    private lazy var autoscroll = SelectionAutoscroll { [unowned self] point in autoscrollStep(point) }
     private var pressSource: PointerSource?
     /// A finger down that may become a tap or a long press, until it moves away.
     private var touch: LongPress?
@@ -644,19 +644,11 @@ open class TextView: ScrollView, TextEditingView {
         controller.moveSelectionEnd(start: isStart, to: found.offset, affinity: found.affinity)
     }
 
-    private func startAutoscroll(at point: Point) {
-        if let autoscroll {
-            self.autoscroll = (point, autoscroll.link, autoscroll.subscription)
-            return
-        }
-        guard let link = host?.displayLink else { return }
-        autoscroll = (point, link, link.add(self) { view, _ in view.autoscrollStep() })
-    }
+    private func startAutoscroll(at point: Point) { autoscroll.run(at: point, on: host?.displayLink) }
 
     /// One frame of autoscroll: the view moves by how far the pointer is past the edge (capped),
     /// faster the further out, as in GTK, and the selection follows.
-    private func autoscrollStep() {
-        guard let point = autoscroll?.point else { return }
+    private func autoscrollStep(_ point: Point) {
         let past = point.y < 0 ? point.y : point.y - bounds.height
         let step = max(min(past, 40), -40)
         let before = contentOffset.y
@@ -667,13 +659,9 @@ open class TextView: ScrollView, TextEditingView {
     }
 
     /// Whether a selection drag past an edge is scrolling the view.
-    var isAutoscrolling: Bool { autoscroll != nil }
+    var isAutoscrolling: Bool { autoscroll.isRunning }
 
-    private func stopAutoscroll() {
-        guard let autoscroll else { return }
-        autoscroll.link.remove(autoscroll.subscription)
-        self.autoscroll = nil
-    }
+    private func stopAutoscroll() { autoscroll.stop() }
 }
 
 extension TextView: TextInputClient {
