@@ -373,12 +373,18 @@ open class TextView: ScrollView, TextEditingView {
         if heights.count != controller.editor.storage.paragraphCount {
             heights.replaceAll(with: Array(repeating: estimatedParagraphHeight, count: controller.editor.storage.paragraphCount))
         }
-        if !changes.isEmpty { paragraphTexts = [:] }
         for change in changes {
-            // Labels follow their paragraphs' new indices; those of paragraphs a change merged
-            // away go spare, and the changed paragraph's label shows its new layout.
+            // Labels and known texts follow their paragraphs' new indices; those of paragraphs a
+            // change merged away go spare, and the changed paragraph's label shows its new
+            // layout. (Forgetting every known text made each key read the whole preload range
+            // out of the storage again.)
             let removedEnd = change.paragraph + change.removedLineBreaks
             let shift = change.insertedLineBreaks - change.removedLineBreaks
+            var texts: [Int: String] = [:]
+            for (index, text) in paragraphTexts where index < change.paragraph || index > removedEnd {
+                texts[index > removedEnd ? index + shift : index] = text
+            }
+            paragraphTexts = texts
             var moved: [Int: Label] = [:]
             for (index, label) in labels {
                 if index <= change.paragraph {
