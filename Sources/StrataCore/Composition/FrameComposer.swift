@@ -319,7 +319,8 @@ final class FrameComposer {
 }
 
 extension RenderNode {
-    /// A change to this node shows in its sublayers too: where they are or how opaque. Changes
-    /// made by the app already mark the subtree, so only animated ones need this.
-    var changesReachSublayers: Bool { !animations.isEmpty }
+    /// A change to this node shows in its sublayers too: where they are, how opaque, or what
+    /// they are drawn over. Marked by the layer for the app's changes, so that marking costs
+    /// nothing however big the subtree; always so for animated ones.
+    var changesReachSublayers: Bool { changedSubtree || !animations.isEmpty }
 }

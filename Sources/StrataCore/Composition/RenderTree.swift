@@ -25,6 +25,8 @@ struct RenderNode: Sendable {
     let placeholder: Color?
     /// Whether the layer's drawing changed since the previous copy.
     let changed: Bool
+    /// Whether the change shows in the whole subtree (an opacity, a clip, a move in z-order).
+    let changedSubtree: Bool
     /// The index just past this node's subtree: the nodes are in tree order (pre-order).
     var subtreeEnd: Int
 
@@ -71,8 +73,12 @@ struct RenderTree: Sendable {
 extension Layer {
     /// This layer as a render node, consuming its changed flag if asked.
     func renderNode(consumingChanges: Bool) -> RenderNode {
-        let changed = composition.needsComposite
-        if consumingChanges { composition.needsComposite = false }
+        let changed = composition.needsComposite || composition.subtreeNeedsComposite
+        let changedSubtree = composition.subtreeNeedsComposite
+        if consumingChanges {
+            composition.needsComposite = false
+            composition.subtreeNeedsComposite = false
+        }
         var started: [StartedAnimation] = []
         if !animations.isEmpty {
             started.reserveCapacity(animations.count)
@@ -84,7 +90,7 @@ extension Layer {
         }
         return RenderNode(id: renderID, model: modelValues, animations: started, anchorPoint: anchorPoint, isHidden: isHidden,
                           clipsToBounds: clipsToBounds, contents: contents, fadingFrom: fadingFromContents,
-                          placeholder: groupPlaceholderColor, changed: changed, subtreeEnd: 0)
+                          placeholder: groupPlaceholderColor, changed: changed, changedSubtree: changedSubtree, subtreeEnd: 0)
     }
 }
 

@@ -186,16 +186,45 @@ open class Layer {
     /// The layer this one is a sublayer of.
     public private(set) weak var superlayer: Layer?
     /// The sublayers, bottom first.
-    public private(set) var sublayers: [Layer] {
-        get { sublayerStorage }
-        set { sublayerStorage = newValue }
+    public var sublayers: [Layer] {
+        compactSublayers()
+        return sublayerStorage
     }
+    /// The sublayers in order, with `Layer.vacated` in the slots of those removed since the last
+    /// compaction. Removing a sublayer only empties its slot, so a parent's children can be taken
+    /// away in any order at a constant cost each; the next read of `sublayers` closes the gaps.
     /// Main actor only, except in `deinit`, which only runs once nothing else holds the layer.
     private nonisolated(unsafe) var sublayerStorage: [Layer] = []
+    /// How many slots of `sublayerStorage` hold `Layer.vacated`.
+    private var vacatedSlots = 0
+    /// Where this layer is in its superlayer's `sublayerStorage`; kept exact by every change.
+    private var slotInSuperlayer = 0
+    /// Fills the slot of a removed sublayer until the next compaction.
+    private static let vacated = Layer()
+
+    /// How many slots the sublayers take, gaps included, for the tests of the half-full rule.
+    var storedSublayerSlots: Int { sublayerStorage.count }
+
+    /// Closes the gaps left by removed sublayers, renumbering the slots of those that stay.
+    private func compactSublayers() {
+        guard vacatedSlots > 0 else { return }
+        sublayerStorage.removeAll { $0 === Layer.vacated }
+        vacatedSlots = 0
+        for (slot, layer) in sublayerStorage.enumerated() { layer.slotInSuperlayer = slot }
+    }
+
+    /// Empties `layer`'s slot. The gaps are closed once they are half the array, so a parent that
+    /// is changed often but never read holds at most twice its sublayers.
+    private func vacateSlot(of layer: Layer) {
+        assert(sublayerStorage[layer.slotInSuperlayer] === layer, "a sublayer's slot is stale")
+        sublayerStorage[layer.slotInSuperlayer] = Layer.vacated
+        vacatedSlots += 1
+        if vacatedSlots > 32, vacatedSlots * 2 > sublayerStorage.count { compactSublayers() }
+    }
 
     /// Adds `layer` above all sublayers, moving it from any other parent.
     public func addSublayer(_ layer: Layer) {
-        insertSublayer(layer, at: sublayers.count)
+        insertSublayer(layer, at: Int.max)
     }
 
     /// Inserts `layer` at `index` (clamped to the valid range), moving it from any other parent.
@@ -203,39 +232,72 @@ open class Layer {
     /// Adding a host's `rootLayer` does nothing either.
     ///
     /// Costs the smaller of this layer's depth and the size of `layer`'s subtree (the cycle
-    /// check), plus that subtree's size when it joins a host: building a tree of any depth, top
-    /// down or bottom up, is linear.
+    /// check), plus that subtree's size when it joins a host, plus the number of sublayers above
+    /// `index`: adding on top, or moving a sublayer to the top, takes constant time, so building
+    /// a tree of any shape, top down or bottom up, is linear.
     public func insertSublayer(_ layer: Layer, at index: Int) {
+        if layer.superlayer === self { return moveSublayer(layer, to: index) }
         // A host's root stays the root: its host sizes it and ticks its tree.
         guard layer.rootHost == nil, !isDescendant(of: layer) else { return }
-        if layer.superlayer === self, let current = sublayers.firstIndex(where: { $0 === layer }) {
-            sublayers.remove(at: current)
-        } else {
-            layer.removeFromSuperlayer()
-        }
-        sublayers.insert(layer, at: min(max(index, 0), sublayers.count))
+        layer.removeFromSuperlayer()
+        place(layer, at: index)
         layer.superlayer = self
         layer.attached(to: host)
     }
 
+    /// Moves a sublayer to `index` among its siblings. It stays in the same tree, so nothing is
+    /// walked: the composer repaints where its subtree is from one mark.
+    private func moveSublayer(_ layer: Layer, to index: Int) {
+        let count = sublayerStorage.count - vacatedSlots
+        let index = min(max(index, 0), count - 1)
+        // Without compacting: moving every sublayer in turn must not cost the square.
+        let inPlace = vacatedSlots == 0 ? layer.slotInSuperlayer == index : index == count - 1 && sublayerStorage.last === layer
+        if inPlace { return }
+        vacateSlot(of: layer)
+        place(layer, at: index)
+        layer.setNeedsCompositeInSubtree()
+    }
+
+    /// Puts `layer` at `index` of the sublayers without its slot: at the top in constant time,
+    /// elsewhere by shifting the sublayers above.
+    private func place(_ layer: Layer, at index: Int) {
+        let count = sublayerStorage.count - vacatedSlots
+        let index = min(max(index, 0), count)
+        if index == count {
+            layer.slotInSuperlayer = sublayerStorage.count
+            sublayerStorage.append(layer)
+        } else {
+            compactSublayers()
+            sublayerStorage.insert(layer, at: index)
+            for slot in index..<sublayerStorage.count { sublayerStorage[slot].slotInSuperlayer = slot }
+        }
+    }
+
+    /// Where `sublayer` is among the sublayers, or nil when it is not one of them.
+    private func index(of sublayer: Layer) -> Int? {
+        guard sublayer.superlayer === self else { return nil }
+        compactSublayers()
+        return sublayer.slotInSuperlayer
+    }
+
     /// Inserts `layer` just above `sibling`, or on top when `sibling` is not a sublayer.
     public func insertSublayer(_ layer: Layer, above sibling: Layer) {
-        guard let index = sublayers.firstIndex(where: { $0 === sibling }) else { return addSublayer(layer) }
-        let adjust = sublayers.firstIndex(where: { $0 === layer }).map { $0 < index ? 0 : 1 } ?? 1
+        guard let index = index(of: sibling) else { return addSublayer(layer) }
+        let adjust = self.index(of: layer).map { $0 < index ? 0 : 1 } ?? 1
         insertSublayer(layer, at: index + adjust)
     }
 
     /// Inserts `layer` just below `sibling`, or at the bottom when `sibling` is not a sublayer.
     public func insertSublayer(_ layer: Layer, below sibling: Layer) {
-        guard let index = sublayers.firstIndex(where: { $0 === sibling }) else { return insertSublayer(layer, at: 0) }
-        let adjust = sublayers.firstIndex(where: { $0 === layer }).map { $0 < index ? -1 : 0 } ?? 0
+        guard let index = index(of: sibling) else { return insertSublayer(layer, at: 0) }
+        let adjust = self.index(of: layer).map { $0 < index ? -1 : 0 } ?? 0
         insertSublayer(layer, at: index + adjust)
     }
 
     /// Moves a sublayer above all its siblings.
     public func bringSublayerToFront(_ layer: Layer) {
         guard layer.superlayer === self else { return }
-        insertSublayer(layer, at: sublayers.count)
+        insertSublayer(layer, at: Int.max)
     }
 
     /// Moves a sublayer below all its siblings.
@@ -245,10 +307,11 @@ open class Layer {
     }
 
     /// Detaches the layer (and its subtree) from its parent; where it was shown is repainted.
+    /// Costs constant time plus, when the tree is shown, the size of the subtree.
     public func removeFromSuperlayer() {
         guard let parent = superlayer else { return }
         let host = self.host
-        parent.sublayers.removeAll { $0 === self }
+        parent.vacateSlot(of: self)
         superlayer = nil
         if let host {
             forEachLayer(in: self) { layer in
@@ -436,6 +499,9 @@ open class Layer {
     struct CompositionRecord {
         /// Whether its drawing changed since the tree was last copied.
         var needsComposite = true
+        /// Whether a change since then shows in its whole subtree: the composer repaints
+        /// where each of its sublayers is.
+        var subtreeNeedsComposite = false
     }
 
     var composition = CompositionRecord()
@@ -449,7 +515,7 @@ open class Layer {
     }
 
     func setNeedsCompositeInSubtree() {
-        forEachLayer(in: self) { $0.composition.needsComposite = true }
+        composition.subtreeNeedsComposite = true
         host?.treeChanged()
     }
 
