@@ -79,4 +79,22 @@ struct GrowthCheckTests {
         let relative = GrowthCheck(relativeTolerance: 1e300).evaluate(Array(repeating: Int.max / 2, count: count))
         #expect(relative.verdict == .pass)
     }
+
+    /// The properties are public and settable: set afterwards, hostile values are clamped as
+    /// `init` clamps them, and `evaluate` neither traps nor lets a leak through.
+    @Test func hostileValuesSetAfterInitAreClamped() {
+        var check = GrowthCheck()
+        for fraction in [Double.nan, .infinity, -.infinity, -1, 7] {
+            check.warmUpFraction = fraction
+            #expect(check.warmUpFraction.isFinite && (0...0.5).contains(check.warmUpFraction), "\(fraction)")
+            _ = check.evaluate((0..<count).map { $0 })
+        }
+        check.minimumWarmUp = .min
+        check.absoluteTolerance = -10
+        check.relativeTolerance = .nan
+        #expect(check.minimumWarmUp == 0 && check.absoluteTolerance == 0 && check.relativeTolerance == 0)
+        #expect(check.evaluate((0..<count).map { $0 }).verdict == .grew, "a NaN tolerance must not pass a steady leak")
+        check.relativeTolerance = -.infinity
+        #expect(check.relativeTolerance == 0)
+    }
 }

@@ -213,31 +213,72 @@ struct HostileDamageTests {
     }
 }
 
+/// Records what a layer was sent.
+@MainActor
+private final class EventRecorder: Layer {
+    var presses = 0
+    var cancels = 0
+    var clickCounts: [Int] = []
+    override func pointerPressed(_ event: PointerEvent) -> Bool {
+        presses += 1
+        if case .mouse = event.source { clickCounts.append(event.clickCount) }
+        return true
+    }
+    override func pointerCancelled(_ event: PointerEvent) { cancels += 1 }
+}
+
 /// The input router takes any event values: not-finite points are dropped, touches are capped,
-/// and absurd click settings neither trap nor count forever.
+/// and absurd click settings are clamped, so they neither trap nor count a click sequence forever.
 @MainActor
 struct HostileInputRouterTests {
     @Test func anyEventValues() throws {
         let scene = HeadlessScene(width: 100, height: 100)
-        scene.root.addSublayer(solidLayer(.red, Rect(x: 0, y: 0, width: 50, height: 50)))
+        let target = EventRecorder()
+        target.frame = Rect(x: 0, y: 0, width: 50, height: 50)
+        scene.root.addSublayer(target)
         let input = scene.host.input
+        input.post(.pointerMoved(Point(x: 10, y: 10)), time: 0)
         for interval in [Duration.seconds(Int64.max), .seconds(-Int64.max), .zero] {
             input.doubleClickInterval = interval
+            #expect(input.doubleClickInterval >= .zero && input.doubleClickInterval <= InputRouter.maximumDoubleClickInterval)
             for distance in hostileDoubles {
                 input.doubleClickDistance = distance
+                #expect(input.doubleClickDistance.isFinite)
+                #expect((0...InputRouter.maximumDoubleClickDistance).contains(input.doubleClickDistance))
                 for point in hostileDoubles.map({ Point(x: $0, y: 10) }) {
                     input.post(.pointerMoved(point), time: .max)
+                    #expect(input.pointerLocation.map { $0.x.isFinite && $0.y.isFinite } ?? true, "a point that is not finite is dropped")
                     input.post(.pointerButton(.left, isPressed: true), time: 0)
                     input.post(.pointerButton(.left, isPressed: false), time: .max)
                     input.post(.scroll(ScrollInput(deltaX: point.x, deltaY: point.x)))
                 }
             }
         }
+        #expect(!target.clickCounts.isEmpty)
+        // Presses 0 ms apart at one place, under the largest interval and distance, still count
+        // up only while the sequence lasts: a press past the interval starts again at 1.
+        input.doubleClickInterval = .seconds(Int64.max)
+        input.doubleClickDistance = .infinity
+        target.clickCounts = []
+        for _ in 0..<3 {
+            input.post(.pointerButton(.left, isPressed: true), time: 1_000)
+            input.post(.pointerButton(.left, isPressed: false), time: 1_000)
+        }
+        input.post(.pointerButton(.left, isPressed: true), time: 1_000 + 5_001)
+        input.post(.pointerButton(.left, isPressed: false), time: 1_000 + 5_001)
+        let counts = Array(target.clickCounts.suffix(4))
+        let first = counts.first ?? 0
+        #expect(counts == [first, first + 1, first + 2, 1])
+
+        // 104 fingers on the layer: only `maximumTouches` are tracked, and only they are cancelled.
+        target.presses = 0
         for id in [Int32.min, -1, 0, Int32.max] + (1...100).map(Int32.init) {
             input.post(.touchDown(id: id, at: Point(x: 10, y: 10)))
             input.post(.touchMoved(id: id, to: Point(x: .nan, y: .infinity)))
         }
+        #expect(target.presses == input.maximumTouches)
         input.post(.touchCancelled)
+        #expect(target.cancels == input.maximumTouches)
         input.post(.pointerExited)
         try scene.settle()
     }

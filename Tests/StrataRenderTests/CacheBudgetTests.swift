@@ -239,7 +239,6 @@ struct CacheBudgetTests {
         defer { RenderCaches.cornerMaskBudget = original }
         RenderCaches.cornerMaskBudget = 0
         #expect(RenderCaches.cornerMasks.bytes == 0 && RenderCaches.cornerMasks.budget == 0)
-        #expect(RenderCaches.totalBytes >= 0)
         #expect(RenderCaches.layouts.budget == RenderCaches.layoutBudget)
     }
 }

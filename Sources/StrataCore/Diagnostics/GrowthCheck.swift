@@ -9,16 +9,29 @@
 /// and the other at its low. The resource grew when the late peak exceeds the early one by more
 /// than the tolerance.
 public struct GrowthCheck: Sendable, Equatable {
-    /// The share of the samples that counts as warm-up, 0…0.5.
-    public var warmUpFraction: Double
+    /// The share of the samples that counts as warm-up, 0…0.5; anything else (NaN included) is
+    /// clamped, here and in `init`, so that no value can make `evaluate` trap.
+    public var warmUpFraction: Double {
+        didSet { warmUpFraction = Self.fraction(warmUpFraction) }
+    }
     /// The fewest samples that count as warm-up, whatever the fraction says (but never more
-    /// than half of them).
-    public var minimumWarmUp: Int
+    /// than half of them); negative counts as zero.
+    public var minimumWarmUp: Int {
+        didSet { minimumWarmUp = max(minimumWarmUp, 0) }
+    }
     /// Growth allowed in absolute units, such as bytes of allocator noise; 0 for counts that
-    /// must come back exactly.
-    public var absoluteTolerance: Int
+    /// must come back exactly. Negative counts as zero.
+    public var absoluteTolerance: Int {
+        didSet { absoluteTolerance = max(absoluteTolerance, 0) }
+    }
     /// Growth allowed as a share of the early peak; the larger of the two tolerances applies.
-    public var relativeTolerance: Double
+    /// Negative or not finite counts as zero.
+    public var relativeTolerance: Double {
+        didSet { relativeTolerance = Self.share(relativeTolerance) }
+    }
+
+    private static func fraction(_ value: Double) -> Double { value.isFinite ? min(max(value, 0), 0.5) : 0.2 }
+    private static func share(_ value: Double) -> Double { value.isFinite ? max(value, 0) : 0 }
 
     /// The fewest samples after warm-up that give a verdict: two per quarter.
     public static let minimumSamplesAfterWarmUp = 8
@@ -26,10 +39,10 @@ public struct GrowthCheck: Sendable, Equatable {
     /// A check with the given warm-up and tolerances. Negative values count as zero.
     public init(warmUpFraction: Double = 0.2, minimumWarmUp: Int = 60, absoluteTolerance: Int = 0,
                 relativeTolerance: Double = 0) {
-        self.warmUpFraction = warmUpFraction.isFinite ? min(max(warmUpFraction, 0), 0.5) : 0.2
+        self.warmUpFraction = Self.fraction(warmUpFraction)
         self.minimumWarmUp = max(minimumWarmUp, 0)
         self.absoluteTolerance = max(absoluteTolerance, 0)
-        self.relativeTolerance = relativeTolerance.isFinite ? max(relativeTolerance, 0) : 0
+        self.relativeTolerance = Self.share(relativeTolerance)
     }
 
     /// What `evaluate` found.

@@ -13,10 +13,20 @@
 public final class InputRouter {
     /// Presses of one button closer than this in time (and `doubleClickDistance` in space) count
     /// as a double or triple click. 400 ms, the GNOME and GTK default, unless the platform or the
-    /// app sets it.
-    public var doubleClickInterval: Duration = .milliseconds(400)
-    /// How far apart, in points, presses of a multiple click may be.
-    public var doubleClickDistance = 5.0
+    /// app sets it; clamped to 0…`maximumDoubleClickInterval`, so that a sequence of clicks
+    /// always ends when the clicking pauses.
+    public var doubleClickInterval: Duration = .milliseconds(400) {
+        didSet { doubleClickInterval = min(max(doubleClickInterval, .zero), Self.maximumDoubleClickInterval) }
+    }
+    /// How far apart, in points, presses of a multiple click may be: 0…`maximumDoubleClickDistance`,
+    /// and 5 for a value that is not a number.
+    public var doubleClickDistance = 5.0 {
+        didSet { doubleClickDistance = doubleClickDistance.isNaN ? 5 : min(max(doubleClickDistance, 0), Self.maximumDoubleClickDistance) }
+    }
+    /// The longest `doubleClickInterval` taken; GNOME's setting goes to 1 s.
+    public static let maximumDoubleClickInterval = Duration.seconds(5)
+    /// The farthest `doubleClickDistance` taken, in points.
+    public static let maximumDoubleClickDistance = 100.0
     /// How many fingers are tracked at once; more are ignored until some lift.
     public let maximumTouches = 16
 
