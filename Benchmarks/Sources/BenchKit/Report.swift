@@ -10,18 +10,48 @@ public struct Report: Sendable, Equatable {
         public var goal: Goal?
         /// Why the value is what it is, when that needs saying (an error, a skipped peer).
         public var note: String?
+        /// The value of each round when the figure was measured more than once; `value` is then
+        /// their median. Empty for a single measurement.
+        public var rounds: [Double]
+        /// A validity check rather than a goal: it says whether the comparison can be trusted (a
+        /// peer scrolled as far as it was told), not how well Strata did, so it is counted apart.
+        public var isCheck: Bool
 
-        public init(metric: String, name: String, value: Double, unit: String, goal: Goal? = nil, note: String? = nil) {
+        public init(metric: String, name: String, value: Double, unit: String, goal: Goal? = nil, note: String? = nil,
+                    rounds: [Double] = [], isCheck: Bool = false) {
             self.metric = metric
             self.name = name
             self.value = value
             self.unit = unit
             self.goal = goal
             self.note = note
+            self.rounds = rounds.count > 1 ? rounds : []
+            self.isCheck = isCheck
         }
 
         /// Whether the goal is met; nil for context figures, which have none.
         public var met: Bool? { goal.map { $0.isMet(by: value) } }
+
+        /// The smallest and largest round, when there was more than one; NaN when any round
+        /// measured nothing.
+        public var spread: (min: Double, max: Double)? {
+            guard !rounds.isEmpty else { return nil }
+            guard rounds.allSatisfy(\.isFinite) else { return (.nan, .nan) }
+            return (rounds.min()!, rounds.max()!)
+        }
+
+        /// The metric's id, "M1" of "M1 label_throughput".
+        public var metricID: String { String(metric.split(separator: " ", maxSplits: 1).first ?? "") }
+
+        /// The value with its unit, and the spread of the rounds after it: "1.59 x (1.52–1.63)".
+        /// Each number has enough digits to show which side of the goal it is on.
+        public var formattedValue: String {
+            var text = Report.format(value, against: goal) + (unit.isEmpty ? "" : " " + unit)
+            if let spread {
+                text += " (" + Report.format(spread.min, against: goal) + "–" + Report.format(spread.max, against: goal) + ")"
+            }
+            return text
+        }
     }
 
     public var machine: [String: String]
@@ -33,15 +63,30 @@ public struct Report: Sendable, Equatable {
 
     public mutating func add(_ figure: Figure) { figures.append(figure) }
 
+    /// The figures held to a goal, validity checks left out.
+    public var goalFigures: [Figure] { figures.filter { $0.goal != nil && !$0.isCheck } }
     /// The figures whose goals are missed.
-    public var missed: [Figure] { figures.filter { $0.met == false } }
+    public var missed: [Figure] { goalFigures.filter { $0.met == false } }
+    /// The validity checks.
+    public var checks: [Figure] { figures.filter(\.isCheck) }
+    /// The validity checks that failed: the comparisons they guard cannot be trusted.
+    public var failedChecks: [Figure] { checks.filter { $0.met == false } }
 
     /// The program's exit status for this report: 2 when any metric failed or produced no figure
     /// (which fails a smoke run, and any run), otherwise 1 when `check` is set and a goal is
-    /// missed, otherwise 0.
+    /// missed or a validity check failed, otherwise 0.
     public func exitStatus(check: Bool) -> Int32 {
         if !failedMetrics.isEmpty { return 2 }
-        return check && !missed.isEmpty ? 1 : 0
+        return check && !(missed.isEmpty && failedChecks.isEmpty) ? 1 : 0
+    }
+
+    /// "37 of 40 goals met; 14 of 14 validity checks passed", for the progress lines and the
+    /// document.
+    public static func tally(_ figures: [Figure]) -> String {
+        let goals = figures.filter { $0.goal != nil && !$0.isCheck }, checks = figures.filter(\.isCheck)
+        var text = "\(goals.filter { $0.met == true }.count) of \(goals.count) goals met"
+        if !checks.isEmpty { text += "; \(checks.filter { $0.met == true }.count) of \(checks.count) validity checks passed" }
+        return text
     }
 
     /// The metrics in the order they first appear.
@@ -58,8 +103,8 @@ public struct Report: Sendable, Equatable {
     /// A fixed-width table for people.
     public var table: String {
         let rows = figures.map { figure -> [String] in
-            [figure.metric, figure.name, Self.format(figure.value) + " " + figure.unit, figure.goal?.text ?? "",
-             figure.met.map { $0 ? "met" : "MISSED" } ?? "", figure.note ?? ""]
+            [figure.metric, figure.name, figure.formattedValue, (figure.isCheck ? "check " : "") + (figure.goal?.text ?? ""),
+             figure.verdict(markdown: false), figure.note ?? ""]
         }
         let header = ["metric", "figure", "value", "goal", "", "note"]
         let widths = (0..<header.count).map { column in ([header] + rows).map { $0[column].count }.max() ?? 0 }
@@ -71,16 +116,49 @@ public struct Report: Sendable, Equatable {
         return ([line(header), line(widths.map { String(repeating: "-", count: $0) })] + rows.map(line)).joined(separator: "\n")
     }
 
+    /// `format(value)`, with more decimals where the shorter text would read as the other side
+    /// of `goal`: 1.0228 against "<= 1.02" is "1.023", not "1.02".
+    public static func format(_ value: Double, against goal: Goal?) -> String {
+        var text = format(value)
+        guard let goal, value.isFinite, value != value.rounded() else { return text }
+        var digits = value.magnitude >= 100 ? 1 : value.magnitude >= 1 ? 2 : 4
+        while digits < 9, let shown = Double(text), goal.isMet(by: shown) != goal.isMet(by: value) {
+            digits += 1
+            text = format(value, decimals: digits)
+        }
+        return text
+    }
+
     /// Whole numbers as they are; others with 1, 2 or 4 decimals by magnitude; "n/a" when not finite.
     public static func format(_ value: Double) -> String {
         guard value.isFinite else { return "n/a" }
         if value == value.rounded() && abs(value) < 1e9 { return String(Int64(value)) }
         let magnitude = abs(value)
-        let digits = magnitude >= 100 ? 1 : magnitude >= 1 ? 2 : 4
+        return format(value, decimals: magnitude >= 100 ? 1 : magnitude >= 1 ? 2 : 4)
+    }
+
+    static func format(_ value: Double, decimals digits: Int) -> String {
+        let magnitude = abs(value)
         var power = 1.0
         for _ in 0..<digits { power *= 10 }
+        // Past what an Int64 holds, the text can only be approximate anyway.
+        guard magnitude * power < 9e18 else { return String(value) }
         let scaled = Int64((magnitude * power).rounded())
         let whole = scaled / Int64(power), fraction = String(scaled % Int64(power))
         return (value < 0 ? "-" : "") + "\(whole)." + String(repeating: "0", count: digits - fraction.count) + fraction
+    }
+}
+
+extension Report.Figure {
+    /// How the verdict is written: met or missed for a goal, passed or failed for a check,
+    /// nothing for a context figure; a miss stands out.
+    func verdict(markdown: Bool) -> String {
+        guard let met else { return "" }
+        switch (isCheck, met) {
+        case (false, true): return "met"
+        case (false, false): return markdown ? "**missed**" : "MISSED"
+        case (true, true): return "passed"
+        case (true, false): return markdown ? "**failed**" : "FAILED"
+        }
     }
 }

@@ -12,7 +12,9 @@ extension Report {
             var fields = ["\"metric\": \(Self.quote(figure.metric))", "\"name\": \(Self.quote(figure.name))",
                           "\"value\": \(Self.number(figure.value))", "\"unit\": \(Self.quote(figure.unit))"]
             if let goal = figure.goal { fields.append("\"goal\": \(Self.quote(goal.text))") }
+            if figure.isCheck { fields.append("\"check\": true") }
             if let met = figure.met { fields.append("\"met\": \(met)") }
+            if !figure.rounds.isEmpty { fields.append("\"rounds\": [" + figure.rounds.map(Self.number).joined(separator: ", ") + "]") }
             if let note = figure.note { fields.append("\"note\": \(Self.quote(note))") }
             return "\n    {" + fields.joined(separator: ", ") + "}"
         }.joined(separator: ",")
@@ -50,7 +52,19 @@ extension Report {
                 guard let parsed = Goal(text: text) else { throw DecodingError(description: "figure \(index) (\(name)) has an unreadable goal \"\(text)\"") }
                 goal = parsed
             }
-            add(Figure(metric: metric, name: name, value: value, unit: unit, goal: goal, note: entry["note"] as? String))
+            var rounds: [Double] = []
+            if let values = entry["rounds"] {
+                guard let list = values as? [Any] else { throw DecodingError(description: "figure \(index) (\(name)) has rounds that are not a list") }
+                for round in list {
+                    switch round {
+                    case let number as NSNumber: rounds.append(number.doubleValue)
+                    case is NSNull: rounds.append(.nan)
+                    default: throw DecodingError(description: "figure \(index) (\(name)) has a round that is not a number")
+                    }
+                }
+            }
+            add(Figure(metric: metric, name: name, value: value, unit: unit, goal: goal, note: entry["note"] as? String,
+                       rounds: rounds, isCheck: entry["check"] as? Bool ?? false))
         }
     }
 

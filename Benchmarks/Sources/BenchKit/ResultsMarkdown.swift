@@ -21,22 +21,25 @@ public enum ResultsMarkdown {
         if !others.isEmpty {
             lines.append("Versions: " + others.map { "\($0) \(machine[$0]!)" }.joined(separator: ", ") + ".")
         }
-        let missed = report.missed
-        let goals = report.figures.filter { $0.goal != nil }.count
+        let missed = report.missed, failedChecks = report.failedChecks
         lines.append("")
-        lines.append("**\(goals - missed.count) of \(goals) goals met.**"
+        lines.append("**" + Report.tally(report.figures) + ".**"
                      + (missed.isEmpty ? "" : " Missed: " + missed.map { "\($0.metric) `\($0.name)`" }.joined(separator: ", ") + ".")
+                     + (failedChecks.isEmpty ? "" : " Failed checks: " + failedChecks.map { "\($0.metric) `\($0.name)`" }.joined(separator: ", ") + ".")
                      + (report.failedMetrics.isEmpty ? "" : " Failed to run: " + report.failedMetrics.joined(separator: ", ") + "."))
         lines.append("")
+        if report.figures.contains(where: { !$0.rounds.isEmpty }) {
+            lines.append("A value measured in rounds is their median, with the smallest and largest round after it.")
+            lines.append("")
+        }
         lines.append("| metric | figure | value | goal | | note |")
         lines.append("|---|---|---|---|---|---|")
         var previous: String?
         for figure in report.figures {
             let metric = figure.metric == previous ? "" : figure.metric
             previous = figure.metric
-            let value = Report.format(figure.value) + (figure.unit.isEmpty ? "" : " " + figure.unit)
-            let verdict = figure.met.map { $0 ? "met" : "**missed**" } ?? ""
-            let cells = [metric, "`\(figure.name)`", value, figure.goal?.text ?? "", verdict, figure.note ?? ""]
+            let goal = figure.goal.map { (figure.isCheck ? "check " : "") + $0.text } ?? ""
+            let cells = [metric, "`\(figure.name)`", figure.formattedValue, goal, figure.verdict(markdown: true), figure.note ?? ""]
             lines.append("| " + cells.map(escape).joined(separator: " | ") + " |")
         }
         lines.append("")

@@ -169,7 +169,7 @@ enum Cancellation {
                         unit: "%")
         recorder.record("cpu_on_discarded_work", percent(wastedCPU, of: allCPU), unit: "%", goal: .atMost(5))
         recorder.record("cpu_after_supersession", percent(tasks.reduce(0) { $0 + $1.cpuAfterSuperseded }, of: allCPU), unit: "%",
-                        note: "the part of discarded work done after the change that superseded it")
+                        goal: .atMost(0.5), note: "the part of discarded work done after the change that superseded it")
         let findings = outcome.checker.findings.map { "layer \($0.layer) showed \($0.shown.map(String.init) ?? "no marker"), expected \($0.expected.map(String.init) ?? "none")" }
         recorder.record("stale_attaches", Double(outcome.checker.staleAttaches), unit: "attaches", goal: .exactly(0),
                         note: findings.isEmpty ? nil : findings.joined(separator: "; "))

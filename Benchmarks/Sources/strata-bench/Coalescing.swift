@@ -69,7 +69,7 @@ enum Coalescing {
                         note: "headless, \(turnsPerFrame) turns of changes between frame signals")
         recorder.record("commits_per_frame_signal", commits / signals, unit: "commits", goal: .atMost(1), note: "headless")
         let firstTasks = firstFrame.map { Double($0.displayTasksStarted - before.displayTasksStarted) / Double(labels.count) }
-        recorder.record("display_tasks_per_layer_first_frame_from_idle", firstTasks, unit: "tasks",
+        recorder.record("display_tasks_per_layer_first_frame_from_idle", firstTasks, unit: "tasks", goal: .exactly(2),
                         note: "from idle: the first round renders before anything is shown, and the tick that shows it starts the next; more than 2 means renders were restarted")
         recorder.record("transactions_coalesced", Double(after.transactionsCoalesced - before.transactionsCoalesced), unit: "commits")
     }

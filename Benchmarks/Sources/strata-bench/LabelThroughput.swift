@@ -300,37 +300,47 @@ enum LabelThroughput {
 
     static let contenders = ["strata", "cairo_pango", "raw_floor"]
 
-    /// Median labels/s per contender for one variant at `workers`, rounds interleaved, and the
-    /// median over rounds of Strata's ratio to each peer within a round (contenders measured
-    /// back to back share the machine's state, which the ratio of two medians would not).
-    static func measure(_ variant: Variant, workers: Int, _ options: BenchContext,
-                        pool: BitmapPool) throws -> (rates: [String: Double], vsCairo: Double?, vsRaw: Double?) {
+    /// Labels/s of each contender in each round for one variant at `workers`, and Strata's
+    /// ratio to each peer within each round (contenders measured back to back share the
+    /// machine's state, which the ratio of two medians would not). Each round takes the
+    /// contenders in a new shuffled order, so drift on a shared machine and whatever one leaves
+    /// behind for the next hit every contender alike.
+    static func measure(_ variant: Variant, workers: Int, rounds: Int, _ options: BenchContext,
+                        pool: BitmapPool) throws -> (rates: [String: [Double]], vsCairo: [Double?], vsRaw: [Double?]) {
         let labels = variant.labels(smoke: options.smoke)
         let count = variant == .cold ? options.count(100, smoke: 4) : options.count(4000, smoke: 8)
         let warmUp = variant == .cold ? 0 : max(labels.count, 20)
-        let rounds = options.smoke ? 1 : 5
-        var samples: [String: SampleSet] = [:]
-        var vsCairo = SampleSet(), vsRaw = SampleSet()
+        var rates: [String: [Double]] = [:]
+        var vsCairo: [Double?] = [], vsRaw: [Double?] = []
         for _ in 0..<rounds {
-            // Interleaved, so drift on a shared machine hits every contender alike.
-            samples["strata", default: SampleSet()].append(try withTextReuse(variant) {
-                try rate(workers: workers, count: count, warmUp: warmUp) {
-                    StrataRenderer(pool: pool, variant: variant, labels: labels)
+            var round: [String: Double] = [:]
+            for contender in contenders.shuffled() {
+                round[contender] = try rate(workers: workers, count: count, warmUp: warmUp) { () throws -> any Renderer in
+                    switch contender {
+                    case "strata": return StrataRenderer(pool: pool, variant: variant, labels: labels)
+                    case "cairo_pango": return try CairoRenderer(variant: variant, labels: labels)
+                    default: return try RawRenderer(variant: variant, labels: labels)
+                    }
                 }
-            })
-            samples["cairo_pango", default: SampleSet()].append(try rate(workers: workers, count: count, warmUp: warmUp) {
-                try CairoRenderer(variant: variant, labels: labels)
-            })
-            samples["raw_floor", default: SampleSet()].append(try rate(workers: workers, count: count, warmUp: warmUp) {
-                try RawRenderer(variant: variant, labels: labels)
-            })
-            if let strata = samples["strata"]?.values.last, let cairo = samples["cairo_pango"]?.values.last,
-               let raw = samples["raw_floor"]?.values.last {
-                vsCairo.append(strata / cairo)
-                vsRaw.append(strata / raw)
             }
+            for contender in contenders { rates[contender, default: []].append(round[contender] ?? .nan) }
+            vsCairo.append(Rounds.ratio(round["strata"], over: round["cairo_pango"]))
+            vsRaw.append(Rounds.ratio(round["strata"], over: round["raw_floor"]))
         }
-        return (samples.compactMapValues(\.median), vsCairo.median, vsRaw.median)
+        return (rates, vsCairo, vsRaw)
+    }
+
+    /// 1, 2, 4… workers up to the machine's cores, and the core count itself: how each
+    /// contender scales shows on a bigger machine.
+    static func workerCounts(cores: Int) -> [Int] {
+        var counts: [Int] = []
+        var workers = 1
+        while workers <= max(cores, 1) {
+            counts.append(workers)
+            workers *= 2
+        }
+        if let last = counts.last, last < cores { counts.append(cores) }
+        return counts
     }
 
     /// The warm variant keeps Strata's caches as a program has them; the others empty the text caches.
@@ -338,18 +348,24 @@ enum LabelThroughput {
         variant == .warm ? try body() : try withoutTextReuse(body)
     }
 
-    static func run(_ options: BenchContext, _ recorder: inout MetricRecorder) throws {
+    /// Runs its own rounds (at least 5, as the ratios are close to their goals), interleaving
+    /// the contenders inside each. Only Strata reads `RenderCaches`, so emptying them around a
+    /// whole variant touches no peer.
+    static func run(_ options: BenchContext, rounds: Int, _ recorder: inout MetricRecorder) throws {
         let pool = BitmapPool()
+        let rounds = options.smoke ? rounds : max(rounds, 5)
         for variant in Variant.allCases {
-            for workers in [1, 2] {
-                let (rates, vsCairo, vsRaw) = try measure(variant, workers: workers, options, pool: pool)
+            for workers in workerCounts(cores: RenderQueuePool.activeProcessorCount) {
+                let (rates, vsCairo, vsRaw) = try withTextReuse(variant) {
+                    try measure(variant, workers: workers, rounds: rounds, options, pool: pool)
+                }
                 let suffix = "\(workers)w"
-                recorder.record("\(variant)_strata_\(suffix)", rates["strata"], unit: "labels/s")
-                recorder.record("\(variant)_cairo_pango_\(suffix)", rates["cairo_pango"], unit: "labels/s")
-                recorder.record("\(variant)_raw_floor_\(suffix)", rates["raw_floor"], unit: "labels/s")
-                recorder.record("\(variant)_vs_cairo_\(suffix)", vsCairo, unit: "x", goal: .atLeast(2),
+                for contender in contenders {
+                    recorder.record("\(variant)_\(contender)_\(suffix)", rounds: rates[contender] ?? [], unit: "labels/s")
+                }
+                recorder.record("\(variant)_vs_cairo_\(suffix)", rounds: vsCairo, unit: "x", goal: .atLeast(2),
                                 note: "median of per-round ratios")
-                recorder.record("\(variant)_vs_raw_\(suffix)", vsRaw, unit: "x", goal: .atLeast(0.6),
+                recorder.record("\(variant)_vs_raw_\(suffix)", rounds: vsRaw, unit: "x", goal: .atLeast(0.6),
                                 note: "median of per-round ratios")
             }
         }

@@ -42,13 +42,17 @@ struct RunCommand: ParsableCommand {
     @Flag(help: "Exit with status 1 when any goal is missed.")
     var check = false
 
-    @Option(help: "Where to write the results as JSON. Default: Benchmarks/results/DATE.json for a full run (DATE-M1-M4.json with --only), nowhere for a smoke run.")
+    @Option(help: "Where to write the results as JSON. Default: Benchmarks/results/DATE.json for a full run (DATE-M1-M4.json with --only; DATE-r2.json for the day's second run), nowhere for a smoke run.")
     var json: String?
+
+    @Option(help: "Rounds of every metric: each figure is the median of its rounds, shown with the smallest and largest. Default: 3, 1 for a smoke run.")
+    var rounds: Int?
 
     @Option(help: "Directory for the plots (PNG). Default: Benchmarks/plots for a full run, none for a smoke run.")
     var plots: String?
 
     func validate() throws {
+        if let rounds, !(1...50).contains(rounds) { throw ValidationError("--rounds must be 1...50") }
         let (_, unknown) = Harness.select(Metrics.all(BenchContext()), only: selectedIDs)
         if !unknown.isEmpty { throw ValidationError("unknown metric: \(unknown.joined(separator: ", ")) (known: \(Metrics.all(BenchContext()).map(\.id).joined(separator: ", ")))") }
     }
@@ -62,13 +66,14 @@ struct RunCommand: ParsableCommand {
         if let directory = context.plotDirectory { mkdir(directory, 0o755) }
         let metrics = Harness.select(Metrics.all(context), only: selectedIDs).selected
         let report = MainActor.assumeIsolated {
-            Harness.run(metrics, machine: Machine.describe(smoke: smoke), clock: monotonicSeconds) { line in
+            Harness.run(metrics, rounds: rounds ?? (smoke ? 1 : 3), machine: Machine.describe(smoke: smoke), clock: monotonicSeconds) { line in
                 printError("strata-bench: \(line)\n")
             }
         }
         print(report.table)
         let date = report.machine["date"] ?? "undated"
-        let path = json ?? (smoke ? nil : "Benchmarks/results/\(date)" + selectedIDs.map { "-" + $0.uppercased() }.joined() + ".json")
+        let existing = try ResultsFiles.files(in: "Benchmarks/results")
+        let path = json ?? (smoke ? nil : "Benchmarks/results/" + ResultsFiles.newName(date: date, metrics: selectedIDs, existing: existing))
         if let path {
             if json == nil { mkdir("Benchmarks/results", 0o755) }
             try report.json.write(toFile: path)
@@ -77,8 +82,9 @@ struct RunCommand: ParsableCommand {
         // A smoke run is a test of the program: any metric that fails or has no figure fails it.
         if !report.failedMetrics.isEmpty {
             printError("strata-bench: failed or produced no figure: \(report.failedMetrics.joined(separator: ", "))\n")
-        } else if check, !report.missed.isEmpty {
-            printError("strata-bench: \(report.missed.count) goals missed: \(report.missed.map { "\($0.metric) \($0.name)" }.joined(separator: ", "))\n")
+        } else if check, !(report.missed.isEmpty && report.failedChecks.isEmpty) {
+            let misses = (report.missed + report.failedChecks).map { "\($0.metric) \($0.name)" }
+            printError("strata-bench: \(report.missed.count) goals missed, \(report.failedChecks.count) checks failed: \(misses.joined(separator: ", "))\n")
         }
         let status = report.exitStatus(check: check)
         if status != 0 { throw ExitCode(status) }
@@ -96,7 +102,7 @@ struct MarkdownCommand: ParsableCommand {
     var document = "BENCHMARKS.md"
 
     func run() throws {
-        guard let source = results ?? ResultsFiles.newestFullRun(in: "Benchmarks/results") else {
+        guard let source = try results ?? ResultsFiles.newestFullRun(in: "Benchmarks/results") else {
             throw ValidationError("no results file in Benchmarks/results")
         }
         let report = try Report(json: try String(readingFile: source))

@@ -7,7 +7,7 @@ import Strata
 enum Metrics {
     static func all(_ context: BenchContext) -> [Metric] {
         [
-            Metric("M1", "label_throughput") { try LabelThroughput.run(context, &$0) },
+            Metric("M1", "label_throughput", runsOwnRounds: true) { try LabelThroughput.run(context, rounds: $1, &$0) },
             Metric("M2", "main_thread_offload") { try MainThreadOffload.run(context, &$0) },
             Metric("M3", "coalescing") { try Coalescing.run(context, &$0) },
             Metric("M4", "cancellation") { try Cancellation.run(context, &$0) },
@@ -19,6 +19,7 @@ enum Metrics {
             Metric("M10", "animation") { try CompositionAnimation.run(context, &$0) },
             Metric("M12", "text_layout") { try TextLayoutThroughput.run(context, &$0) },
             Metric("M13", "typing_latency") { try TypingLatency.run(context, &$0) },
+            Metric("M15", "tree_scale") { try TreeScale.run(context, &$0) },
         ]
     }
 }
@@ -57,18 +58,6 @@ enum Machine {
         gmtime_r(&now, &parts)
         func two(_ value: Int32) -> String { value < 10 ? "0\(value)" : "\(value)" }
         return "\(parts.tm_year + 1900)-\(two(parts.tm_mon + 1))-\(two(parts.tm_mday))"
-    }
-}
-
-/// The committed results files.
-enum ResultsFiles {
-    /// The newest full run (named YYYY-MM-DD.json, or with a suffix of -N for a later run that day).
-    static func newestFullRun(in directory: String) -> String? {
-        let names = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
-        let full = names.filter { name in
-            name.hasSuffix(".json") && name.count >= 15 && name.prefix(10).allSatisfy { $0.isNumber || $0 == "-" } && !name.contains("-M")
-        }
-        return full.sorted().last.map { directory + "/" + $0 }
     }
 }
 

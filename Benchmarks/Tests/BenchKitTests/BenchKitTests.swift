@@ -116,7 +116,7 @@ struct HarnessTests {
         #expect(failure?.met == false)
         #expect(failure?.note == "the compositor went away")
         #expect(report.figure("M5 frame_pacing", "peer_interval_p50")?.value == 16.7)
-        #expect(lines.count == 2)
+        #expect(lines.count == 3)
         #expect(lines[1].contains("failed: the compositor went away"))
     }
 
@@ -128,6 +128,7 @@ struct HarnessTests {
         #expect(lines == [
             "[1/2] M1 a …", "[1/2] M1 a: 1 s, 1 of 2 goals met",
             "[2/2] M2 b …", "[2/2] M2 b: 1 s, 0 of 0 goals met",
+            "all 2 metrics in 5 s: 1 of 2 goals met",
         ])
     }
 

@@ -16,12 +16,25 @@ struct CommittedResultsTests {
     @Test func benchmarksDocumentMatchesTheNewestResults() throws {
         let document = try read("BENCHMARKS.md")
         let source = try #require(ResultsMarkdown.source(of: document), "BENCHMARKS.md has no generated results block")
-        let names = try FileManager.default.contentsOfDirectory(atPath: Self.repository.appendingPathComponent("Benchmarks/results").path)
-        let fullRuns = names.filter { $0.hasSuffix(".json") && !$0.contains("-M") }.sorted()
-        #expect(source == "Benchmarks/results/" + (fullRuns.last ?? "none"), "BENCHMARKS.md is not generated from the newest full run")
+        let newest = try ResultsFiles.newestFullRun(in: Self.repository.appendingPathComponent("Benchmarks/results").path)
+        #expect(source == newest.map { "Benchmarks/results/" + ($0 as NSString).lastPathComponent }, "BENCHMARKS.md is not generated from the newest full run")
         let report = try Report(json: try read(source))
         #expect(report.machine["mode"] == "full", "the committed results are not a full run")
         #expect(try ResultsMarkdown.updating(document, with: report, source: source) == document,
                 "BENCHMARKS.md's results differ from \(source): run `strata-bench markdown`")
+    }
+
+    /// Misses count: the newest full run misses only the goals `Benchmarks/known-misses` lists
+    /// with their causes, and every goal listed there is still missed. A run with a failed
+    /// metric or a failed validity check is no result at all.
+    @Test func theNewestFullRunMissesOnlyTheListedGoals() throws {
+        let path = try #require(try ResultsFiles.newestFullRun(in: Self.repository.appendingPathComponent("Benchmarks/results").path))
+        let report = try Report(json: try String(contentsOfFile: path, encoding: .utf8))
+        let misses = try KnownMisses(text: try read("Benchmarks/known-misses"))
+        let comparison = misses.compare(with: report)
+        #expect(comparison.unlisted.isEmpty, "missed in \(path) but not in Benchmarks/known-misses: \(comparison.unlisted)")
+        #expect(comparison.stale.isEmpty, "listed in Benchmarks/known-misses but met (or gone) in \(path): \(comparison.stale)")
+        #expect(report.failedMetrics.isEmpty, "metrics failed in \(path): \(report.failedMetrics)")
+        #expect(report.failedChecks.isEmpty, "validity checks failed in \(path): \(report.failedChecks.map(\.name))")
     }
 }
