@@ -37,4 +37,23 @@ struct CommittedResultsTests {
         #expect(report.failedMetrics.isEmpty, "metrics failed in \(path): \(report.failedMetrics)")
         #expect(report.failedChecks.isEmpty, "validity checks failed in \(path): \(report.failedChecks.map(\.name))")
     }
+
+    /// Every figure quoted in the README and BENCHMARKS.md with a figure comment is the committed
+    /// result it names, rounded as written; and every number with a unit in the README's
+    /// performance summary carries one, so none can drift from the JSON.
+    @Test func proseFiguresMatchTheResults() throws {
+        let results = Self.repository.appendingPathComponent("Benchmarks/results").path
+        let newest = try #require(try ResultsFiles.newestFullRun(in: results))
+        func report(_ source: String?) throws -> Report {
+            try Report(json: try String(contentsOfFile: source.map { results + "/" + $0 } ?? newest, encoding: .utf8))
+        }
+        for name in ["README.md", "BENCHMARKS.md"] {
+            let problems = ProseFigures.check(try read(name), name: name, report: report)
+            #expect(problems.isEmpty, "\(problems.joined(separator: "\n"))")
+        }
+        let readme = try read("README.md")
+        #expect(ProseFigures.annotations(in: readme).count >= 10)
+        let bare = ProseFigures.unannotated(in: readme, section: "## Performance")
+        #expect(bare.isEmpty, "numbers in the README's performance summary without a figure comment: \(bare)")
+    }
 }
