@@ -32,6 +32,12 @@ public enum ProseFigures {
             var before = ""
             while let start = rest.range(of: marker), let end = rest[start.upperBound...].range(of: "-->") {
                 before += rest[..<start.lowerBound]
+                // A comment shown as code (between backticks) is an example, not an annotation.
+                if before.filter({ $0 == "`" }).count % 2 == 1 {
+                    before += rest[start.lowerBound..<end.upperBound]
+                    rest = rest[end.upperBound...]
+                    continue
+                }
                 let body = rest[start.upperBound..<end.lowerBound].trimmed(" ")
                 let words = body.split(separator: " ", maxSplits: 1).map(String.init)
                 let named = words.first?.hasSuffix(".json") == true

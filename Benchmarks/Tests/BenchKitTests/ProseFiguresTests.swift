@@ -39,6 +39,7 @@ struct ProseFiguresTests {
         #expect(problems("1.7×<!-- fig range M9 x_1w, M9 x_2w -->").count == 1)
         #expect(problems("3 ms<!-- fig M9 gone -->").count == 1)
         #expect(problems("15<!-- fig new.json M9 late -->").count == 1)
+        #expect(problems("written as `<!-- fig M9 late -->` in code").isEmpty, "an example in code is not checked")
     }
 
     @Test func numbersWithUnitsNeedAComment() {
