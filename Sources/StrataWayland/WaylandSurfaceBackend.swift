@@ -41,8 +41,20 @@ public final class WaylandSurfaceBackend: SurfaceBackend {
         didSet { if isReady && !oldValue { delegate?.bufferReleased() } }
     }
 
+    /// The frame-callback wait a backend starts with: long enough for any compositor that is
+    /// showing the surface, short enough that a hidden one does not stall work for long.
+    public static let defaultFrameTimeout: Duration = .milliseconds(250)
+
     /// A hidden surface gets no frame callbacks; after this long the host goes on without one.
-    public let frameTimeout: Duration? = .milliseconds(250)
+    /// `defaultFrameTimeout` unless set (nil restores it); a new value is kept within
+    /// 1 ms…`LayerHost.longestFrameTimeout` (tests set the longest so a loaded machine never
+    /// reaches it while the compositor is merely slow). The host reads it each
+    /// time it starts waiting for a frame callback, so a change applies from the next commit.
+    public var frameTimeout: Duration? = WaylandSurfaceBackend.defaultFrameTimeout {
+        didSet {
+            frameTimeout = min(max(frameTimeout ?? Self.defaultFrameTimeout, .milliseconds(1)), LayerHost.longestFrameTimeout)
+        }
+    }
 
     /// A backend for `surface`, with at most `maximumBuffers` shm buffers.
     public init(session: WaylandSession, surface: WlSurface, maximumBuffers: Int = 4) {

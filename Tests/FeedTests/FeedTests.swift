@@ -28,6 +28,24 @@ private struct FeedScene {
     }
 }
 
+/// Hands out the feed's cells with the longest group timeout, so only the posts' renders, never
+/// a loaded machine outlasting `ListCell`'s half second, end a cell's group.
+@MainActor
+private final class PatientCells: ListViewDataSource {
+    let source: FeedDataSource
+    init(_ source: FeedDataSource) { self.source = source }
+
+    func numberOfItems(in list: ListView) throws -> Int { try source.numberOfItems(in: list) }
+    func list(_ list: ListView, prelayoutForItemAt index: Int) throws -> ListPrelayout {
+        try source.list(list, prelayoutForItemAt: index)
+    }
+    func list(_ list: ListView, cellForItemAt index: Int, layout: ListItemLayout) throws -> ListCell {
+        let cell = try source.list(list, cellForItemAt: index, layout: layout)
+        cell.groupCommit?.timeout = GroupCommit.longestTimeout
+        return cell
+    }
+}
+
 @MainActor
 struct FeedTests {
     @Test func theContentMatchesCONTENTmdsCheckValues() {
@@ -150,6 +168,9 @@ struct FeedTests {
 
     @Test func noFrameWhileScrollingShowsAHalfDrawnPost() throws {
         let feed = FeedScene()
+        let patient = PatientCells(feed.source)
+        feed.list.dataSource = patient
+        feed.list.reloadData()
         var framesChecked = 0, postsSeen = 0
         var problems: [String] = []
         feed.scene.host.frameInspector = { frame in
@@ -171,6 +192,7 @@ struct FeedTests {
         // (26–60 seen); ten is still enough for the check to mean something.
         #expect(postsSeen > 10, "the check saw too few posts to mean anything")
         #expect(problems.isEmpty, "\(problems.prefix(5))")
+        withExtendedLifetime(patient) {}   // the list holds its data source weakly
     }
 
     @Test func theHalfDrawnCheckSeesAnAvatarWithoutItsName() throws {

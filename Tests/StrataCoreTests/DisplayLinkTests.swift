@@ -192,10 +192,14 @@ struct HostileValueTests {
         let layer = solidLayer(.red, Rect(x: 0, y: 0, width: 10, height: 10))
         scene.root.addSublayer(layer)
         try scene.settle()
-        // The last frame signal came 1.5 s ago; the window has been idle since.
-        scene.host.frameDone(FrameSignal(arrival: Monotonic.now - 1_500_000_000))
+        // The last frame signal came a minute ago; the window has been idle since. An animation
+        // begun at that stale signal would be past its 30 s delay and over; one begun now rests
+        // in it however slow the machine is.
+        let idle: UInt64 = 60_000_000_000
+        try #require(Monotonic.now > idle)
+        scene.host.frameDone(FrameSignal(arrival: Monotonic.now - idle))
         let before = Monotonic.now
-        layer.add(Animation<Double>.basic(from: 1, to: 0, duration: 0.5, timing: AnimationTiming(delay: 0.5)), for: .opacity)
+        layer.add(Animation<Double>.basic(from: 1, to: 0, duration: 0.5, timing: AnimationTiming(delay: 30)), for: .opacity)
         let counter = FrameCounter()
         scene.host.displayLink.add(counter) { counter, frame in counter.targetTimes.append(frame.targetTime) }
         try scene.step(until: { counter.targetTimes.count >= 2 })

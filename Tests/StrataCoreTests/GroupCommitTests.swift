@@ -254,7 +254,9 @@ struct GroupCommitTests {
     /// The same check run on an ungrouped card does see half-drawn frames.
     @Test func noFrameEverShowsAHalfDrawnGroup() throws {
         let placeholder = Color(rgb: 0x808080)
-        let grouped = try halfDrawnFrames(groupCommit: GroupCommit(placeholder: .color(placeholder)), placeholder: placeholder)
+        // The longest timeout: only the members' renders, never a loaded machine, end a group.
+        let grouped = try halfDrawnFrames(groupCommit: GroupCommit(placeholder: .color(placeholder), timeout: GroupCommit.longestTimeout),
+                                          placeholder: placeholder)
         #expect(grouped.total > 40)
         #expect(grouped.halfDrawn == 0, "\(grouped.halfDrawn) of \(grouped.total) frames showed part of a group")
         let ungrouped = try halfDrawnFrames(groupCommit: nil, placeholder: placeholder)

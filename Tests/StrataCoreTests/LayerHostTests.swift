@@ -439,6 +439,8 @@ struct TickHandlerTests {
     /// so its renders finish and frames keep coming.
     @Test func anAnimationThatRerendersEveryTickStillProducesFrames() throws {
         let scene = HeadlessScene()
+        // Only a render's return ends the wait for it, never a loaded machine outlasting it.
+        scene.host.renderWait = .seconds(20)
         let painter = Painter(color: .red)
         painter.renderTime = 3000   // slower than a loop iteration
         let layer = AsyncLayer(delegate: painter)

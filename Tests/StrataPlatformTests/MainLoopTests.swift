@@ -142,9 +142,18 @@ struct InterruptedLoopTests {
         let loop = MainLoop()
         // glibc's signal() installs the handler; epoll_wait returns EINTR whatever SA_RESTART says.
         let previous = signal(SIGUSR2) { _ in }
-        defer { signal(SIGUSR2, previous) }
+        let sent = DispatchSemaphore(value: 0)
+        defer {
+            // However late the signal comes, it lands while the handler is still installed: the
+            // default action would end the test process.
+            sent.wait()
+            signal(SIGUSR2, previous)
+        }
         let thread = pthread_self()
-        DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(50)) { pthread_kill(thread, SIGUSR2) }
+        DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(50)) {
+            pthread_kill(thread, SIGUSR2)
+            sent.signal()
+        }
         let start = ContinuousClock.now
         try loop.runOnce(timeout: .milliseconds(300))
         #expect(ContinuousClock.now - start >= .milliseconds(250), "the wait went on after the signal")

@@ -44,7 +44,7 @@ struct HostileFileTests {
             let fifo = directory + "/image.png"
             #expect(mkfifo(fifo, 0o600) == 0)
             let codes = Mutex<[RenderError.Code?]>([])
-            let finished = finishes(within: 5, release: {
+            let finished = finishes(within: 60, release: {
                 // Opening the write end lets a blocked open() return.
                 let fd = open(fifo, O_WRONLY | O_NONBLOCK)
                 if fd >= 0 { close(fd) }
@@ -157,7 +157,7 @@ struct HostileFileTests {
             let fifo = directory + "/out.png"
             #expect(mkfifo(fifo, 0o600) == 0)
             let code = Mutex<RenderError.Code?>(nil)
-            let finished = finishes(within: 5, release: {
+            let finished = finishes(within: 60, release: {
                 let fd = open(fifo, O_RDONLY | O_NONBLOCK)
                 if fd >= 0 { close(fd) }
             }) {

@@ -93,18 +93,19 @@ struct LabelSelectionTests {
         var activated = 0
         label.onLinkActivated = { _, _ in activated += 1 }
         let word = point(of: 24, in: label)
-        for _ in 0..<2 {
-            scene.host.input.post(.pointerMoved(word))
-            scene.host.input.post(.pointerButton(.left, isPressed: true))
-            scene.host.input.post(.pointerButton(.left, isPressed: false))
+        // Event times 100 ms apart: a double click however long the machine takes between them.
+        for time: UInt32 in [1000, 1100] {
+            scene.host.input.post(.pointerMoved(word), time: time)
+            scene.host.input.post(.pointerButton(.left, isPressed: true), time: time)
+            scene.host.input.post(.pointerButton(.left, isPressed: false), time: time)
         }
         #expect(label.selectedText == "now")
         // A click on the link activates it and leaves the selection.
         let link = point(of: 10, in: label)
-        scene.host.input.post(.pointerMoved(Point(x: link.x, y: link.y + 100)))
-        scene.host.input.post(.pointerMoved(link))
-        scene.host.input.post(.pointerButton(.left, isPressed: true))
-        scene.host.input.post(.pointerButton(.left, isPressed: false))
+        scene.host.input.post(.pointerMoved(Point(x: link.x, y: link.y + 100)), time: 3000)
+        scene.host.input.post(.pointerMoved(link), time: 3000)
+        scene.host.input.post(.pointerButton(.left, isPressed: true), time: 3000)
+        scene.host.input.post(.pointerButton(.left, isPressed: false), time: 3000)
         #expect(activated == 1)
         #expect(label.selectedText == "now")
     }

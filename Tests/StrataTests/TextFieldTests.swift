@@ -33,12 +33,15 @@ struct TextFieldTests {
         scene.host.input.post(.key(KeyInput(keysym: keysym, state: .pressed, modifiers: modifiers, latinKeysym: latin)))
     }
 
-    func click(_ scene: HeadlessScene, at point: Point, button: PointerButton = .left, modifiers: KeyModifiers = []) {
-        if !modifiers.isEmpty { scene.host.input.post(.modifiersChanged(modifiers)) }
-        scene.host.input.post(.pointerMoved(point))
-        scene.host.input.post(.pointerButton(button, isPressed: true))
-        scene.host.input.post(.pointerButton(button, isPressed: false))
-        if !modifiers.isEmpty { scene.host.input.post(.modifiersChanged([])) }
+    /// A click at `time` (event milliseconds; now when nil): clicks that must count as one
+    /// double or triple click give times, so a slow settle between them cannot split them.
+    func click(_ scene: HeadlessScene, at point: Point, button: PointerButton = .left, modifiers: KeyModifiers = [],
+               time: UInt32? = nil) {
+        if !modifiers.isEmpty { scene.host.input.post(.modifiersChanged(modifiers), time: time) }
+        scene.host.input.post(.pointerMoved(point), time: time)
+        scene.host.input.post(.pointerButton(button, isPressed: true), time: time)
+        scene.host.input.post(.pointerButton(button, isPressed: false), time: time)
+        if !modifiers.isEmpty { scene.host.input.post(.modifiersChanged([]), time: time) }
     }
 
     /// Where document `offset`'s caret is, in surface points.
@@ -91,20 +94,21 @@ struct TextFieldTests {
         let field = TextField(text: "hello big world")
         let scene = try scene(field)
         let seven = try point(of: 7, in: field)
-        click(scene, at: Point(x: seven.x + 1, y: seven.y))
+        click(scene, at: Point(x: seven.x + 1, y: seven.y), time: 1000)
         try scene.settle()
         #expect(field.selection == TextSelection(caret: 7))
         // Shift-click extends from there.
-        click(scene, at: try point(of: 13, in: field), modifiers: .shift)
+        click(scene, at: try point(of: 13, in: field), modifiers: .shift, time: 2000)
         try scene.settle()
         #expect(field.selection.range == 7..<13)
-        // A double click selects the word under it; a triple click, everything.
+        // A double click selects the word under it; a triple click, everything (100 ms apart,
+        // within the 400 ms double-click interval, whatever the settling between them takes).
         let word = try point(of: 2, in: field)
-        click(scene, at: word)
-        click(scene, at: word)
+        click(scene, at: word, time: 3000)
+        click(scene, at: word, time: 3100)
         try scene.settle()
         #expect(field.selection.range == 0..<5)
-        click(scene, at: word)
+        click(scene, at: word, time: 3200)
         try scene.settle()
         #expect(field.selection.range == 0..<15)
     }

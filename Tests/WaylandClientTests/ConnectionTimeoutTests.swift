@@ -16,7 +16,8 @@ struct ConnectionTimeoutTests {
         #expect(error.code == .timedOut)
         #expect(error.message.contains(silent.path), "the message names the socket")
         #expect(error.message.contains("0.2 seconds"), "the message names the timeout: \(error.message)")
-        #expect(waited >= .milliseconds(200) && waited < .seconds(1))
+        // Well under the 5 s default, however loaded the machine: this timeout fired.
+        #expect(waited >= .milliseconds(200) && waited < .seconds(4), "\(waited)")
     }
 
     /// A compositor hung so long that its listen backlog is full: libwayland's blocking connect(2)
@@ -30,7 +31,7 @@ struct ConnectionTimeoutTests {
         }
         #expect(error.code == .timedOut)
         #expect(error.message.contains("did not accept the connection"), "\(error.message)")
-        #expect(ContinuousClock.now - start < .seconds(2))
+        #expect(ContinuousClock.now - start < .seconds(4), "not the 5 s default")
     }
 
     /// Socket paths libwayland would refuse: too long for a Unix socket, or with a NUL in them.

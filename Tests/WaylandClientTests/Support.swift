@@ -7,7 +7,7 @@ import WaylandTestSupport
 
 extension Connection {
     /// Dispatches until `condition` holds; fails the test after `timeout`.
-    func dispatch(until condition: () -> Bool, timeout: Duration = .seconds(5),
+    func dispatch(until condition: () -> Bool, timeout: Duration = .seconds(20),
                   sourceLocation: SourceLocation = #_sourceLocation) throws(WaylandError) {
         try poll(until: condition, timeout: timeout, sourceLocation: sourceLocation) { () throws(WaylandError) in
             try dispatch(timeout: .milliseconds(50))

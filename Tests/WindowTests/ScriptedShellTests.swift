@@ -9,12 +9,17 @@ struct ScriptedShellTests {
     /// The painter is held here: a layer holds its delegate weakly.
     private let painter = FlatColour(.blue)
 
-    private func open(releasing policy: TestCompositor.ReleasePolicy = .whenReplaced, configure: Bool = true)
+    /// `frameTimeout` replaces the backend's before the first commit, so even that one waits for it.
+    private func open(releasing policy: TestCompositor.ReleasePolicy = .whenReplaced, configure: Bool = true,
+                      frameTimeout: Duration? = nil)
         throws -> (TestCompositor, WaylandSession, Window) {
         let server = try TestCompositor()
         server.installShell(releasing: policy)
         let session = try WaylandSession.connect(to: server.socketPath, loop: MainLoop())
         let window = try Window(session: session, title: "scripted", size: Size(width: 64, height: 48))
+        if let frameTimeout {
+            try #require(window.host.backend as? WaylandSurfaceBackend).frameTimeout = frameTimeout
+        }
         let layer = AsyncLayer(delegate: painter)
         window.contentLayer.addSublayer(layer)
         window.contentLayer.layoutHandler = { layer.frame = $0.bounds }
@@ -76,9 +81,10 @@ struct ScriptedShellTests {
         #expect(session.error == nil)
     }
 
-    /// Each commit after the first waits for the frame callback of the one before.
+    /// Each commit after the first waits for the frame callback of the one before. The frame
+    /// timeout is the longest allowed, so only a callback, never load, lets a frame go.
     @Test func commitsWaitForFrameCallbacks() throws {
-        let (server, session, window) = try open()
+        let (server, session, window) = try open(frameTimeout: LayerHost.longestFrameTimeout)
         window.host.onTick = { [unowned window] in window.contentLayer.sublayers.first?.setNeedsDisplay() }
         window.contentLayer.sublayers.first?.setNeedsDisplay()
         try session.run(for: .milliseconds(150))
@@ -90,6 +96,19 @@ struct ScriptedShellTests {
             #expect(server.observed.bufferCommits == expected)
         }
         #expect(window.host.statistics.frameTimeouts == 0)
+    }
+
+    /// A frame timeout set out of range is kept within 1 ms…`LayerHost.longestFrameTimeout`.
+    @Test func aFrameTimeoutIsKeptInItsRange() throws {
+        let (_, _, window) = try open(configure: false)
+        let backend = try #require(window.host.backend as? WaylandSurfaceBackend)
+        #expect(backend.frameTimeout == WaylandSurfaceBackend.defaultFrameTimeout)
+        for (set, kept): (Duration?, Duration) in [(.seconds(60), LayerHost.longestFrameTimeout), (.zero, .milliseconds(1)),
+                                                   (.seconds(-1), .milliseconds(1)), (.nanoseconds(Int64.min), .milliseconds(1)),
+                                                   (nil, WaylandSurfaceBackend.defaultFrameTimeout), (.seconds(2), .seconds(2))] {
+            backend.frameTimeout = set
+            #expect(backend.frameTimeout == kept, "\(String(describing: set))")
+        }
     }
 
     /// A compositor that keeps every buffer: the pool grows to its cap, then frames wait; a

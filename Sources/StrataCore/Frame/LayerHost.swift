@@ -119,6 +119,13 @@ public final class LayerHost {
         didSet { compositionTimeout = max(compositionTimeout, .milliseconds(1)) }
     }
 
+    /// How long a tick that started renders but committed nothing holds the next tick back
+    /// waiting for them (`FrameClock.longestRenderWait` unless set). Tests whose renders must
+    /// never be restarted set it to seconds, so a loaded machine cannot outlast it. At least 1 ms.
+    package var renderWait: Duration = FrameClock.longestRenderWait {
+        didSet { renderWait = max(renderWait, .milliseconds(1)) }
+    }
+
     /// Called on the main thread with every frame right before it goes to the backend to be
     /// presented (for Wayland, right before `wl_surface.attach`), so a harness can check what
     /// reaches the screen. Synchronous: the frame waits for it. Nil (the default) costs one check.
@@ -424,7 +431,7 @@ public final class LayerHost {
         if actions.contains(.cancelRenderWait) { cancel(&renderWaitTimer) }
         if actions.contains(.armRenderWait) {
             cancel(&renderWaitTimer)
-            renderWaitTimer = loop.addTimer(after: FrameClock.longestRenderWait) { [weak self] in
+            renderWaitTimer = loop.addTimer(after: renderWait) { [weak self] in
                 guard let self else { return }
                 renderWaitTimer = nil
                 perform(clock.renderWaitTimedOut())
