@@ -1,40 +1,146 @@
+import ArgumentParser
 import BenchKit
+import CBenchMalloc
+import Glibc
 import Strata
 
-/// M6 `memory`: a window under the compositor whose labels cycle through a corpus of 3 200
-/// distinct Chinese characters, every frame new strings (so no layout is reused and every glyph
-/// is looked up again), for as long as the corpus takes to go round 20 times. Warm-up lasts until
-/// the text caches are full. Per window: the shared-memory bytes against W×H×4, buffers made
-/// after warm-up, resident memory growth after warm-up; and the glyph cache's size, its bound,
-/// and its hit rate over the measured frames.
+/// M6 `memory`, in a process of its own (`memory-subject`), so that nothing the other metrics
+/// did is in its caches or its heap: a window under the compositor whose labels cycle through a
+/// corpus of 3 200 distinct Chinese characters, every frame new strings (no layout is reused;
+/// every glyph is looked up again). Warm-up lasts until the subject's own text caches are full
+/// and evicting. Then resident memory and PSS are sampled every few frames for minutes, and
+/// growth is the least-squares slope over them, not one sample against another. Per window: the
+/// shared-memory bytes against W×H×4, buffers made after warm-up, and the glyph cache's size,
+/// bound and hit rate over the measured frames.
 @MainActor
 enum Memory {
     /// U+4E00 onwards, the most common block of CJK ideographs; WenQuanYi Micro Hei has them all.
     static let corpus: [Character] = (0..<3200).map { Character(Unicode.Scalar(0x4E00 + $0)!) }
     static let (labels, charactersPerLabel) = (8, 24)
+    /// The most resident memory may grow a minute in the steady state, beyond what the render
+    /// caches hold: 6 MiB an hour, far below any leak of a few bytes a frame.
+    static let slopeGoal = 0.1
 
-    static func run(_ options: BenchContext, _ recorder: inout MetricRecorder) throws {
+    static func run(_ context: BenchContext, _ recorder: inout MetricRecorder) throws {
         try WestonMetrics.requireCompositor()
+        let seconds = context.smoke ? 1.0 : 180
+        let client = try LoggedClient("'\(CommandLine.arguments[0])' memory-subject --seconds \(seconds)" + (context.smoke ? " --smoke" : ""),
+                                      protocolLog: false)
+        var fields: [String: Substring] = [:]
+        let deadline = client.start + MemorySubject.timeout(seconds: seconds) + 5
+        while let line = client.nextLine(before: deadline) {
+            guard let equals = line.firstIndex(of: "=") else { continue }
+            fields[String(line[..<equals])] = line[line.index(after: equals)...]
+        }
+        if let failure = fields["error"] { throw BenchError(message: "the memory subject failed: \(failure)") }
+        func number(_ key: String) throws -> Double {
+            guard let text = fields[key], let value = Double(text) else { throw BenchError(message: "the memory subject did not report \(key)") }
+            return value
+        }
+        func series(_ key: String) throws -> [Double] {
+            guard let text = fields[key] else { throw BenchError(message: "the memory subject did not report \(key)") }
+            let values = text.split(separator: ",").compactMap { Double($0) }
+            guard values.count == text.split(separator: ",").count else { throw BenchError(message: "\(key) has a value that is not a number") }
+            return values
+        }
+        let times = try series("sample_seconds"), rss = try series("rss_bytes"), pss = try series("pss_bytes")
+        let caches = try series("cache_bytes"), heap = try series("heap_bytes")
+        guard times.count == rss.count, rss.count == pss.count, pss.count == caches.count, caches.count == heap.count else {
+            throw BenchError(message: "the memory subject's samples differ in length")
+        }
+        let mebibyte = 1_048_576.0
+        /// MiB a minute.
+        func slope(_ values: [Double]) -> Double? {
+            Fit.slope(x: times, y: values).map { $0 * 60 / mebibyte }
+        }
+        let frames = try number("frames_measured")
+        recorder.record("corpus_distinct_characters", Double(Set(corpus).count), unit: "characters")
+        recorder.record("frames_measured", frames, unit: "frames",
+                        note: "over \(Report.format(times.last ?? 0)) s, \(times.count) samples, after \(Int(try number("warmup_frames"))) frames "
+                            + "of warm-up in a process of its own")
+        recorder.record("shm_bytes_over_wxhx4", try number("shm_bytes_over_wxhx4"), unit: "x", goal: .atMost(2),
+                        note: fields["surface"].map { String($0) })
+        recorder.record("buffers_made_after_warmup", try number("buffers_made_after_warmup"), unit: "buffers", goal: .exactly(0))
+        recorder.record("rss_slope", slope(rss), unit: "MiB/min")
+        recorder.record("pss_slope", slope(pss), unit: "MiB/min")
+        recorder.record("render_cache_slope", slope(caches), unit: "MiB/min", note: "all text, glyph and image caches, by their own count")
+        recorder.record("heap_in_use_slope", slope(heap), unit: "MiB/min",
+                        note: "bytes malloc handed out and did not get back (mallinfo2): below the resident slope, the rest is the allocator's")
+        recorder.record("rss_slope_beyond_caches", slope(zip(rss, caches).map { $0 - $1 }), unit: "MiB/min", goal: .atMost(slopeGoal),
+                        note: "resident memory less what the render caches hold, by design up to their budgets")
+        recorder.record("rss_at_end", (rss.last ?? .nan) / mebibyte, unit: "MiB")
+        recorder.record("pss_at_end", (pss.last ?? .nan) / mebibyte, unit: "MiB")
+        recorder.record("glyph_cache_bytes", try number("glyph_cache_bytes") / mebibyte, unit: "MiB")
+        recorder.record("glyph_cache_bound", try number("glyph_cache_bound") / mebibyte, unit: "MiB")
+        recorder.ratio("glyph_cache_bytes_over_bound", try number("glyph_cache_bytes"), over: try number("glyph_cache_bound"), goal: .atMost(1))
+        let lookups = try number("glyph_lookups")
+        recorder.record("glyph_lookups", lookups, unit: "lookups")
+        recorder.record("glyph_cache_hit_rate", lookups > 0 ? try number("glyph_hits") / lookups * 100 : nil, unit: "%",
+                        goal: context.smoke ? nil : .atLeast(99.9),
+                        note: lookups > 0 ? nil : "no glyph was looked up: layouts were reused")
+        recorder.record("glyph_cache_evictions", try number("glyph_evictions"), unit: "glyphs")
+        if let path = context.plotPath("m6-memory.png") {
+            let first = rss.first ?? 0, firstPSS = pss.first ?? 0, firstCaches = caches.first ?? 0
+            try Plot.scatter([
+                .init(name: "resident memory", color: Color(rgb: 0x0A84FF), values: rss.map { ($0 - first) / mebibyte }),
+                .init(name: "PSS", color: Color(rgb: 0x30B0C7), values: pss.map { ($0 - firstPSS) / mebibyte }),
+                .init(name: "render caches", color: Color(rgb: 0xFF9500), values: caches.map { ($0 - firstCaches) / mebibyte }),
+                .init(name: "heap in use", color: Color(rgb: 0xAF52DE), values: heap.map { ($0 - (heap.first ?? 0)) / mebibyte }),
+            ], title: "M6: growth after warm-up, new CJK text every frame (one sample every \(MemorySubject.sampleFrames) frames)",
+               unit: "MiB", xLabel: "sample", to: path)
+        }
+    }
+}
+
+/// M6's subject, a process of its own: the window, the warm-up, and the samples, printed as
+/// `key=value` lines (series comma-separated); `error=…` on failure.
+struct MemorySubject: ParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "memory-subject", abstract: "M6's subject: memory over time.",
+                                                    shouldDisplay: false)
+    @Option(help: "Seconds sampled after warm-up.") var seconds = 180.0
+    @Flag(help: "Two frames of warm-up instead of full caches.") var smoke = false
+
+    /// One sample every this many frames.
+    static let sampleFrames = 10
+
+    /// The longest a subject may take: the warm-up's 5 000 frames at their slowest, and the samples.
+    static func timeout(seconds: Double) -> Double { seconds + 240 }
+
+    func run() throws {
+        guard seconds.isFinite, seconds > 0, seconds <= 3600 else { throw ValidationError("memory-subject --seconds (0, 3600]") }
+        // A stuck main loop cannot notice a deadline; the alarm's default action ends the process.
+        alarm(UInt32(Self.timeout(seconds: seconds).rounded(.up)))
+        do {
+            try MainActor.assumeIsolated { try measure() }
+        } catch {
+            print("error=\(error)")
+        }
+    }
+
+    @MainActor
+    func measure() throws {
         let (width, height) = (480.0, 320.0)
         let session = try WaylandSession.connect(loop: MainLoop())
         let window = try Window(session: session, title: "memory", size: Size(width: width, height: height))
         defer { window.close() }
+        let corpus = Memory.corpus
         var rows: [Label] = []
-        for index in 0..<labels {
+        for index in 0..<Memory.labels {
             let label = Label(text: "", font: Font(size: 16), color: .black)
             label.frame = Rect(x: 8, y: 8 + Double(index) * 36, width: width - 16, height: 32)
             window.contentLayer.addSublayer(label)
             rows.append(label)
         }
         var offset = 0, frame = 0
-        /// One frame of new strings: each row the next run of the corpus, after the frame's number,
-        /// so no string ever repeats even when the offset comes round again.
+        /// One frame of new strings: each row the next run of the corpus after the frame's number.
+        /// The run repeats every 50 frames, the number every 1 000, so a string comes back only
+        /// after the layout cache has evicted it, and the numbers' shaped runs stay bounded.
         func nextFrame() throws {
             frame += 1
             for row in rows {
-                let text = (0..<charactersPerLabel).map { corpus[(offset + $0) % corpus.count] }
-                row.text = "\(frame) " + String(text)
-                offset += charactersPerLabel
+                let text = (0..<Memory.charactersPerLabel).map { corpus[(offset + $0) % corpus.count] }
+                row.text = "\(frame % 1000) " + String(text)
+                offset += Memory.charactersPerLabel
             }
             let committed = window.host.statistics.framesCommitted
             let deadline = monotonicSeconds() + 5
@@ -43,45 +149,75 @@ enum Memory {
                 try session.loop.runOnce(timeout: .milliseconds(50))
             }
         }
-        let perPass = corpus.count / (labels * charactersPerLabel) + 1
-        // Warm-up: the corpus twice round, so every glyph has been seen and buffers exist, and on
-        // until the layout cache, which every new string adds to, is full and evicting (about 800
-        // frames): growth up to its byte budget is by design, growth after it would not be. The
-        // shaped-run cache grows by one short run a frame (the frame number), so it stays under
-        // its budget here.
+        // Warm-up by this process's own caches: every number's run shaped once (1 000 frames),
+        // and on until the layout cache, which every new string adds to, is full and evicting.
         var warmUp = 0
-        func cachesFull() -> Bool { RenderCaches.layouts.evictions > 0 }
-        while warmUp < (options.smoke ? 2 : 2 * perPass) || (!options.smoke && !cachesFull()) {
+        while smoke ? warmUp < 2 : (warmUp < 1000 || RenderCaches.layouts.evictions == 0) {
             guard warmUp < 5000 else { throw BenchError(message: "the text caches were not full after 5000 frames") }
             try nextFrame()
             warmUp += 1
         }
-        let cacheBytesBefore = RenderCaches.totalBytes
         let glyphsBefore = FontLibrary.shared.glyphCache.counts
         let buffersBefore = window.surfaceBuffers.allocated
-        let residentBefore = residentBytes()
-        let frames = options.count(20 * perPass, smoke: 4)
-        for _ in 0..<frames { try nextFrame() }
+        var times: [Double] = [], rss: [Int] = [], pss: [Int] = [], caches: [Int] = [], heap: [Int] = []
+        let start = monotonicSeconds()
+        var measured = 0
+        while true {
+            if measured % Self.sampleFrames == 0 {
+                let usage = try MemoryUsage.read()
+                times.append(monotonicSeconds() - start)
+                rss.append(usage.resident)
+                pss.append(usage.proportional)
+                caches.append(RenderCaches.totalBytes)
+                heap.append(usage.heapInUse)
+                if times.count >= 2, times.last! >= seconds { break }
+            }
+            try nextFrame()
+            measured += 1
+        }
         let glyphs = FontLibrary.shared.glyphCache.counts
-        let capacity = FontLibrary.shared.glyphCache.capacityBytes
-        let lookups = (glyphs.hits + glyphs.misses) - (glyphsBefore.hits + glyphsBefore.misses)
         let surface = window.surfaceBuffers
         let pixels = window.host.size.width * window.host.scale * window.host.size.height * window.host.scale
-        recorder.record("corpus_distinct_characters", Double(Set(corpus).count), unit: "characters")
-        recorder.record("frames_measured", Double(frames), unit: "frames",
-                        note: "after \(warmUp) frames of warm-up; \(perPass) frames take the corpus round once")
-        recorder.record("shm_bytes_over_wxhx4", Double(surface.bytes) / (pixels * 4), unit: "x", goal: .atMost(2),
-                        note: "\(surface.count) buffers of the window's \(Int(window.host.size.width))×\(Int(window.host.size.height)) surface")
-        recorder.record("buffers_made_after_warmup", Double(surface.allocated - buffersBefore), unit: "buffers", goal: .exactly(0))
-        recorder.record("rss_growth_after_warmup", Double(residentBytes() - residentBefore) / 1_048_576, unit: "MiB", goal: .atMost(1))
-        recorder.record("render_cache_growth_after_warmup", Double(RenderCaches.totalBytes - cacheBytesBefore) / 1_048_576, unit: "MiB",
-                        note: "all text, glyph and image caches; \(Report.format(Double(RenderCaches.totalBytes) / 1_048_576)) MiB in all")
-        recorder.record("glyph_cache_bytes", Double(glyphs.bytes) / 1_048_576, unit: "MiB")
-        recorder.record("glyph_cache_bound", Double(capacity) / 1_048_576, unit: "MiB")
-        recorder.ratio("glyph_cache_bytes_over_bound", Double(glyphs.bytes), over: Double(capacity), goal: .atMost(1))
-        recorder.record("glyph_lookups", Double(lookups), unit: "lookups")
-        recorder.record("glyph_cache_hit_rate", lookups > 0 ? Double(glyphs.hits - glyphsBefore.hits) / Double(lookups) * 100 : nil,
-                        unit: "%", goal: .atLeast(99.9), note: lookups > 0 ? nil : "no glyph was looked up: layouts were reused")
-        recorder.record("glyph_cache_evictions", Double(glyphs.evictions - glyphsBefore.evictions), unit: "glyphs")
+        func list(_ values: [some BinaryInteger]) -> String { values.map { String($0) }.joined(separator: ",") }
+        print("warmup_frames=\(warmUp)")
+        print("frames_measured=\(measured)")
+        print("surface=\(surface.count) buffers of the window's \(Int(window.host.size.width))×\(Int(window.host.size.height)) surface")
+        print("shm_bytes_over_wxhx4=\(Double(surface.bytes) / (pixels * 4))")
+        print("buffers_made_after_warmup=\(surface.allocated - buffersBefore)")
+        print("glyph_cache_bytes=\(glyphs.bytes)")
+        print("glyph_cache_bound=\(FontLibrary.shared.glyphCache.capacityBytes)")
+        print("glyph_lookups=\((glyphs.hits + glyphs.misses) - (glyphsBefore.hits + glyphsBefore.misses))")
+        print("glyph_hits=\(glyphs.hits - glyphsBefore.hits)")
+        print("glyph_evictions=\(glyphs.evictions - glyphsBefore.evictions)")
+        print("sample_seconds=" + times.map { String($0) }.joined(separator: ","))
+        print("rss_bytes=" + list(rss))
+        print("pss_bytes=" + list(pss))
+        print("cache_bytes=" + list(caches))
+        print("heap_bytes=" + list(heap))
+    }
+}
+
+/// This process's memory, from /proc/self/smaps_rollup.
+struct MemoryUsage {
+    /// Resident set size, in bytes.
+    var resident: Int
+    /// Proportional set size: shared pages divided among the processes that map them.
+    var proportional: Int
+    /// Bytes malloc has handed out and not had back (`mallinfo2`): when resident memory grows
+    /// and this does not, the growth is the allocator's, not memory the program still holds.
+    var heapInUse: Int
+
+    static func read() throws -> MemoryUsage {
+        let text = try String(readingFile: "/proc/self/smaps_rollup")
+        func kibibytes(_ key: String) throws -> Int {
+            guard let line = text.split(separator: "\n").first(where: { $0.hasPrefix(key + ":") }),
+                  let value = line.split(separator: " ").dropFirst().first.flatMap({ Int($0) }) else {
+                throw BenchError(message: "/proc/self/smaps_rollup has no \(key)")
+            }
+            return value * 1024
+        }
+        let heap = mallinfo2()
+        return MemoryUsage(resident: try kibibytes("Rss"), proportional: try kibibytes("Pss"),
+                           heapInUse: Int(clamping: heap.uordblks) + Int(clamping: heap.hblkhd))
     }
 }

@@ -12,7 +12,7 @@ struct StrataBench: ParsableCommand {
         commandName: "strata-bench",
         abstract: "Strata's benchmarks, each against its peer in the same run.",
         subcommands: [RunCommand.self, MarkdownCommand.self, IdleSubject.self, CoalescingSubject.self,
-                      AnimationSubject.self, TypingSubject.self, ProfileCommand.self],
+                      AnimationSubject.self, TypingSubject.self, MemorySubject.self, ProfileCommand.self],
         defaultSubcommand: RunCommand.self)
 }
 
@@ -48,7 +48,7 @@ struct RunCommand: ParsableCommand {
     @Option(help: "Rounds of every metric: each figure is the median of its rounds, shown with the smallest and largest. Default: 3, 1 for a smoke run.")
     var rounds: Int?
 
-    @Option(help: "Directory for the plots (PNG). Default: Benchmarks/plots for a full run, none for a smoke run.")
+    @Option(help: "Directory for the plots (PNG). Default: Benchmarks/plots for a full run, Benchmarks/plots/only with --only, none for a smoke run.")
     var plots: String?
 
     func validate() throws {
@@ -62,7 +62,9 @@ struct RunCommand: ParsableCommand {
     }
 
     func run() throws {
-        let context = BenchContext(smoke: smoke, plotDirectory: plots ?? (smoke ? nil : "Benchmarks/plots"))
+        // A partial run's plots go apart (and are not committed), never over the full run's.
+        let defaultPlots = smoke ? nil : selectedIDs.isEmpty ? "Benchmarks/plots" : "Benchmarks/plots/only"
+        let context = BenchContext(smoke: smoke, plotDirectory: plots ?? defaultPlots)
         if let directory = context.plotDirectory { mkdir(directory, 0o755) }
         let metrics = Harness.select(Metrics.all(context), only: selectedIDs).selected
         let report = MainActor.assumeIsolated {

@@ -82,14 +82,6 @@ func threadCPUTime() -> Double {
     return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
 }
 
-/// Resident memory of this process, in bytes (from /proc/self/statm).
-func residentBytes() -> Int {
-    guard let text = try? String(contentsOfFile: "/proc/self/statm", encoding: .utf8) else { return 0 }
-    let fields = text.split(separator: " ")
-    guard fields.count > 1, let pages = Int(fields[1]) else { return 0 }
-    return pages * Int(sysconf(Int32(_SC_PAGESIZE)))
-}
-
 /// The CPU model, from /proc/cpuinfo.
 func cpuModel() -> String {
     guard let text = try? String(contentsOfFile: "/proc/cpuinfo", encoding: .utf8) else { return "unknown" }

@@ -53,16 +53,11 @@ enum TreeScale {
         }
     }
 
-    /// The least-squares slope of log(time) over log(size); nil when any time is missing or not
-    /// positive, or there are fewer than two sizes.
+    /// The slope of log(time) over log(size); nil when any time is missing or not positive, or
+    /// there are fewer than two sizes.
     nonisolated static func exponent(sizes: [Double], times: [Double]) -> Double? {
-        guard sizes.count == times.count, sizes.count >= 2,
-              zip(sizes, times).allSatisfy({ $0 > 0 && $1 > 0 && $0.isFinite && $1.isFinite }) else { return nil }
-        let xs = sizes.map(log), ys = times.map(log)
-        let meanX = xs.reduce(0, +) / Double(xs.count), meanY = ys.reduce(0, +) / Double(ys.count)
-        let covariance = zip(xs, ys).reduce(0) { $0 + ($1.0 - meanX) * ($1.1 - meanY) }
-        let variance = xs.reduce(0) { $0 + ($1 - meanX) * ($1 - meanX) }
-        return variance > 0 ? covariance / variance : nil
+        guard zip(sizes, times).allSatisfy({ $0 > 0 && $1 > 0 }) else { return nil }
+        return Fit.slope(x: sizes.map(log), y: times.map(log))
     }
 
     /// Seconds for each step of one tree's life.
