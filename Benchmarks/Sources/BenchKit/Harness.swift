@@ -32,8 +32,21 @@ public struct Metric {
 public struct MetricRecorder {
     public let metric: String
     public private(set) var figures: [Report.Figure] = []
+    public private(set) var samples: [Report.Samples] = []
+    /// The round `keep` files its samples under; the harness sets it for a metric it repeats.
+    public var round = 0
 
     public init(metric: String) { self.metric = metric }
+
+    /// Keeps raw samples in the results file, under this round.
+    public mutating func keep(_ name: String, _ values: [Double]) {
+        samples.append(.init(metric: metric, name: name, round: round, values: values))
+    }
+
+    /// Keeps raw samples of one of the metric's own rounds (1 for the first).
+    public mutating func keep(_ name: String, round: Int, _ values: [Double]) {
+        samples.append(.init(metric: metric, name: name, round: round, values: values))
+    }
 
     public mutating func record(_ name: String, _ value: Double?, unit: String, goal: Goal? = nil, note: String? = nil) {
         figures.append(.init(metric: metric, name: name, value: value ?? .nan, unit: unit, goal: goal, note: note))
@@ -121,16 +134,19 @@ public enum Harness {
             let label = "[\(index + 1)/\(metrics.count)] \(metric.title)"
             progress("\(label) …")
             var roundFigures: [[Report.Figure]] = []
+            var samples: [Report.Samples] = []
             var failure: String?
             let calls = metric.runsOwnRounds ? 1 : rounds
             for call in 0..<calls {
                 var recorder = MetricRecorder(metric: metric.title)
+                recorder.round = calls > 1 ? call + 1 : 0
                 do {
                     try metric.run(&recorder, metric.runsOwnRounds ? rounds : 1)
                 } catch {
                     failure = (calls > 1 ? "round \(call + 1): " : "") + String(describing: error)
                 }
                 roundFigures.append(recorder.figures)
+                samples += recorder.samples
                 if failure != nil { break }
                 if calls > 1, call + 1 < calls {
                     let elapsed = clock() - start
@@ -147,6 +163,7 @@ public enum Harness {
             }
             if failure != nil || figures.last?.name == "no_figures" { report.failedMetrics.append(metric.title) }
             for figure in figures { report.add(figure) }
+            report.samples += samples
             progress("\(label): \(Report.format(clock() - start)) s, " + Report.tally(figures) + (failure.map { "; failed: \($0)" } ?? ""))
         }
         progress("all \(metrics.count) metrics in \(Report.format(clock() - runStart)) s: " + Report.tally(report.figures))

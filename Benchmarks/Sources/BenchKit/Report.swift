@@ -54,8 +54,26 @@ public struct Report: Sendable, Equatable {
         }
     }
 
+    /// A metric's raw samples (per frame, per key…) of one round, kept so that any figure can be
+    /// computed again, or plotted, from the results file.
+    public struct Samples: Sendable, Equatable {
+        public var metric: String
+        public var name: String
+        /// 1 for the first round; 0 when the metric ran once.
+        public var round: Int
+        public var values: [Double]
+
+        public init(metric: String, name: String, round: Int, values: [Double]) {
+            self.metric = metric
+            self.name = name
+            self.round = round
+            self.values = values
+        }
+    }
+
     public var machine: [String: String]
     public var figures: [Figure] = []
+    public var samples: [Samples] = []
     /// Metrics that threw or recorded no finite figure: a run with any is not a result.
     public var failedMetrics: [String] = []
 

@@ -18,7 +18,16 @@ extension Report {
             if let note = figure.note { fields.append("\"note\": \(Self.quote(note))") }
             return "\n    {" + fields.joined(separator: ", ") + "}"
         }.joined(separator: ",")
-        out += "\n  ]\n}\n"
+        out += "\n  ]"
+        if !samples.isEmpty {
+            out += ",\n  \"samples\": ["
+            out += samples.map { set in
+                "\n    {\"metric\": \(Self.quote(set.metric)), \"name\": \(Self.quote(set.name)), \"round\": \(set.round), \"values\": ["
+                    + set.values.map(Self.number).joined(separator: ", ") + "]}"
+            }.joined(separator: ",")
+            out += "\n  ]"
+        }
+        out += "\n}\n"
         return out
     }
 
@@ -65,6 +74,14 @@ extension Report {
             }
             add(Figure(metric: metric, name: name, value: value, unit: unit, goal: goal, note: entry["note"] as? String,
                        rounds: rounds, isCheck: entry["check"] as? Bool ?? false))
+        }
+        for (index, entry) in (object["samples"] as? [[String: Any]] ?? []).enumerated() {
+            guard let metric = entry["metric"] as? String, let name = entry["name"] as? String, let round = entry["round"] as? Int,
+                  let values = entry["values"] as? [Any] else {
+                throw DecodingError(description: "samples \(index) lack their metric, name, round or values")
+            }
+            samples.append(Samples(metric: metric, name: name, round: round,
+                                   values: values.map { ($0 as? NSNumber)?.doubleValue ?? .nan }))
         }
     }
 

@@ -67,6 +67,11 @@ enum CompositionAnimation {
             recorder.record("\(phase.kind)_missed_frames", phase.intervals.count > 0 ? missed : nil, unit: "frames", goal: mine ? .exactly(0) : nil,
                             note: "of \(Int(phase.frames)): intervals over 1.5× the compositor's, plus frame timeouts")
         }
+        for phase in [animation, rerender] {
+            recorder.keep("\(phase.kind)_paint_ms", phase.paint.values)
+            recorder.keep("\(phase.kind)_main_thread_cpu_per_tick_ms", phase.mainThreadCPUPerTick.values)
+            recorder.keep("\(phase.kind)_interval_ms", phase.intervals.values)
+        }
         if let path = context.plotPath("m10-frame-time.png") {
             try Plot.scatter([
                 .init(name: "re-render: paint", color: Color(rgb: 0xFF9500), values: rerender.paint.values),

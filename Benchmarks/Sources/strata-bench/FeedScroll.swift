@@ -63,6 +63,11 @@ enum FeedScroll {
                             note: "of \(frames): frame starts more than 1.5 refresh intervals apart")
             recorder.record("gtk_late_frames_\(label)", gtkLate.map(Double.init), unit: "frames", note: "of \(frames), same definition")
             let strataBusy = samples(mine, "busy_us", scale: 1e-3), gtkBusy = samples(theirs, "busy_us", scale: 1e-3)
+            // Every frame's raw figures stay in the results file.
+            for (side, phase) in [("strata", mine), ("gtk", theirs)] {
+                recorder.keep("\(side)_busy_ms_\(label)", samples(phase, "busy_us", scale: 1e-3).values)
+                recorder.keep("\(side)_frame_start_ms_\(label)", samples(phase, "tick_us", scale: 1e-3).values)
+            }
             for (name, fraction) in [("p50", 0.5), ("p99", 0.99), ("max", 1.0)] {
                 recorder.record("strata_busy_\(name)_\(label)", strataBusy.percentile(fraction), unit: "ms")
                 recorder.record("gtk_busy_\(name)_\(label)", gtkBusy.percentile(fraction), unit: "ms")

@@ -61,6 +61,8 @@ enum TypingLatency {
             let (strata, gtk) = (sides["strata"]!, sides["gtk"]!)
             for side in [strata, gtk] {
                 let latency = SampleSet(side.latencies), delivery = SampleSet(side.delivery), cpu = SampleSet(side.mainThread)
+                recorder.keep("\(side.name)_latency_ms_\(name)", side.latencies)
+                recorder.keep("\(side.name)_main_thread_cpu_ms_\(name)", side.mainThread)
                 recorder.record("\(side.name)_latency_p50_\(name)", latency.median, unit: "ms",
                                 note: "\(side.latencies.count) keys: from the key sent to the frame showing it presented")
                 recorder.record("\(side.name)_latency_p99_\(name)", latency.percentile(0.99), unit: "ms",

@@ -143,3 +143,24 @@ struct GoalSideFormattingTests {
         #expect(Report.format(123_456_789_012.5, against: .atMost(1)) == "123456789012.5")
     }
 }
+
+/// Raw samples stay in the results file, each set under its round.
+@MainActor
+struct KeptSamplesTests {
+    @Test func samplesAreFiledUnderTheirRoundAndReadBack() throws {
+        var call = 0
+        let metric = Metric("M9", "feed") { recorder in
+            call += 1
+            recorder.keep("busy_ms", [Double(call), 0.5])
+            recorder.record("late", 0, unit: "frames")
+        }
+        let report = Harness.run([metric], rounds: 2, machine: [:], clock: { 0 }) { _ in }
+        #expect(report.samples.map(\.round) == [1, 2])
+        #expect(report.samples.map(\.values) == [[1, 0.5], [2, 0.5]])
+        let back = try Report(json: report.json)
+        #expect(back.samples == report.samples)
+        let once = Harness.run([metric], rounds: 1, machine: [:], clock: { 0 }) { _ in }
+        #expect(once.samples.map(\.round) == [0])
+        #expect(!Report(machine: [:]).json.contains("samples"), "a report without samples has no samples key")
+    }
+}
