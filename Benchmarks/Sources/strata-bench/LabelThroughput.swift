@@ -354,6 +354,7 @@ enum LabelThroughput {
     static func run(_ options: BenchContext, rounds: Int, _ recorder: inout MetricRecorder) throws {
         let pool = BitmapPool()
         let rounds = options.smoke ? rounds : max(rounds, 5)
+        var plotted: [String: [Double]] = [:]
         for variant in Variant.allCases {
             for workers in workerCounts(cores: RenderQueuePool.activeProcessorCount) {
                 let (rates, vsCairo, vsRaw) = try withTextReuse(variant) {
@@ -362,12 +363,24 @@ enum LabelThroughput {
                 let suffix = "\(workers)w"
                 for contender in contenders {
                     recorder.record("\(variant)_\(contender)_\(suffix)", rounds: rates[contender] ?? [], unit: "labels/s")
+                    // Relative to the floor's median in the same comparison, so variants of very
+                    // different speeds share one scale.
+                    let floor = Rounds.median(rates["raw_floor"] ?? [])
+                    plotted[contender, default: []] += (rates[contender] ?? []).map { floor > 0 ? $0 / floor : .nan }
                 }
                 recorder.record("\(variant)_vs_cairo_\(suffix)", rounds: vsCairo, unit: "x", goal: .atLeast(2),
                                 note: "median of per-round ratios")
                 recorder.record("\(variant)_vs_raw_\(suffix)", rounds: vsRaw, unit: "x", goal: .atLeast(0.6),
                                 note: "median of per-round ratios")
             }
+        }
+        if let path = options.plotPath("m1-rounds.png") {
+            try Plot.scatter([
+                .init(name: "raw floor", color: Color(rgb: 0x8E8E93), values: plotted["raw_floor"] ?? []),
+                .init(name: "cairo + pango", color: Color(rgb: 0xFF9500), values: plotted["cairo_pango"] ?? []),
+                .init(name: "Strata", color: Color(rgb: 0x0A84FF), values: plotted["strata"] ?? []),
+            ], title: "M1: labels/s of every round over the raw floor's median (warm, fresh, cjk, cold; 1, 2… workers)",
+               unit: "x", xLabel: "round, by variant and workers", to: path)
         }
     }
 }

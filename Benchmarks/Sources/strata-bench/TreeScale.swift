@@ -34,6 +34,7 @@ enum TreeScale {
 
     static func run(_ context: BenchContext, _ recorder: inout MetricRecorder) throws {
         let sizes = context.smoke ? [100, 1_000] : [1_000, 10_000, 100_000]
+        var perLayer: [Shape: [Double]] = [:]
         for shape in Shape.allCases {
             var times: [String: [Double]] = [:]
             for size in sizes {
@@ -47,9 +48,21 @@ enum TreeScale {
                 }
             }
             for operation in operations {
+                for (size, milliseconds) in zip(sizes, times[operation] ?? []) {
+                    perLayer[shape, default: []].append(milliseconds * 1e6 / Double(size) / (operation == "hit_test" ? Double(hitTests) : 1))
+                }
                 recorder.record("\(shape)_\(operation)_exponent", exponent(sizes: sizes.map(Double.init), times: times[operation] ?? []),
                                 unit: "", goal: .atMost(1.15), note: "slope of log time over log size; 1 is linear")
             }
+        }
+        // Linear growth is a flat line: the same nanoseconds per layer at every size.
+        if let path = context.plotPath("m15-per-layer.png") {
+            try Plot.scatter([
+                .init(name: "deep", color: Color(rgb: 0xFF9500), values: perLayer[.deep] ?? []),
+                .init(name: "wide", color: Color(rgb: 0x30B0C7), values: perLayer[.wide] ?? []),
+                .init(name: "bushy", color: Color(rgb: 0x0A84FF), values: perLayer[.bushy] ?? []),
+            ], title: "M15: ns per layer of build, render, layout, hit test, reorder, teardown, each at 1k, 10k, 100k",
+               unit: "ns", xLabel: "step, then size", to: path)
         }
     }
 

@@ -76,6 +76,13 @@ enum TypingLatency {
             }
             recorder.ratio("latency_p99_strata_over_gtk_\(name)", SampleSet(strata.latencies).percentile(0.99),
                            over: SampleSet(gtk.latencies).percentile(0.99), goal: .atMost(1))
+            if let path = context.plotPath("m13-latency-\(name).png") {
+                try Plot.scatter([
+                    .init(name: "GTK4 GtkTextView", color: Color(rgb: 0xFF9500), values: gtk.latencies),
+                    .init(name: "Strata TextView", color: Color(rgb: 0x0A84FF), values: strata.latencies),
+                ], title: "M13: from a key sent through sway's seat to the frame showing it, \(name) note", unit: "ms",
+                   xLabel: "key, in order", to: path)
+            }
         }
     }
 
