@@ -18,8 +18,6 @@ let package = Package(
         // M13: the driver's keymap (xkbcommon), and the GTK4 peer's own frame callbacks (libwayland).
         .systemLibrary(name: "CBenchXKB", pkgConfig: "xkbcommon", providers: [.apt(["libxkbcommon-dev"])]),
         .systemLibrary(name: "CBenchWaylandClient", pkgConfig: "wayland-client", providers: [.apt(["libwayland-dev"])]),
-        // M6: glibc's allocator statistics, to tell memory the program holds from the allocator's.
-        .systemLibrary(name: "CBenchMalloc"),
         // The peers in C: cairo + pango, and the raw pixman + FreeType (+ HarfBuzz) floor.
         .target(name: "Peers", dependencies: ["CBenchCairo", "CBenchPixman", "CBenchFreeType", "CBenchHarfBuzz"],
                 linkerSettings: [.linkedLibrary("m")]),
@@ -27,7 +25,7 @@ let package = Package(
         // generated part of BENCHMARKS.md.
         .target(name: "BenchKit"),
         .executableTarget(name: "strata-bench", dependencies: [
-            "BenchKit", "Peers", "CBenchXKB", "CBenchMalloc", .product(name: "Strata", package: "Strata"), .product(name: "FeedKit", package: "Strata"),
+            "BenchKit", "Peers", "CBenchXKB", .product(name: "Strata", package: "Strata"), .product(name: "FeedKit", package: "Strata"),
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
         // M9's GTK4 peer: the feed in a GtkListView, a C program of its own (see its README).

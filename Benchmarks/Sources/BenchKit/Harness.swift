@@ -43,11 +43,6 @@ public struct MetricRecorder {
         samples.append(.init(metric: metric, name: name, round: round, values: values))
     }
 
-    /// Keeps raw samples of one of the metric's own rounds (1 for the first).
-    public mutating func keep(_ name: String, round: Int, _ values: [Double]) {
-        samples.append(.init(metric: metric, name: name, round: round, values: values))
-    }
-
     public mutating func record(_ name: String, _ value: Double?, unit: String, goal: Goal? = nil, note: String? = nil) {
         figures.append(.init(metric: metric, name: name, value: value ?? .nan, unit: unit, goal: goal, note: note))
     }

@@ -60,7 +60,7 @@ public struct KnownMisses: Sendable, Equatable {
 
 extension StringProtocol {
     /// Without the characters of `set` at either end.
-    func trimmed(_ set: String) -> String {
+    public func trimmed(_ set: String) -> String {
         var text = Substring(self)
         while let first = text.first, set.contains(first) { text.removeFirst() }
         while let last = text.last, set.contains(last) { text.removeLast() }

@@ -121,7 +121,7 @@ enum FeedScroll {
                 let output = try capture("swaymsg -s '\(ipc)' output HEADLESS-1 mode 1280x800@60Hz")
                 guard !output.contains("Error") else { throw BenchError(message: "sway refused the output mode: \(output)") }
                 let runtime = String(display.reversed().drop { $0 != "/" }.dropFirst().reversed())
-                let version = (try? capture("sway --version").trimmingCharacters(in: " \n")) ?? "sway"
+                let version = (try? capture("sway --version").trimmed(" \n")) ?? "sway"
                 return Compositor(name: "sway", refreshHz: 60,
                                   environment: "WAYLAND_DISPLAY='\(display)' XDG_RUNTIME_DIR='\(runtime)'",
                                   description: "headless \(version), output 1280x800@60Hz")

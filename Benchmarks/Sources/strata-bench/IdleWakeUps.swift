@@ -118,9 +118,9 @@ enum IdleWakeUps {
                   let status = try? String(contentsOfFile: "/proc/self/task/\(task)/status", encoding: .utf8) else { continue }
             var name = "?", switches = 0
             for line in status.split(separator: "\n") {
-                if line.hasPrefix("Name:") { name = line.dropFirst(5).trimmingCharacters(in: " \t") }
+                if line.hasPrefix("Name:") { name = line.dropFirst(5).trimmed(" \t") }
                 if line.hasPrefix("voluntary_ctxt_switches:") || line.hasPrefix("nonvoluntary_ctxt_switches:"),
-                   let value = line.split(separator: ":").last.flatMap({ Int($0.trimmingCharacters(in: " \t")) }) {
+                   let value = line.split(separator: ":").last.flatMap({ Int($0.trimmed(" \t")) }) {
                     switches += value
                 }
             }

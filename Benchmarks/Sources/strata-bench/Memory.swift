@@ -1,7 +1,7 @@
 import ArgumentParser
 import BenchKit
-import CBenchMalloc
 import Glibc
+import Peers
 import Strata
 
 /// M6 `memory`, in a process of its own (`memory-subject`), so that nothing the other metrics
@@ -216,8 +216,7 @@ struct MemoryUsage {
             }
             return value * 1024
         }
-        let heap = mallinfo2()
         return MemoryUsage(resident: try kibibytes("Rss"), proportional: try kibibytes("Pss"),
-                           heapInUse: Int(clamping: heap.uordblks) + Int(clamping: heap.hblkhd))
+                           heapInUse: Int(clamping: peers_malloc_bytes_in_use()))
     }
 }

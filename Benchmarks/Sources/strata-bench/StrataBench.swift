@@ -58,7 +58,7 @@ struct RunCommand: ParsableCommand {
     }
 
     var selectedIDs: [String] {
-        (only ?? "").split(separator: ",").map { String($0).trimmingCharacters(in: " ") }.filter { !$0.isEmpty }
+        (only ?? "").split(separator: ",").map { String($0).trimmed(" ") }.filter { !$0.isEmpty }
     }
 
     func run() throws {

@@ -35,7 +35,7 @@ enum Machine {
             "compositor": compositor(),
         ]
         for library in ["pixman-1", "freetype2", "harfbuzz", "cairo", "pango", "gtk4"] {
-            if let version = try? capture("pkg-config --modversion \(library)").trimmingCharacters(in: " \n"), !version.isEmpty {
+            if let version = try? capture("pkg-config --modversion \(library)").trimmed(" \n"), !version.isEmpty {
                 machine[library] = version
             }
         }
@@ -47,7 +47,7 @@ enum Machine {
     static func compositor() -> String {
         guard getenv("WAYLAND_DISPLAY") != nil else { return "none" }
         guard getenv("STRATA_WESTON_LOG") != nil else { return "the session's own (WAYLAND_DISPLAY)" }
-        let version = (try? capture("weston --version").trimmingCharacters(in: " \n")) ?? "weston"
+        let version = (try? capture("weston --version").trimmed(" \n")) ?? "weston"
         return "embedded headless \(version), pixman renderer"
     }
 
@@ -86,7 +86,7 @@ func threadCPUTime() -> Double {
 func cpuModel() -> String {
     guard let text = try? String(contentsOfFile: "/proc/cpuinfo", encoding: .utf8) else { return "unknown" }
     for line in text.split(separator: "\n") where line.hasPrefix("model name") {
-        if let colon = line.firstIndex(of: ":") { return line[line.index(after: colon)...].trimmingCharacters(in: " \t") }
+        if let colon = line.firstIndex(of: ":") { return line[line.index(after: colon)...].trimmed(" \t") }
     }
     return "unknown"
 }
@@ -120,12 +120,6 @@ extension String {
             throw BenchError(message: "cannot read \(path)")
         }
         self = text
-    }
-}
-
-extension StringProtocol {
-    func trimmingCharacters(in set: String) -> String {
-        String(drop { set.contains($0) }.reversed().drop { set.contains($0) }.reversed())
     }
 }
 
