@@ -358,6 +358,42 @@ struct LayerAnimationTests {
         #expect(scene.host.statistics.displayTasksStarted == displayed + 1)
     }
 
+    /// `showNextContentsAtOnce` swaps the next result in with no fade, whether the fade was asked
+    /// for before or after it, and stops a fade still running from an earlier result; the
+    /// result after that fades again.
+    @Test func contentsShownAtOnceSkipAndStopFades() throws {
+        let clock = InjectedClock()
+        let scene = scene(clock)
+        let painter = Painter(color: .red)
+        let layer = AsyncLayer(delegate: painter)
+        layer.frame = Rect(x: 0, y: 0, width: 40, height: 40)
+        scene.root.addSublayer(layer)
+        try scene.step(until: { scene.pixel(10, 10) == Color.red.premultipliedARGB })
+
+        // A fade from red to blue, left running (the clock stands still).
+        painter.color = .blue
+        layer.fadeNextContents(over: 1)
+        layer.setNeedsDisplay()
+        try scene.step(until: { layer.isAnimating(.contentsFade) })
+        #expect(layer.fadingFromContents != nil)
+
+        // Green at once, with a fade asked for after the call: no fade, and the red one stops.
+        painter.color = .green
+        layer.showNextContentsAtOnce()
+        layer.fadeNextContents(over: 1)
+        layer.setNeedsDisplay()
+        try scene.step(until: { !layer.isAnimating(.contentsFade) })
+        try frame(scene)
+        #expect(layer.fadingFromContents == nil, "no older contents blend over the new ones")
+        #expect(scene.pixel(10, 10) == Color.green.premultipliedARGB)
+
+        // The next result fades as asked.
+        painter.color = .red
+        layer.fadeNextContents(over: 1)
+        layer.setNeedsDisplay()
+        try scene.step(until: { layer.isAnimating(.contentsFade) })
+    }
+
     /// Hostile durations do not trap: past UInt64 nanoseconds, infinite, NaN or negative. Each
     /// either runs or ends, and the host samples on.
     @Test func absurdDurationsNeitherTrapNorHang() throws {

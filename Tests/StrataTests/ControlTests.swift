@@ -344,6 +344,30 @@ struct ControlTests {
         #expect(scene.host.statistics.displayTasksStarted == started + 2)
     }
 
+    /// A title set on release (a counter) shows in the frame its render lands in: it skips the
+    /// release's ease, which a release alone still gets. The injected clock stands still, so a
+    /// fade once started is still running when looked at.
+    @Test func aNewTitleOnReleaseShowsAtOnceWhereAReleaseAloneFades() throws {
+        for changesTitle in [false, true] {
+            let button = Button(title: "Clicked 0 times")
+            let scene = try scene(with: button)
+            InjectedClock().install(on: scene.host)
+            if changesTitle {
+                button.addAction(for: .primaryActionTriggered) { button in button.title = "Clicked 1 time" }
+            }
+            scene.host.input.post(.pointerEntered(inside))
+            press(scene)
+            try scene.step(until: { button.isHighlighted && scene.host.statistics.displayTasksInFlight == 0 })
+            let started = scene.host.statistics.displayTasksStarted
+            release(scene)
+            try scene.step(until: {
+                scene.host.statistics.displayTasksStarted > started && scene.host.statistics.displayTasksInFlight == 0
+            })
+            let fading = button.animationKeys.contains("contentsFade")
+            #expect(fading == !changesTitle, "title changed: \(changesTitle); fading: \(fading)")
+        }
+    }
+
     @Test func colorsFallBackByState() {
         let button = Button()
         button.setBackgroundColor(.red, for: .normal)

@@ -76,12 +76,22 @@ open class AsyncLayer: Layer {
     public var contentsFadeDuration = 0.2
     /// A fade asked for the next result only, and its duration.
     private var nextResultFade: Double?
+    /// The next result swaps in at once, whatever fade was asked for it.
+    private var nextResultAtOnce = false
 
     /// Cross-fades to the next asynchronous result over `duration` seconds, once, whatever
     /// `fadesAsynchronousContents` says: for a change worth easing, such as a control's new
-    /// state, among changes that are not.
+    /// state, among changes that are not. `showNextContentsAtOnce()` overrides it.
     public func fadeNextContents(over duration: Double) {
         nextResultFade = duration
+    }
+
+    /// Shows the next asynchronous result in the frame it lands in, with no fade, even one asked
+    /// for it before or after this call: for a change of content (a button's new title) that
+    /// comes with a change worth easing (its release), since what the app says must not wait on
+    /// an ease. A fade half-way jumps to the new contents.
+    public func showNextContentsAtOnce() {
+        nextResultAtOnce = true
     }
 
     /// Renders at the animated size while the size animates, one render at a time (each shows,
@@ -242,8 +252,14 @@ open class AsyncLayer: Layer {
                                                        finished: finished, context: context, didDisplay: didDisplay) {
             return
         }
-        let fade = nextResultFade ?? (fadesAsynchronousContents ? contentsFadeDuration : nil)
+        let fade = nextResultAtOnce ? nil : nextResultFade ?? (fadesAsynchronousContents ? contentsFadeDuration : nil)
+        if nextResultAtOnce, isAnimating(.contentsFade) {
+            // A fade still running would go on blending older contents over these.
+            removeAnimation(forKey: LayerProperty<Double>.contentsFade.key)
+            fadingFromContents = nil
+        }
         nextResultFade = nil
+        nextResultAtOnce = false
         replaceContents(with: bitmap, scale: scale, context: context, fadingOver: displaysAsynchronously ? fade : nil)
         didDisplay?(self, finished)
     }

@@ -22,14 +22,20 @@ open class Button: Control {
         super.init()
     }
 
-    /// The text shown, on one line, cut with "…" when too long.
-    public var title: String { didSet { if title != oldValue { setNeedsDisplayAtNextTick() } } }
+    /// The text shown, on one line, cut with "…" when too long. A new title shows in the next
+    /// frame drawn, never eased in with a state change (a counter set on release).
+    public var title: String { didSet { if title != oldValue { contentDidChange() } } }
     /// A picture before the title. Bitmaps are shared with render queues: set a new one rather
-    /// than drawing into one the button shows.
-    public var image: Bitmap? { didSet { if image !== oldValue { setNeedsDisplayAtNextTick() } } }
+    /// than drawing into one the button shows. Shown at once, as the title.
+    public var image: Bitmap? { didSet { if image !== oldValue { contentDidChange() } } }
     /// The image's size in points; nil shows one image pixel per point, shrunk to fit the height
     /// inside `verticalPadding`.
     public var imageSize: Size? { didSet { if imageSize != oldValue { setNeedsDisplayAtNextTick() } } }
+    private func contentDidChange() {
+        showNextContentsAtOnce()
+        setNeedsDisplayAtNextTick()
+    }
+
     /// The title's font.
     public var font = Font(size: 14, weight: .semibold) { didSet { if font != oldValue { setNeedsDisplayAtNextTick() } } }
     /// Fonts used for the title; the shared library unless pinned (as golden tests do).

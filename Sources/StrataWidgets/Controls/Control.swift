@@ -130,7 +130,8 @@ open class Control: AsyncLayer, AsyncLayerDelegate {
     public var isFocusRingVisible: Bool { isEnabled && isFocused && host?.input.isFocusVisible == true }
 
     /// Eases each change of state (press, hover, focus) with a short cross-fade at composition,
-    /// quick into a press and slower out of it, as touch controls do. On by default.
+    /// quick into a press and slower out of it, as touch controls do. On by default. A change of
+    /// content drawn with it (a button's new title) skips the ease (`showNextContentsAtOnce()`).
     public var animatesStateChanges = true
 
     /// Called when anything `state` or `isTracking` depends on changes. The default schedules one
