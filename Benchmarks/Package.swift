@@ -30,8 +30,12 @@ let package = Package(
         ]),
         // M9's GTK4 peer: the feed in a GtkListView, a C program of its own (see its README).
         .executableTarget(name: "gtk-feed-peer", dependencies: ["CBenchGtk"], linkerSettings: [.linkedLibrary("m")]),
+        // The GTK4 peers' half of the input-latency metrics: their frame callbacks, in C.
+        .target(name: "GtkPeerProbe", dependencies: ["CBenchGtk", "CBenchWaylandClient"]),
         // M13's GTK4 peer: the same document in a GtkTextView, typed into through sway's seat.
-        .executableTarget(name: "gtk-typing-peer", dependencies: ["CBenchGtk", "CBenchWaylandClient"]),
+        .executableTarget(name: "gtk-typing-peer", dependencies: ["GtkPeerProbe"]),
+        // M11's GTK4 peer: a GtkButton whose label counts clicks, clicked through sway's seat.
+        .executableTarget(name: "gtk-click-peer", dependencies: ["GtkPeerProbe"]),
         // M7's subject, a process of its own that links nothing but Strata.
         .executableTarget(name: "first-frame-subject", dependencies: [.product(name: "Strata", package: "Strata")]),
         // M9's Strata subject: the feed example's list and cells, scrolled and measured per frame.

@@ -17,6 +17,7 @@ enum Metrics {
             Metric("M8", "idle_wakeups") { try IdleWakeUps.run(context, &$0) },
             Metric("M9", "feed_scroll") { try FeedScroll.run(context, &$0) },
             Metric("M10", "animation") { try CompositionAnimation.run(context, &$0) },
+            Metric("M11", "input_latency") { try ClickLatency.run(context, &$0) },
             Metric("M12", "text_layout") { try TextLayoutThroughput.run(context, &$0) },
             Metric("M13", "typing_latency") { try TypingLatency.run(context, &$0) },
             Metric("M15", "tree_scale") { try TreeScale.run(context, &$0) },

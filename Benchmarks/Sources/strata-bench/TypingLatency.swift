@@ -22,16 +22,6 @@ enum TypingLatency {
     static let letters = Array("mnhkbdpqoaeg")
     static let firstLine = "Type here:"
 
-    struct Side {
-        let name: String
-        /// Milliseconds from sending each key to the presentation of the frame showing it.
-        var latencies: [Double] = []
-        /// Milliseconds from sending each key to its delivery to the toolkit.
-        var delivery: [Double] = []
-        /// Main-thread CPU milliseconds per key, from its delivery to that commit.
-        var mainThread: [Double] = []
-    }
-
     static func run(_ context: BenchContext, _ recorder: inout MetricRecorder) throws {
         guard let display = getenv("STRATA_SWAY_DISPLAY").map({ String(cString: $0) }) else {
             throw BenchError(message: "M13 types through sway's virtual keyboard: run it under Benchmarks/run, which starts a headless sway")
@@ -51,7 +41,7 @@ enum TypingLatency {
                 "strata": "'\(CommandLine.arguments[0])' typing-subject --document '\(path)' --keys \(keys)",
                 "gtk": "'\(binaries)gtk-typing-peer' --document '\(path)' --keys \(keys)",
             ]
-            var sides = ["strata": Side(name: "strata"), "gtk": Side(name: "gtk")]
+            var sides = ["strata": InputLatency.Side(name: "strata"), "gtk": InputLatency.Side(name: "gtk")]
             for round in 0..<rounds {
                 for side in round.isMultiple(of: 2) ? ["strata", "gtk"] : ["gtk", "strata"] {
                     try type(keys, into: &sides[side]!, command: "env \(compositor.environment) \(commands[side]!)",
@@ -59,23 +49,8 @@ enum TypingLatency {
                 }
             }
             let (strata, gtk) = (sides["strata"]!, sides["gtk"]!)
-            for side in [strata, gtk] {
-                let latency = SampleSet(side.latencies), delivery = SampleSet(side.delivery), cpu = SampleSet(side.mainThread)
-                recorder.keep("\(side.name)_latency_ms_\(name)", side.latencies)
-                recorder.keep("\(side.name)_main_thread_cpu_ms_\(name)", side.mainThread)
-                recorder.record("\(side.name)_latency_p50_\(name)", latency.median, unit: "ms",
-                                note: "\(side.latencies.count) keys: from the key sent to the frame showing it presented")
-                recorder.record("\(side.name)_latency_p99_\(name)", latency.percentile(0.99), unit: "ms",
-                                goal: side.name == "strata" ? .atMost((100_000 / compositor.refreshHz).rounded() / 100) : nil,
-                                note: side.name == "strata" ? "goal: one refresh interval" : nil)
-                recorder.record("\(side.name)_latency_max_\(name)", latency.percentile(1), unit: "ms")
-                recorder.record("\(side.name)_delivery_p50_\(name)", delivery.median, unit: "ms", note: "from the key sent to its delivery")
-                recorder.record("\(side.name)_main_thread_cpu_p50_\(name)", cpu.median, unit: "ms",
-                                note: "main-thread CPU per key, from its delivery to the commit showing it")
-                recorder.record("\(side.name)_main_thread_cpu_p99_\(name)", cpu.percentile(0.99), unit: "ms")
-            }
-            recorder.ratio("latency_p99_strata_over_gtk_\(name)", SampleSet(strata.latencies).percentile(0.99),
-                           over: SampleSet(gtk.latencies).percentile(0.99), goal: .atMost(1))
+            InputLatency.record(strata: strata, gtk: gtk, suffix: "_\(name)", event: "key", refreshHz: compositor.refreshHz,
+                                strataGoalIntervals: 1, into: &recorder)
             if let path = context.plotPath("m13-latency-\(name).png") {
                 try Plot.scatter([
                     .init(name: "GTK4 GtkTextView", color: Color(rgb: 0xFF9500), values: gtk.latencies),
@@ -88,18 +63,10 @@ enum TypingLatency {
 
     /// Starts one side, waits until it is ready, types `count` letters at random intervals, and
     /// adds what it reports to `side`. Throws when it fails, or reports a key short.
-    private static func type(_ count: Int, into side: inout Side, command: String, keyboard: VirtualKeyboard,
+    private static func type(_ count: Int, into side: inout InputLatency.Side, command: String, keyboard: VirtualKeyboard,
                              random: inout SplitMix) throws {
         let client = try LoggedClient(command, protocolLog: false)
-        let start = monotonicSeconds()
-        var lines: [Substring] = []
-        while true {
-            guard let line = client.nextLine(before: start + 90) else {
-                throw BenchError(message: "\(side.name) never became ready: \(lines.suffix(3).joined(separator: " | "))")
-            }
-            if line == "ready" { break }
-            lines.append(line)
-        }
+        _ = try InputLatency.waitUntilReady(client, side: side.name)
         var sent: [UInt64] = [], typed = ""
         for index in 0..<count {
             // 120–170 ms apart: the keys land at every phase of the refresh, and each frame is long
@@ -109,56 +76,11 @@ enum TypingLatency {
             sent.append(try keyboard.tap(letter))
             typed.append(letter)
         }
-        var reports: [[String: Substring]] = [], firstLine: Substring?
-        while let line = client.nextLine(before: monotonicSeconds() + 130), line != "end" {
-            if line.hasPrefix("error=") { throw BenchError(message: "\(side.name): \(line.dropFirst(6))") }
-            if line.hasPrefix("first_line=") { firstLine = line.dropFirst("first_line=".count) }
-            if line.hasPrefix("key=") { reports.append(fields(line)) }
-        }
-        guard reports.count == count else {
-            throw BenchError(message: "\(side.name) reported \(reports.count) of \(count) keys")
-        }
+        let results = try InputLatency.read(client, into: &side, sent: sent)
         // The document must have received exactly the keys: none lost, none repeated.
-        guard firstLine.map(String.init) == Self.firstLine + typed else {
-            throw BenchError(message: "\(side.name)'s first line reads \(String(describing: firstLine)), not \(Self.firstLine + typed)")
+        guard results["first_line"].map(String.init) == Self.firstLine + typed else {
+            throw BenchError(message: "\(side.name)'s first line reads \(String(describing: results["first_line"])), not \(Self.firstLine + typed)")
         }
-        for (index, report) in reports.enumerated() {
-            guard let delivered = report["delivered_ns"].flatMap({ UInt64($0) }),
-                  let committed = report["commit_ns"].flatMap({ UInt64($0) }),
-                  let milliseconds = report["presented_ms"].flatMap({ UInt32($0) }),
-                  let arrival = report["presented_arrival_ns"].flatMap({ UInt64($0) }),
-                  let cpu = report["main_cpu_ns"].flatMap({ UInt64($0) }) else {
-                throw BenchError(message: "\(side.name) sent a malformed report for key \(index)")
-            }
-            // The callback's timestamp is the low 32 bits of the compositor's milliseconds: put it
-            // back beside the arrival, which must follow it closely if both are CLOCK_MONOTONIC.
-            let arrivalMilliseconds = arrival / 1_000_000
-            let behind = UInt64(UInt32(truncatingIfNeeded: arrivalMilliseconds) &- milliseconds)
-            guard behind < 1000, arrivalMilliseconds >= behind else {
-                throw BenchError(message: "\(side.name): a frame callback's time is \(behind) ms before its arrival: not CLOCK_MONOTONIC?")
-            }
-            // Cut to the millisecond, the timestamp can fall before the commit it answers, which
-            // was not shown before it was made.
-            let presented = max((arrivalMilliseconds - behind) * 1_000_000, committed)
-            let since = { (time: UInt64) in (Double(time) - Double(sent[index])) / 1e6 }
-            side.latencies.append(since(presented))
-            side.delivery.append(since(delivered))
-            side.mainThread.append(Double(cpu) / 1e6)
-            if getenv("STRATA_M13_TRACE") != nil {
-                printError("m13 \(side.name) key \(index): delivered +\(Plot.format3(since(delivered))) "
-                           + "committed +\(Plot.format3(since(committed))) presented +\(Plot.format3(since(presented))) ms\n")
-            }
-        }
-    }
-
-    /// `key=value` fields of a report line.
-    static func fields(_ line: Substring) -> [String: Substring] {
-        var fields: [String: Substring] = [:]
-        for field in line.split(separator: " ") {
-            guard let equals = field.firstIndex(of: "=") else { continue }
-            fields[String(field[..<equals])] = field[field.index(after: equals)...]
-        }
-        return fields
     }
 
     /// A note of `bytes` bytes: the first line to type at, then paragraphs of 200 to 1 200 bytes
@@ -209,7 +131,7 @@ final class VirtualKeyboard {
     /// (`CLOCK_MONOTONIC`, ns).
     func tap(_ letter: Character) throws -> UInt64 {
         guard let code = codes[letter] else { throw BenchError(message: "no key types \(letter)") }
-        let sent = TypingRun.now(CLOCK_MONOTONIC)
+        let sent = PresentationProbe.now(CLOCK_MONOTONIC)
         let milliseconds = UInt32(truncatingIfNeeded: sent / 1_000_000)
         try keyboard.key(time: milliseconds, key: code, state: 1)
         try keyboard.key(time: milliseconds, key: code, state: 0)

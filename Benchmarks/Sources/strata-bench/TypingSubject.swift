@@ -7,7 +7,7 @@ import Strata
 /// at the end of its first line, timed per typed key as `gtk-typing-peer` times a `GtkTextView`
 /// (`TypingLatency` defines the figures). It prints `ready` a second after the window has the
 /// keyboard and nothing is left to lay out, then, once every key's frame has been presented, one
-/// `key=` line per key, `first_line=` and `end`. Errors are printed as `error=`.
+/// `event=` line per key (`PresentationProbe`), `first_line=` and `end`. Errors are printed as `error=`.
 struct TypingSubject: ParsableCommand {
     static let configuration = CommandConfiguration(commandName: "typing-subject", abstract: "M13's Strata subject.",
                                                     shouldDisplay: false)
@@ -37,32 +37,13 @@ struct TypingSubject: ParsableCommand {
 /// The window, the text view and the measuring. Main thread.
 @MainActor
 final class TypingRun {
-    /// One key from its delivery to the presentation of the frame that shows it.
-    struct Key {
-        /// When the window's input router got the key press (`CLOCK_MONOTONIC`, ns).
-        var delivered: UInt64
-        /// The main thread's CPU time then (`CLOCK_THREAD_CPUTIME_ID`, ns).
-        var deliveredCPU: UInt64
-        /// The caret's rectangle before the key, in surface points: the glyph goes to its right.
-        var caretBefore: Rect
-        /// Right before the commit of the first frame whose pixels show the glyph.
-        var committed: UInt64?
-        var committedCPU: UInt64?
-        /// The `wl_callback.done` of the frame callback asked for with that commit: the
-        /// compositor's timestamp (ms, its `CLOCK_MONOTONIC` on sway) and when it arrived.
-        var presentedMilliseconds: UInt32?
-        var presentedArrival: UInt64?
-    }
-
     let session: WaylandSession
     let window: Window
     let textView: TextView
     private let expected: Int
-    private var keys: [Key] = []
-    /// Keys whose glyph no committed frame has shown yet, by index.
-    private var waiting: [Int] = []
-    private var callbacks: [WlCallback] = []
-    private var failure: String?
+    private let probe: PresentationProbe
+    /// The caret's rectangle before each key, in surface points: the glyph goes to its right.
+    private var caretsBefore: [Rect] = []
     /// The text colour: a glyph's pixels are the dark ones, apart from the red caret.
     static let textColor = Color(rgb: 0x111827)
 
@@ -71,6 +52,7 @@ final class TypingRun {
         session = try WaylandSession.connect(loop: MainLoop())
         window = try Window(session: session, title: "Strata · M13 typing", appID: "org.strata.typing-subject",
                             size: Size(width: 1280, height: 800))
+        probe = PresentationProbe(window: window)
         window.host.backgroundColor = .white
         textView = TextView(text: document)
         textView.font = Font(family: "DejaVu Sans", size: 14)
@@ -98,59 +80,29 @@ final class TypingRun {
         try session.run(for: .seconds(1))
         guard textView.pendingLayouts == 0 else { throw BenchError(message: "the text view is still laying out") }
         emit("ready")
-        while keys.count < expected || keys.contains(where: { $0.presentedArrival == nil }) {
-            if let failure { throw BenchError(message: failure) }
+        while !probe.allPresented(expected) {
+            if let failure = probe.failure { throw BenchError(message: failure) }
             guard monotonicSeconds() < deadline else {
-                throw BenchError(message: "timed out with \(keys.count) of \(expected) keys delivered, "
-                                 + "\(keys.filter { $0.presentedArrival != nil }.count) presented")
+                throw BenchError(message: "timed out with \(probe.events.count) of \(expected) keys delivered, "
+                                 + "\(probe.presentedCount) presented")
             }
             try session.loop.runOnce(timeout: .milliseconds(20))
         }
-        for (index, key) in keys.enumerated() {
-            guard let committed = key.committed, let cpu = key.committedCPU, let milliseconds = key.presentedMilliseconds,
-                  let arrival = key.presentedArrival else { continue }
-            emit("key=\(index) delivered_ns=\(key.delivered) commit_ns=\(committed) presented_ms=\(milliseconds) "
-                  + "presented_arrival_ns=\(arrival) main_cpu_ns=\(cpu &- key.deliveredCPU)")
-        }
+        probe.emitReports()
         let firstLine = textView.text.prefix { $0 != "\n" }
         emit("first_line=\(firstLine)")
     }
 
     private func delivered() {
-        let caret = textView.convert(textView.textInputCursorRect, to: nil)
-        keys.append(Key(delivered: Self.now(CLOCK_MONOTONIC), deliveredCPU: Self.now(CLOCK_THREAD_CPUTIME_ID), caretBefore: caret))
-        waiting.append(keys.count - 1)
+        caretsBefore.append(textView.convert(textView.textInputCursorRect, to: nil))
+        probe.delivered()
     }
 
-    /// Called right before each frame is attached and committed: when its pixels show a waiting
-    /// key's glyph, a frame callback is asked for with this commit, and its `done` is the key's
-    /// presentation.
+    /// Called right before each frame is attached and committed: the waiting keys whose glyph
+    /// its pixels show are committed with it.
     private func inspect(_ frame: FrameInspection) {
-        guard !waiting.isEmpty else { return }
         let scale = frame.geometry.scale
-        let shown = waiting.filter { glyphShown(after: keys[$0].caretBefore, in: frame.bitmap, scale: scale) }
-        guard !shown.isEmpty else { return }
-        let now = Self.now(CLOCK_MONOTONIC), cpu = Self.now(CLOCK_THREAD_CPUTIME_ID)
-        for index in shown {
-            keys[index].committed = now
-            keys[index].committedCPU = cpu
-        }
-        waiting.removeAll { shown.contains($0) }
-        do {
-            let callback = try window.surface.frame()
-            callbacks.append(callback)
-            callback.addListener { [weak self, weak callback] event in
-                guard let self, case let .done(milliseconds) = event else { return }
-                let arrival = Self.now(CLOCK_MONOTONIC)
-                for index in shown {
-                    self.keys[index].presentedMilliseconds = milliseconds
-                    self.keys[index].presentedArrival = arrival
-                }
-                self.callbacks.removeAll { $0 === callback }
-            }
-        } catch {
-            failure = "cannot ask for a frame callback: \(error)"
-        }
+        probe.committing(probe.waiting.filter { glyphShown(after: caretsBefore[$0], in: frame.bitmap, scale: scale) })
     }
 
     /// Whether the cell right of `caret` (surface points) holds dark glyph pixels: the typed
@@ -168,23 +120,5 @@ final class TypingRun {
             }
         }
         return dark >= 3
-    }
-
-    static func now(_ clock: clockid_t) -> UInt64 {
-        var time = timespec()
-        clock_gettime(clock, &time)
-        return UInt64(time.tv_sec) * 1_000_000_000 + UInt64(time.tv_nsec)
-    }
-}
-
-/// Writes `line` to standard output at once, unbuffered: the driver waits for these lines.
-func emit(_ line: String) {
-    let bytes = Array((line + "\n").utf8)
-    var written = 0
-    while written < bytes.count {
-        let count = bytes[written...].withUnsafeBytes { write(STDOUT_FILENO, $0.baseAddress, $0.count) }
-        if count < 0, errno == EINTR { continue }
-        guard count > 0 else { return }
-        written += count
     }
 }
