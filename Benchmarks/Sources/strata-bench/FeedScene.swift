@@ -147,19 +147,44 @@ final class FeedCard: AsyncLayer, AsyncLayerDelegate {
             guard let image = try? PNG.decode(item.png), !isCancelled() else { return }
             canvas.draw(image, in: Rect(x: 12, y: size.height - 188, width: size.width - 24, height: 176), contentMode: .aspectFill, cornerRadius: 8)
             // Last: the code says the whole card was drawn.
-            for (index, bit) in Self.bits(of: item.code).enumerated() {
-                canvas.fill(Rect(x: Self.codeOrigin.x + Double(index) * Self.codeBlock, y: Self.codeOrigin.y,
-                                 width: Self.codeBlock, height: Self.codeBlock), color: bit ? Self.one : Self.zero)
-            }
+            Self.drawCode(item.code, in: canvas, at: Self.codeOrigin)
         })
     }
+
+    /// Draws `code`'s blocks from `origin`, in the canvas's user units.
+    nonisolated static func drawCode(_ code: Int, in canvas: Canvas, at origin: Point) {
+        for (index, bit) in bits(of: code).enumerated() {
+            canvas.fill(Rect(x: origin.x + Double(index) * codeBlock, y: origin.y, width: codeBlock, height: codeBlock),
+                        color: bit ? one : zero)
+        }
+    }
+}
+
+/// A feed of `FeedCard`s scrolled a fixed step a frame, as `MainThreadOffload` steps it and
+/// `FeedLatencyTracker` follows its items. Main actor only.
+@MainActor
+protocol ScrollingFeed: AnyObject {
+    /// Called with each item whose place enters the viewport while scrolling (not the first
+    /// screen's), in the tick it enters.
+    var onEnter: ((FeedItem) -> Void)? { get set }
+    /// The part of the surface the feed shows, in surface points.
+    var viewport: Rect { get }
+    /// How far the feed has scrolled, in points.
+    var offset: Double { get }
+    /// Whether the feed has no work of its own outstanding; the host's is checked apart.
+    var isSettled: Bool { get }
+    /// One frame: scrolls `FeedScene.scrollStep` further.
+    func advance()
+    /// Where the code of item `serial` is laid out now, in surface points, whether or not a card
+    /// shows it yet; nil once it has no place in the feed (its card went to another item).
+    func codeOrigin(ofItem serial: Int) -> Point?
 }
 
 /// The feed: a clipped column of reused cards scrolled 24 px per frame. A card that scrolls out
 /// at the top moves below the last one and is bound to the next item when it enters the viewport
 /// (as a table view asks for a cell when it becomes visible), in the same tick.
 @MainActor
-final class FeedScene {
+final class FeedScene: ScrollingFeed {
     static let viewport = Size(width: 360, height: 640)
     static let cardHeight = 320.0
     /// 14 frames of scroll, a multiple of 24: a card's top then enters 16 pt above the bottom
@@ -175,8 +200,8 @@ final class FeedScene {
     /// Cards below the viewport, waiting to be bound when they enter.
     private var waiting: Set<ObjectIdentifier> = []
     private(set) var offset = 0.0
-    /// Called with each card bound during scrolling (not the first screen).
-    var onBind: ((FeedCard, FeedItem) -> Void)?
+    /// Items enter as they are bound: a card is bound in the tick it enters.
+    var onEnter: ((FeedItem) -> Void)?
 
     /// The number of items a run of `frames` frames binds, at most.
     static func itemsNeeded(frames: Int) -> Int {
@@ -226,8 +251,17 @@ final class FeedScene {
             guard let item = takeItem() else { break }
             waiting.remove(ObjectIdentifier(card))
             card.bind(item)
-            onBind?(card, item)
+            onEnter?(item)
         }
+    }
+
+    var viewport: Rect { Rect(origin: content.convertToHost(content.bounds.origin), size: content.bounds.size) }
+
+    /// Cards render at the host's ticks, so the host's idleness is the feed's.
+    var isSettled: Bool { true }
+
+    func codeOrigin(ofItem serial: Int) -> Point? {
+        cards.first { $0.item?.serial == serial }?.convertToHost(FeedCard.codeOrigin)
     }
 }
 
@@ -238,55 +272,61 @@ enum CardReading: Equatable {
     case unreadable
 }
 
-/// Follows every card bound during a run through the composed frames: the frame its code row
-/// first shows, the first frame it shows its own item, and whether it was ever shown blank or with
-/// another item's contents.
+/// Follows every item that enters during a run through the composed frames: the frame its code
+/// row first shows, the first frame it shows its own item, and whether it was ever shown blank or
+/// with another item's contents. Items are followed by where the feed lays them out, not by their
+/// cards, so an item whose place is on screen before any card shows it counts as blank.
 @MainActor
 final class FeedLatencyTracker {
-    struct Binding {
-        let card: FeedCard
-        let code: Int
+    struct Entry {
+        let serial: Int
         var entered: Int?
         var final: Int?
         var blank = false
         var stale = false
         var unreadable = false
         var framesVisibleNotFinal = 0
+
+        /// What the item's card draws: the low 16 bits of its serial.
+        var code: Int { serial & 0xFFFF }
     }
 
-    private(set) var bindings: [Binding] = []
+    private(set) var entries: [Entry] = []
+    private var followed: Set<Int> = []
     /// Composed frames seen so far.
     private(set) var frames = 0
 
-    func bound(_ card: FeedCard, _ item: FeedItem) {
-        // The card's earlier binding is over.
-        bindings.append(Binding(card: card, code: item.code))
+    /// Follows `item` from now on; an item already followed stays as it is.
+    func follow(_ item: FeedItem) {
+        guard followed.insert(item.serial).inserted else { return }
+        entries.append(Entry(serial: item.serial))
     }
 
-    /// Reads one composed frame of `scale` pixels per point; `offset` is the scroll offset it was
-    /// composed at.
-    func inspect(_ frame: Bitmap, offset: Double, content: Layer, scale: Double) {
+    /// Reads one composed frame of `scale` pixels per point, which showed `viewport` (surface
+    /// points); `codeOrigin` says where each item's code was when the frame was composed.
+    func inspect(_ frame: Bitmap, scale: Double, viewport: Rect, codeOrigin: (_ serial: Int) -> Point?) {
         frames += 1
-        var latest: [ObjectIdentifier: Int] = [:]
-        for (index, binding) in bindings.enumerated() { latest[ObjectIdentifier(binding.card)] = index }
-        for index in latest.values {
-            var binding = bindings[index]
-            let card = binding.card
+        for index in entries.indices where entries[index].final == nil {
+            var entry = entries[index]
+            guard let origin = codeOrigin(entry.serial) else { continue }
             // The centre row of the code.
-            let y = content.frame.minY + card.frame.minY - offset + FeedCard.codeOrigin.y + FeedCard.codeBlock / 2
-            guard y >= content.frame.minY, y < content.frame.maxY else { continue }
-            let reading = Self.read(frame, x: content.frame.minX + card.frame.minX + FeedCard.codeOrigin.x, y: y, scale: scale)
-            if binding.entered == nil { binding.entered = frames }
-            guard binding.final == nil else { continue }
-            switch reading {
-            case .item(binding.code): binding.final = frames
-            case .item: binding.stale = true
-            case .blank: binding.blank = true
-            case .unreadable: binding.unreadable = true
+            let y = origin.y + FeedCard.codeBlock / 2
+            guard y >= viewport.minY, y < viewport.maxY else { continue }
+            if entry.entered == nil { entry.entered = frames }
+            switch Self.read(frame, x: origin.x, y: y, scale: scale) {
+            case .item(entry.code): entry.final = frames
+            case .item: entry.stale = true
+            case .blank: entry.blank = true
+            case .unreadable: entry.unreadable = true
             }
-            if binding.final == nil { binding.framesVisibleNotFinal += 1 }
-            bindings[index] = binding
+            if entry.final == nil { entry.framesVisibleNotFinal += 1 }
+            entries[index] = entry
         }
+    }
+
+    /// Reads a composed frame of `feed`, composed as it is laid out now.
+    func inspect(_ frame: Bitmap, scale: Double, feed: some ScrollingFeed) {
+        inspect(frame, scale: scale, viewport: feed.viewport) { feed.codeOrigin(ofItem: $0) }
     }
 
     /// The card whose code starts at (`x`, `y`) points, its centre row, in a frame of `scale`.
@@ -305,15 +345,15 @@ final class FeedLatencyTracker {
         return FeedCard.code(of: bits).map { .item($0) } ?? .unreadable
     }
 
-    /// Frames from entering to final, for every card that entered; a card never shown final counts
-    /// the frames it was visible (a lower bound), and is counted in `neverFinal`.
+    /// Frames from entering to final, for every item that entered; an item never shown final
+    /// counts the frames it was visible (a lower bound), and is counted in `neverFinal`.
     var latencies: [Double] {
-        bindings.compactMap { binding in
-            guard let entered = binding.entered else { return nil }
-            return Double(binding.final.map { $0 - entered } ?? binding.framesVisibleNotFinal)
+        entries.compactMap { entry in
+            guard let entered = entry.entered else { return nil }
+            return Double(entry.final.map { $0 - entered } ?? entry.framesVisibleNotFinal)
         }
     }
 
-    var entered: [Binding] { bindings.filter { $0.entered != nil } }
+    var entered: [Entry] { entries.filter { $0.entered != nil } }
     var neverFinal: Int { entered.filter { $0.final == nil }.count }
 }

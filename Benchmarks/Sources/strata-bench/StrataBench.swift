@@ -153,7 +153,7 @@ struct ProfileCommand: ParsableCommand {
                 for index in 0..<count { _ = try contender.layOut(index % paragraphs.count) }
             }
         case "feed":
-            MainActor.assumeIsolated { _ = MainThreadOffload.feed(asynchronous: true, frames: count) }
+            MainActor.assumeIsolated { _ = MainThreadOffload.feed(mode: .async, frames: count) }
         default:
             throw ValidationError("unknown workload \(workload)")
         }
