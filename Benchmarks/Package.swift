@@ -29,7 +29,7 @@ let package = Package(
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
         // M9's GTK4 peer: the feed in a GtkListView, a C program of its own (see its README).
-        .executableTarget(name: "gtk-feed-peer", dependencies: ["CBenchGtk"], linkerSettings: [.linkedLibrary("m")]),
+        .executableTarget(name: "gtk-feed-peer", dependencies: ["CBenchGtk", "CBenchWaylandClient"], linkerSettings: [.linkedLibrary("m")]),
         // The GTK4 peers' half of the input-latency metrics: their frame callbacks, in C.
         .target(name: "GtkPeerProbe", dependencies: ["CBenchGtk", "CBenchWaylandClient"]),
         // M13's GTK4 peer: the same document in a GtkTextView, typed into through sway's seat.

@@ -19,10 +19,13 @@ struct Options {
     var timeoutSeconds = 120.0
     var width = 1280.0
     var height = 800.0
+    /// M7: print when the first complete frame was committed and presented, and exit.
+    var firstFrame = false
 
     static let usage = """
         usage: feed-scroll-subject --phases PX:FRAMES[,PX:FRAMES...] [--warmup-frames N] [--refresh-hz HZ]
                                    [--clicks K] [--start-item I] [--size WxH] [--json FILE] [--timeout-seconds S]
+               feed-scroll-subject --first-frame [--size WxH] [--timeout-seconds S]
         """
 
     struct BadArgument: Error { let message: String }
@@ -74,9 +77,14 @@ struct Options {
                     throw BadArgument(message: "--size \(text): WxH, each 64...8192")
                 }
                 (width, height) = (parts[0], parts[1])
+            case "--first-frame": firstFrame = true
             case "--help", "-h": throw BadArgument(message: "")
             default: throw BadArgument(message: "unknown argument \(argument)")
             }
+        }
+        if firstFrame {
+            guard phases.isEmpty else { throw BadArgument(message: "--first-frame measures no phase") }
+            return
         }
         guard !phases.isEmpty else { throw BadArgument(message: "--phases is required") }
         for phase in phases where clicks > 0 && phase.frames / clicks < 10 {

@@ -12,7 +12,7 @@ struct SubjectReport {
         let host = run.window.host
         let top: [String: Any] = [
             "peer": "strata", "format": 1,
-            "window": ["width": host.size.width, "height": host.size.height],
+            "window": ["width": host.size.width, "height": host.size.height, "scale": host.scale],
             "list": ["width": run.list.bounds.width, "height": run.list.bounds.height],
             "items": run.list.itemCount, "start_item": options.startItem,
             "warmup_frames": options.warmupFrames, "clicks_per_phase": options.clicks,

@@ -44,6 +44,15 @@ MainActor.assumeIsolated {
         window.contentLayer.addSublayer(list)
         window.contentLayer.layoutHandler = { content in list.frame = content.bounds }
         list.reloadData()
+        if options.firstFrame {
+            let probe = FirstFrameProbe(window: window, list: list)
+            probe.start()
+            _ = session.loop.addTimer(after: .milliseconds(Int64(options.timeoutSeconds * 1000))) {
+                fail("no complete first frame within \(options.timeoutSeconds) s" + (probe.failure.map { ": \($0)" } ?? ""))
+            }
+            try session.run()
+            fail(probe.failure ?? "the window closed before its first complete frame")
+        }
         run = FeedScrollRun(options: options, window: window, list: list, source: source)
         let forwarder = SelectionForwarder()
         forwarder.run = run

@@ -4,6 +4,8 @@
 #include "feed.h"
 #include "options.h"
 #include "report.h"
+#include <gdk/wayland/gdkwayland.h>
+#include <wayland-client.h>
 #include <errno.h>
 #include <math.h>
 #include <signal.h>
@@ -347,6 +349,44 @@ static gboolean on_tick(GtkWidget *widget, GdkFrameClock *clock, gpointer data) 
 
 // MARK: Start-up and failures
 
+// MARK: --first-frame (M7)
+
+// The first frame's commit and the wl_callback.done of a frame callback asked for with it, as
+// M11 and M13 time theirs (InputLatency.swift turns them into a presentation time).
+static struct {
+    struct wl_callback *callback;
+    int64_t committed_ns;
+    long rows;
+} first_frame;
+
+static void on_first_frame_done(void *data, struct wl_callback *callback, uint32_t milliseconds) {
+    (void)data;
+    int64_t arrival = clock_ns(CLOCK_MONOTONIC);
+    wl_callback_destroy(callback);
+    printf("first_frame commit_ns=%lld presented_ms=%u presented_arrival_ns=%lld rows=%ld\n",
+           (long long)first_frame.committed_ns, milliseconds, (long long)arrival, first_frame.rows);
+    fflush(stdout);
+    _exit(0);
+}
+
+static const struct wl_callback_listener first_frame_listener = { on_first_frame_done };
+
+static void on_first_before_paint(GdkFrameClock *clock, Peer *peer) {
+    (void)clock;
+    if (first_frame.callback) return;
+    GdkSurface *surface = gtk_native_get_surface(GTK_NATIVE(peer->window));
+    if (!surface || !GDK_IS_WAYLAND_SURFACE(surface)) return;
+    first_frame.callback = wl_surface_frame(gdk_wayland_surface_get_wl_surface(surface));
+    wl_callback_add_listener(first_frame.callback, &first_frame_listener, NULL);
+}
+
+static void on_first_after_paint(GdkFrameClock *clock, Peer *peer) {
+    (void)clock;
+    if (!first_frame.callback || first_frame.committed_ns) return;
+    first_frame.committed_ns = clock_ns(CLOCK_MONOTONIC);
+    first_frame.rows = peer->counters.setups;
+}
+
 static void on_realize(GtkWidget *window, Peer *peer) {
     // The frame clock exists from realize on. "update" first, before any widget's tick callback
     // connects; "layout", "paint" and "after-paint" after GDK's own handlers.
@@ -355,6 +395,10 @@ static void on_realize(GtkWidget *window, Peer *peer) {
     g_signal_connect_after(peer->clock, "layout", G_CALLBACK(on_layout_after), peer);
     g_signal_connect_after(peer->clock, "paint", G_CALLBACK(on_paint_after), peer);
     g_signal_connect_after(peer->clock, "after-paint", G_CALLBACK(on_after_paint_after), peer);
+    if (peer->options->first_frame) {
+        g_signal_connect(peer->clock, "before-paint", G_CALLBACK(on_first_before_paint), peer);
+        g_signal_connect_after(peer->clock, "after-paint", G_CALLBACK(on_first_after_paint), peer);
+    }
     GskRenderer *renderer = gtk_native_get_renderer(GTK_NATIVE(window));
     snprintf(peer->report.renderer, sizeof peer->report.renderer, "%s", renderer ? G_OBJECT_TYPE_NAME(renderer) : "none");
     fprintf(stderr, "gtk-feed-peer: GTK %u.%u.%u, renderer %s, display %s\n", gtk_get_major_version(),
@@ -364,6 +408,8 @@ static void on_realize(GtkWidget *window, Peer *peer) {
 
 static void on_map(GtkWidget *window, Peer *peer) {
     (void)window;
+    // The first frame shows the list as it opens: nothing scrolls it.
+    if (peer->options->first_frame) return;
     gtk_widget_add_tick_callback(peer->list, on_tick, peer, NULL);
 }
 
@@ -502,6 +548,7 @@ int main(int argc, char **argv) {
     peer.report.counter0 = peer.counter0;
     peer.report.window_width = gtk_widget_get_width(peer.window);
     peer.report.window_height = gtk_widget_get_height(peer.window);
+    peer.report.scale = gtk_widget_get_scale_factor(peer.window);
     peer.report.list_width = gtk_widget_get_width(peer.list);
     peer.report.list_height = gtk_widget_get_height(peer.list);
     peer.report.rows_created = peer.counters.setups;

@@ -11,6 +11,7 @@ void options_print_usage(const char *program, FILE *file) {
         "usage: %s --assets DIR (--phases PX:FRAMES[,PX:FRAMES...] | --px-per-frame PX --frames N)\n"
         "          [--warmup-frames N] [--refresh-hz HZ] [--clicks K] [--items N] [--start-item I]\n"
         "          [--row-layout grid|box] [--body-width-chars N] [--json FILE] [--timeout-seconds S]\n"
+        "       %s --assets DIR --first-frame [--items N] [--start-item I] [--timeout-seconds S]\n"
         "       %s --dump-items FIRST COUNT\n"
         "\n"
         "The GTK4 peer of Strata's benchmark M9 feed_scroll: the feed of Examples/feed/CONTENT.md\n"
@@ -31,10 +32,11 @@ void options_print_usage(const char *program, FILE *file) {
         "                        default, which measures the body at width 0 on every bind\n"
         "  --json FILE           write the report there instead of standard output\n"
         "  --timeout-seconds S   give up with an error after S seconds (120)\n"
+        "  --first-frame         M7: print when the first frame was committed and presented, and exit\n"
         "  --dump-items F C      print items F..F+C-1 as JSON lines and exit (no display needed)\n"
         "\n"
         "Exit status: 0 success, 1 failure (no display, missing asset, timeout), 2 bad arguments.\n",
-        program, program);
+        program, program, program);
 }
 
 static bool fail(char *error, int size, const char *format, ...) {
@@ -116,6 +118,7 @@ bool options_parse(int argc, char **argv, Options *options, char *error, int siz
         // Every option but --help takes a value (--dump-items two).
         const char *value = i + 1 < argc ? argv[i + 1] : NULL;
         if (!strcmp(name, "--help") || !strcmp(name, "-h")) { options->help = true; return true; }
+        if (!strcmp(name, "--first-frame")) { options->first_frame = true; continue; }
         if (!strcmp(name, "--dump-items")) {
             if (i + 2 >= argc) return fail(error, size, "--dump-items needs FIRST and COUNT");
             if (!parse_int(argv[i + 1], 0, 100000000, &options->dump_first))
@@ -175,7 +178,9 @@ bool options_parse(int argc, char **argv, Options *options, char *error, int siz
     if (options->dump) return true;
     if (!options->assets) return fail(error, size, "--assets DIR is required");
     if (phases && (have_px || have_frames)) return fail(error, size, "give either --phases or --px-per-frame/--frames, not both");
-    if (phases) {
+    if (options->first_frame) {
+        if (phases || have_px) return fail(error, size, "--first-frame measures no phase");
+    } else if (phases) {
         if (!parse_phases(phases, options, error, size)) return false;
     } else if (have_px) {
         options->phases[0] = (PhaseSpec){ px, frames };

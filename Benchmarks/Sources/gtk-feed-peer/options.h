@@ -26,6 +26,7 @@ typedef struct {
     int body_width_chars;            // --body-width-chars (default 20; 0: GTK's default)
     const char *json_path;           // NULL: standard output
     double timeout_seconds;
+    bool first_frame;                // --first-frame: report the first frame's presentation and exit
 } Options;
 
 /// Parses argv into `options`. On a bad argument returns false with a message in `error`.

@@ -364,8 +364,8 @@ void report_write(const Report *report, FILE *out) {
     json_write_string(out, report->display_type);
     fputs(",\"presentation_clock\":", out);
     json_write_string(out, report->presentation_clock);
-    fprintf(out, ",\"window\":{\"width\":%d,\"height\":%d},\"list\":{\"width\":%d,\"height\":%d}",
-            report->window_width, report->window_height, report->list_width, report->list_height);
+    fprintf(out, ",\"window\":{\"width\":%d,\"height\":%d,\"scale\":%d},\"list\":{\"width\":%d,\"height\":%d}",
+            report->window_width, report->window_height, report->scale, report->list_width, report->list_height);
     fprintf(out, ",\"items\":%d,\"row_layout\":\"%s\",\"body_width_chars\":%d,\"rows_created\":%ld", options->items,
             options->box_rows ? "box" : "grid", options->body_width_chars, report->rows_created);
     fprintf(out, ",\"warmup_frames\":%d,\"clicks_per_phase\":%d", options->warmup_frames, options->clicks);

@@ -67,6 +67,7 @@ typedef struct {
     double textures_ms, model_ms;
     int64_t started_us;
     int window_width, window_height, list_width, list_height;
+    int scale;                    // the window surface's scale factor
     long rows_created;
 } Report;
 

@@ -52,8 +52,10 @@ enum CompositionAnimation {
         try runUnderSway(context, seconds: seconds, warmup: warmup, rounds: rounds, &recorder)
     }
 
-    /// The animation phase again, under the headless sway that `Benchmarks/run` starts, at 60 Hz.
-    /// The subject connects to sway as it does to weston; only its environment differs.
+    /// The animation phase again, under the headless sway that `Benchmarks/run` starts, at 60 Hz:
+    /// on its 1280×800 output (`_sway`), then on a 3840×2160 output at scale 2 (`_4k`, a 4K
+    /// display at 200 %, where the same window is 2560×1600 pixels). The subject connects to sway
+    /// as it does to weston; only its environment differs.
     private static func runUnderSway(_ context: BenchContext, seconds: Double, warmup: Double, rounds: Int,
                                      _ recorder: inout MetricRecorder) throws {
         guard let ipc = getenv("STRATA_SWAY_IPC").map({ String(cString: $0) }), getenv("STRATA_SWAY_DISPLAY") != nil else {
@@ -64,18 +66,25 @@ enum CompositionAnimation {
         // of being tiled to a smaller size under a title bar.
         let rule = try capture("swaymsg -s '\(ipc)' 'for_window [app_id=\"\(AnimationRun.appID)\"] floating enable, border none'")
         guard !rule.contains("Error") else { throw BenchError(message: "sway refused the window rule: \(rule)") }
+        // Every other metric expects the 1280×800 output at scale 1.
+        defer { _ = try? capture("swaymsg -s '\(ipc)' output HEADLESS-1 mode 1280x800@60Hz scale 1") }
         let interval = 1000 / compositor.refreshHz
-        let fields = try subject(environment: compositor.environment, kinds: [.animation], seconds: seconds, warmup: warmup, rounds: rounds)
-        let animation = try Phase(fields, .animation)
-        recorder.record("compositor_interval_sway", interval, unit: "ms",
-                        note: "\(compositor.description); \(fields["window"] ?? "?") window; \(rounds) round(s) of \(Plot.format3(seconds)) s "
-                            + "after \(Plot.format3(warmup)) s of warm-up; intervals from \(fields["interval_source"] ?? "?")")
-        record(animation, interval: interval, suffix: "_sway", into: &recorder)
-        if let path = context.plotPath("m10-frame-time-sway.png") {
-            try Plot.scatter([
-                .init(name: "animation: paint", color: Color(rgb: 0x30B0C7), values: animation.paint.values),
-                .init(name: "animation: main thread CPU", color: Color(rgb: 0x0A84FF), values: animation.mainThreadCPUPerTick.values),
-            ], title: "M10 under sway at 60 Hz: 500 cards animated, main-thread CPU per tick and paint time per frame", unit: "ms", to: path)
+        for (suffix, output) in [("_sway", "1280x800@60Hz scale 1"), ("_4k", "3840x2160@60Hz scale 2")] {
+            let answer = try capture("swaymsg -s '\(ipc)' output HEADLESS-1 mode \(output)")
+            guard !answer.contains("Error") else { throw BenchError(message: "sway refused the output \(output): \(answer)") }
+            let fields = try subject(environment: compositor.environment, kinds: [.animation], seconds: seconds, warmup: warmup, rounds: rounds)
+            let animation = try Phase(fields, .animation)
+            recorder.record("compositor_interval\(suffix)", interval, unit: "ms",
+                            note: "headless sway, output \(output); \(fields["window"] ?? "?") window; \(rounds) round(s) of "
+                                + "\(Plot.format3(seconds)) s after \(Plot.format3(warmup)) s of warm-up; intervals from \(fields["interval_source"] ?? "?")")
+            record(animation, interval: interval, suffix: suffix, into: &recorder)
+            if let path = context.plotPath("m10-frame-time\(suffix == "_sway" ? "-sway" : "-4k").png") {
+                try Plot.scatter([
+                    .init(name: "animation: paint", color: Color(rgb: 0x30B0C7), values: animation.paint.values),
+                    .init(name: "animation: main thread CPU", color: Color(rgb: 0x0A84FF), values: animation.mainThreadCPUPerTick.values),
+                ], title: "M10 under sway at 60 Hz, output \(output): 500 cards animated, main-thread CPU per tick and paint time per frame",
+                   unit: "ms", to: path)
+            }
         }
     }
 

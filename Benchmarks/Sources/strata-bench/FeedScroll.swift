@@ -102,6 +102,73 @@ enum FeedScroll {
                    unit: "ms", to: path)
             }
         }
+        try runAt4K(context, &recorder)
+    }
+
+    /// The feed at 2 000 px/s on a 3840×2160 output at scale 2 under sway (a 4K display at 200 %):
+    /// sway tiles each window to the output, 1920×1080 points in buffers of 3840×2160 pixels,
+    /// against GTK4 in the same way. Goals: no more late frames than GTK4, and a main-thread p99 at most 0.2× GTK4's.
+    /// Where the time goes is reported per side: the main thread and the other threads.
+    static func runAt4K(_ context: BenchContext, _ recorder: inout MetricRecorder) throws {
+        guard let ipc = getenv("STRATA_SWAY_IPC").map({ String(cString: $0) }), getenv("STRATA_SWAY_DISPLAY") != nil else {
+            throw BenchError(message: "M9's 4K figures need headless sway: run it under Benchmarks/run, which starts one")
+        }
+        let compositor = try Compositor.find()
+        let output = try capture("swaymsg -s '\(ipc)' output HEADLESS-1 mode 3840x2160@60Hz scale 2")
+        // Every other metric expects the 1280×800 output at scale 1.
+        defer { _ = try? capture("swaymsg -s '\(ipc)' output HEADLESS-1 mode 1280x800@60Hz scale 1") }
+        guard !output.contains("Error") else { throw BenchError(message: "sway refused the 4K output: \(output)") }
+        let directory = try temporaryDirectory()
+        defer { _ = try? capture("rm -rf '\(directory)'") }
+        mkdir(directory + "/assets", 0o700)
+        try FeedAssets.export(to: directory + "/assets")
+        let frames = context.count(600, smoke: 20), speed = speeds[0]
+        let common = "--phases \(Plot.format3((speed / compositor.refreshHz * 10).rounded() / 10)):\(frames) "
+            + "--warmup-frames \(context.count(120, smoke: 10)) --refresh-hz \(compositor.refreshHz) --clicks 0 --start-item 1000 "
+            + "--timeout-seconds \(context.count(180, smoke: 90))"
+        let binaries = String(CommandLine.arguments[0].reversed().drop { $0 != "/" }.reversed())
+        let strata = try side("strata", command: "'\(binaries)feed-scroll-subject' \(common)", compositor: compositor, directory: directory)
+        let gtk = try side("gtk4", command: "'\(binaries)gtk-feed-peer' --assets '\(directory)/assets' \(common)",
+                           compositor: compositor, directory: directory)
+        guard let mine = strata.phases.first, let theirs = gtk.phases.first else { throw BenchError(message: "a 4K report lacks its phase") }
+        let refresh = 1_000 / compositor.refreshHz
+        for (name, side) in [("strata", strata), ("gtk", gtk)] {
+            let window = side.report["window"] as? [String: Any]
+            let size = [window?["width"], window?["height"]].compactMap { ($0 as? NSNumber)?.doubleValue }
+            recorder.check("\(name)_scale_4k", (window?["scale"] as? NSNumber)?.doubleValue, unit: "x", expect: .exactly(2),
+                           note: "the window's buffer scale: \(size.map { String(Int($0)) }.joined(separator: "×")) points")
+            let phase = name == "strata" ? mine : theirs
+            recorder.check("\(name)_scroll_mismatches_4k", (phase["scroll_mismatches"] as? Int).map(Double.init), unit: "frames",
+                           expect: .exactly(0), note: "frames whose content did not move the step")
+        }
+        let strataLate = lateFrames(mine, refresh: refresh), gtkLate = lateFrames(theirs, refresh: refresh)
+        recorder.record("gtk_late_frames_4k", gtkLate.map(Double.init), unit: "frames",
+                        note: "of \(frames) at \(Int(speed)) px/s: frame starts more than 1.5 refresh intervals apart")
+        recorder.record("strata_late_frames_4k", strataLate.map(Double.init), unit: "frames", goal: gtkLate.map { Goal.atMost(Double($0)) },
+                        note: "goal: no more than GTK4's")
+        let strataBusy = samples(mine, "busy_us", scale: 1e-3), gtkBusy = samples(theirs, "busy_us", scale: 1e-3)
+        for (name, phase, busy) in [("strata", mine, strataBusy), ("gtk", theirs, gtkBusy)] {
+            recorder.keep("\(name)_busy_ms_4k", busy.values)
+            recorder.keep("\(name)_frame_start_ms_4k", samples(phase, "tick_us", scale: 1e-3).values)
+            recorder.record("\(name)_busy_p50_4k", busy.percentile(0.5), unit: "ms")
+            recorder.record("\(name)_busy_p99_4k", busy.percentile(0.99), unit: "ms")
+            // Where the time goes: the main thread's CPU, and every other thread's, per frame.
+            let main = perFrame(phase, "main_thread_cpu_ms"), process = perFrame(phase, "process_cpu_ms")
+            recorder.record("\(name)_main_thread_cpu_per_frame_4k", main, unit: "ms")
+            recorder.record("\(name)_other_threads_cpu_per_frame_4k", process.flatMap { total in main.map { max(total - $0, 0) } }, unit: "ms",
+                            note: name == "strata" ? "render workers and the compose queue" : "GTK's other threads")
+        }
+        recorder.ratio("busy_p99_strata_over_gtk_4k", strataBusy.percentile(0.99), over: gtkBusy.percentile(0.99), goal: .atMost(0.2),
+                       note: "main-thread CPU per frame")
+        recorder.ratio("process_cpu_strata_over_gtk_4k", perFrame(mine, "process_cpu_ms"), over: perFrame(theirs, "process_cpu_ms"), goal: nil,
+                       note: "CPU per frame of the whole process, every thread")
+        if let path = context.plotPath("m9-busy-4k.png") {
+            try Plot.scatter([
+                .init(name: "GTK 4 GtkListView (cairo)", color: Color(rgb: 0xFF9500), values: gtkBusy.values),
+                .init(name: "Strata ListView", color: Color(rgb: 0x0A84FF), values: strataBusy.values),
+            ], title: "M9: main-thread CPU per frame, the feed at \(Int(speed)) px/s, 3840x2160 at scale 2 (sway, 60 Hz)",
+               unit: "ms", to: path)
+        }
     }
 
     // MARK: Running the two sides
