@@ -2,6 +2,19 @@
 #include <gdk/wayland/gdkwayland.h>
 #include <stdio.h>
 #include <time.h>
+#include <unistd.h>
+
+bool probe_init(Probe *probe, long timeout) {
+    alarm((unsigned)timeout + 10);
+    setvbuf(stdout, NULL, _IOLBF, 0);
+    gtk_init();
+    if (!GDK_IS_WAYLAND_DISPLAY(gdk_display_get_default())) {
+        printf("error=not on Wayland\nend\n");
+        return false;
+    }
+    probe->loop = g_main_loop_new(NULL, FALSE);
+    return true;
+}
 
 int64_t probe_clock_ns(clockid_t clock) {
     struct timespec time;

@@ -58,16 +58,8 @@ int main(int argc, char **argv) {
         fprintf(stderr, "usage: gtk-click-peer --clicks 1...%d [--timeout SECONDS]\n", PROBE_MAX_EVENTS);
         return 2;
     }
-    // A stuck main loop cannot run the probe's timeout; the alarm's default action ends the process.
-    alarm((unsigned)timeout + 10);
-    setvbuf(stdout, NULL, _IOLBF, 0);
-    gtk_init();
-    if (!GDK_IS_WAYLAND_DISPLAY(gdk_display_get_default())) {
-        printf("error=not on Wayland\nend\n");
-        return 1;
-    }
     static Probe probe;
-    probe.loop = g_main_loop_new(NULL, FALSE);
+    if (!probe_init(&probe, timeout)) return 1;
     probe.ready_fields = button_middle;
 
     GtkWidget *window = gtk_window_new();

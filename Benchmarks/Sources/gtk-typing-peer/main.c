@@ -60,16 +60,8 @@ int main(int argc, char **argv) {
         fprintf(stderr, "usage: gtk-typing-peer --document PATH --keys 1...%d [--timeout SECONDS]\n", PROBE_MAX_EVENTS);
         return 2;
     }
-    // A stuck main loop cannot run the timeout below; the alarm's default action ends the process.
-    alarm((unsigned)timeout + 10);
-    setvbuf(stdout, NULL, _IOLBF, 0);
-    gtk_init();
-    if (!GDK_IS_WAYLAND_DISPLAY(gdk_display_get_default())) {
-        printf("error=not on Wayland\nend\n");
-        return 1;
-    }
     static Probe probe;
-    probe.loop = g_main_loop_new(NULL, FALSE);
+    if (!probe_init(&probe, timeout)) return 1;
 
     GtkCssProvider *css = gtk_css_provider_new();
     gtk_css_provider_load_from_data(css, "textview { font: 14px \"DejaVu Sans\"; color: #111827; }", -1);

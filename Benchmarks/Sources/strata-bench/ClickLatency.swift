@@ -27,7 +27,7 @@ enum ClickLatency {
         var sides = ["strata": InputLatency.Side(name: "strata"), "gtk": InputLatency.Side(name: "gtk")]
         var random = SplitMix(seed: 11)
         for round in 0..<rounds {
-            for side in round.isMultiple(of: 2) ? ["strata", "gtk"] : ["gtk", "strata"] {
+            for side in InputLatency.sides(inRound: round) {
                 try click(clicks, into: &sides[side]!, command: "env \(compositor.environment) \(commands[side]!)",
                           pointer: pointer, random: &random)
             }

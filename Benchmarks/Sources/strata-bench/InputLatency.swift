@@ -21,6 +21,10 @@ enum InputLatency {
         var mainThread: [Double] = []
     }
 
+    /// The two sides in `round`'s order: each goes first in every other round, so that a busy
+    /// moment on the machine falls on both alike.
+    static func sides(inRound round: Int) -> [String] { round.isMultiple(of: 2) ? ["strata", "gtk"] : ["gtk", "strata"] }
+
     /// Waits for the subject's `ready` line and returns its fields (`ready x=1 y=2`).
     @MainActor
     static func waitUntilReady(_ client: LoggedClient, side: String, seconds: Double = 90) throws -> [String: Substring] {

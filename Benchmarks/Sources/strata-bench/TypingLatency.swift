@@ -43,7 +43,7 @@ enum TypingLatency {
             ]
             var sides = ["strata": InputLatency.Side(name: "strata"), "gtk": InputLatency.Side(name: "gtk")]
             for round in 0..<rounds {
-                for side in round.isMultiple(of: 2) ? ["strata", "gtk"] : ["gtk", "strata"] {
+                for side in InputLatency.sides(inRound: round) {
                     try type(keys, into: &sides[side]!, command: "env \(compositor.environment) \(commands[side]!)",
                              keyboard: keyboard, random: &random)
                 }

@@ -10,6 +10,7 @@
 // presentation. "after-paint" follows the commit: the main thread's CPU time is read there.
 #pragma once
 #include <gtk/gtk.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <wayland-client.h>
 
@@ -40,6 +41,11 @@ typedef struct Probe {
     void (*ready_fields)(struct Probe *probe);
 } Probe;
 
+// The peers' start-up: a hard deadline of `timeout` s plus 10 (a stuck main loop cannot run
+// the probe's own timeout; the alarm's default action ends the process), line-buffered output,
+// GTK on Wayland and the probe's main loop. False, with "error=" and "end" printed, when GTK is
+// not on Wayland.
+bool probe_init(Probe *probe, long timeout);
 // Starts watching `window` once it is shown; prints "ready" a second after a frame of ours was
 // presented and, if `focus` is given, the window is active with `focus` focused. Fails after `timeout` s.
 void probe_start(Probe *probe, int expected, GtkWidget *window, GtkWidget *focus, long timeout);
