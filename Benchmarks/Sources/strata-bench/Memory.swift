@@ -208,15 +208,77 @@ struct MemoryUsage {
     var heapInUse: Int
 
     static func read() throws -> MemoryUsage {
-        let text = try String(readingFile: "/proc/self/smaps_rollup")
-        func kibibytes(_ key: String) throws -> Int {
-            guard let line = text.split(separator: "\n").first(where: { $0.hasPrefix(key + ":") }),
-                  let value = line.split(separator: " ").dropFirst().first.flatMap({ Int($0) }) else {
-                throw BenchError(message: "/proc/self/smaps_rollup has no \(key)")
-            }
-            return value * 1024
-        }
-        return MemoryUsage(resident: try kibibytes("Rss"), proportional: try kibibytes("Pss"),
+        let rollup = try SmapsRollup.read(process: "self")
+        return MemoryUsage(resident: rollup.resident, proportional: rollup.proportional,
                            heapInUse: Int(clamping: peers_malloc_bytes_in_use()))
+    }
+}
+
+/// A process's memory as the kernel sums it over all its mappings in /proc/PID/smaps_rollup, in
+/// bytes: the same reading for this process and for another one (the per-window subjects, read
+/// by the driver so that Strata's and GTK's are read by the same code).
+struct SmapsRollup: Equatable {
+    /// Resident set size.
+    var resident: Int
+    /// Proportional set size: shared pages divided among the processes that map them.
+    var proportional: Int
+    /// The PSS split by what backs it (Linux 5.x and later; nil on older kernels): anonymous
+    /// memory (heaps, stacks), files (libraries, fonts, caches), and shared memory (memfds such as
+    /// wl_shm buffers).
+    var proportionalAnonymous: Int?
+    var proportionalFile: Int?
+    var proportionalShared: Int?
+
+    /// `process` is a pid or "self".
+    static func read(process: String) throws -> SmapsRollup {
+        try SmapsRollup(parsing: try String(readingFile: "/proc/\(process)/smaps_rollup"), source: "/proc/\(process)/smaps_rollup")
+    }
+
+    /// Parses the file's `Key:   value kB` lines; `source` names it in errors. Throws when Rss or
+    /// Pss is missing, or a value is not a whole number of kB.
+    init(parsing text: String, source: String) throws {
+        var values: [Substring: Int] = [:]
+        for line in text.split(separator: "\n") {
+            guard let colon = line.firstIndex(of: ":") else { continue }
+            let words = line[line.index(after: colon)...].split(separator: " ")
+            // The header line (addresses, "[rollup]") has a colon too, but not a "kB" value.
+            guard words.count == 2, words[1] == "kB" else { continue }
+            guard let kibibytes = Int(words[0]), kibibytes >= 0 else {
+                throw BenchError(message: "\(source): \(line[..<colon]) is not a number of kB")
+            }
+            values[line[..<colon]] = kibibytes * 1024
+        }
+        guard let resident = values["Rss"], let proportional = values["Pss"] else {
+            throw BenchError(message: "\(source) has no Rss or Pss")
+        }
+        self.resident = resident
+        self.proportional = proportional
+        proportionalAnonymous = values["Pss_Anon"]
+        proportionalFile = values["Pss_File"]
+        proportionalShared = values["Pss_Shmem"]
+    }
+}
+
+/// The font files a process has mapped, from its /proc/PID/maps: what each toolkit really loaded,
+/// whatever it asked fontconfig for.
+enum MappedFonts {
+    static let extensions = [".ttf", ".otf", ".ttc", ".otc", ".pfb", ".pcf", ".pcf.gz", ".woff", ".woff2"]
+
+    /// The distinct paths of font files in `maps`, sorted.
+    static func paths(inMaps maps: String) -> [String] {
+        var paths = Set<String>()
+        for line in maps.split(separator: "\n") {
+            // The path is the sixth field and may hold spaces; it starts at the first "/".
+            guard let slash = line.firstIndex(of: "/") else { continue }
+            var path = String(line[slash...])
+            if path.hasSuffix(" (deleted)") { path.removeLast(" (deleted)".count) }
+            let lowered = path.lowercased()
+            if extensions.contains(where: { lowered.hasSuffix($0) }) { paths.insert(path) }
+        }
+        return paths.sorted()
+    }
+
+    static func read(process: String) throws -> [String] {
+        paths(inMaps: try String(readingFile: "/proc/\(process)/maps"))
     }
 }
