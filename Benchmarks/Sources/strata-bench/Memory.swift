@@ -11,7 +11,8 @@ import Strata
 /// and evicting. Then resident memory and PSS are sampled every few frames for minutes, and
 /// growth is the least-squares slope over them, not one sample against another. Per window: the
 /// shared-memory bytes against W×H×4, buffers made after warm-up, and the glyph cache's size,
-/// bound and hit rate over the measured frames.
+/// bound and hit rate over the measured frames. Then memory per window, against GTK4
+/// (`MemoryPerWindow`).
 @MainActor
 enum Memory {
     /// U+4E00 onwards, the most common block of CJK ideographs; WenQuanYi Micro Hei has them all.
@@ -89,6 +90,8 @@ enum Memory {
             ], title: "M6: growth after warm-up, new CJK text every frame (one sample every \(MemorySubject.sampleFrames) frames)",
                unit: "MiB", xLabel: "sample", to: path)
         }
+        // The subject above is gone: the per-window processes have the machine to themselves.
+        try MemoryPerWindow.run(context, &recorder)
     }
 }
 

@@ -74,4 +74,10 @@ struct MemoryTests {
             "/tmp/Gone.otf", "/usr/share/fonts/opentype/Noto Sans CJK.TTC", "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf",
         ])
     }
+
+    @Test func aReadyLineGivesItsFields() {
+        #expect(MemoryPerWindow.fields("ready windows=10 renderer=GskCairoRenderer shm_bytes=42") == [
+            "windows": "10", "renderer": "GskCairoRenderer", "shm_bytes": "42",
+        ])
+    }
 }
