@@ -231,10 +231,13 @@ struct SmapsRollup: Equatable {
     var proportionalAnonymous: Int?
     var proportionalFile: Int?
     var proportionalShared: Int?
+    /// Pages only this process maps (its unique set size): unlike PSS, it does not move with what
+    /// other processes on the machine happen to map of the same libraries and fonts.
+    var unique: Int?
 
     /// `process` is a pid or "self".
     static func read(process: String) throws -> SmapsRollup {
-        try SmapsRollup(parsing: try String(readingFile: "/proc/\(process)/smaps_rollup"), source: "/proc/\(process)/smaps_rollup")
+        try SmapsRollup(parsing: try ProcFile.read("/proc/\(process)/smaps_rollup"), source: "/proc/\(process)/smaps_rollup")
     }
 
     /// Parses the file's `Key:   value kB` lines; `source` names it in errors. Throws when Rss or
@@ -259,6 +262,26 @@ struct SmapsRollup: Equatable {
         proportionalAnonymous = values["Pss_Anon"]
         proportionalFile = values["Pss_File"]
         proportionalShared = values["Pss_Shmem"]
+        unique = values["Private_Clean"].flatMap { clean in values["Private_Dirty"].map { clean + $0 } }
+    }
+}
+
+/// The PSS of some of a process's mappings, chosen by path, from /proc/PID/smaps (one entry per
+/// mapping): how much of a process's memory is one library's, for instance.
+enum MappingPSS {
+    /// The bytes of PSS of the mappings in `smaps` whose path `matches` accepts.
+    static func bytes(inSmaps smaps: String, where matches: (String) -> Bool) -> Int {
+        var total = 0, counting = false
+        for line in smaps.split(separator: "\n") {
+            let words = line.split(separator: " ", maxSplits: 5)
+            // A mapping's header: an address range, then its permissions, offset, device, inode, path.
+            if words.count >= 5, words[0].contains("-"), words[1].count == 4, !words[0].hasSuffix(":") {
+                counting = words.count == 6 && matches(String(words[5].drop { $0 == " " }))
+            } else if counting, words.first == "Pss:", words.count >= 2, let kibibytes = Int(words[1]) {
+                total += kibibytes * 1024
+            }
+        }
+        return total
     }
 }
 
@@ -282,6 +305,29 @@ enum MappedFonts {
     }
 
     static func read(process: String) throws -> [String] {
-        paths(inMaps: try String(readingFile: "/proc/\(process)/maps"))
+        paths(inMaps: try ProcFile.read("/proc/\(process)/maps"))
+    }
+}
+
+/// A file under /proc, read to its end. Foundation's `String(contentsOfFile:)` stops after its
+/// first read, and the kernel hands out /proc/PID/smaps and maps a page or so per read, so it
+/// would see only their first few mappings.
+enum ProcFile {
+    static func read(_ path: String) throws -> String {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { throw BenchError(message: "cannot open \(path): \(String(cString: strerror(errno)))") }
+        defer { close(fd) }
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 65_536)
+        while true {
+            let count = chunk.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
+            if count == 0 { break }
+            if count < 0 {
+                if errno == EINTR { continue }
+                throw BenchError(message: "cannot read \(path): \(String(cString: strerror(errno)))")
+            }
+            bytes += chunk[..<count]
+        }
+        return String(decoding: bytes, as: UTF8.self)
     }
 }

@@ -19,6 +19,9 @@ enum MemoryPerWindow {
     struct Reading {
         var rollup: SmapsRollup
         var fonts: [String]
+        /// PSS of the Swift runtime's libraries: SwiftPM links them into the GTK peer too, which
+        /// never calls them, so this much of GTK's figure is not GTK's.
+        var swiftRuntime: Int
         /// The subject's `ready` line's `key=value` fields.
         var fields: [String: String]
     }
@@ -53,19 +56,26 @@ enum MemoryPerWindow {
         func rss(_ side: Side, _ windows: Int) -> Double? {
             SampleSet(readings[side]![windows]!.map { Double($0.rollup.resident) / mebibyte }).median
         }
+        func uss(_ side: Side, _ windows: Int) -> Double? {
+            let values = readings[side]![windows]!.compactMap { $0.rollup.unique.map { Double($0) / mebibyte } }
+            return values.count == samples ? SampleSet(values).median : nil
+        }
+        func suffix(_ windows: Int) -> String { windows == 1 ? "1_window" : "\(windows)_windows" }
         for side in Side.allCases {
             for windows in [1, manyWindows] {
                 let values = readings[side]![windows]!
-                recorder.keep("\(side)_pss_\(windows)_windows_mib", values.map { Double($0.rollup.proportional) / mebibyte })
-                recorder.keep("\(side)_rss_\(windows)_windows_mib", values.map { Double($0.rollup.resident) / mebibyte })
+                recorder.keep("\(side)_pss_\(suffix(windows))_mib", values.map { Double($0.rollup.proportional) / mebibyte })
+                recorder.keep("\(side)_rss_\(suffix(windows))_mib", values.map { Double($0.rollup.resident) / mebibyte })
             }
         }
         for windows in [1, manyWindows] {
-            let suffix = windows == 1 ? "1_window" : "\(windows)_windows"
+            let suffix = suffix(windows)
             for side in Side.allCases {
                 recorder.record("\(side)_pss_\(suffix)", pss(side, windows), unit: "MiB",
                                 note: breakdown(readings[side]![windows]!.last, side: side))
                 recorder.record("\(side)_rss_\(suffix)", rss(side, windows), unit: "MiB")
+                recorder.record("\(side)_uss_\(suffix)", uss(side, windows), unit: "MiB",
+                                note: "pages no other process maps: PSS moves with what else runs, this does not")
             }
             recorder.ratio("strata_over_gtk_pss_\(suffix)", pss(.strata, windows), over: pss(.gtk, windows), goal: .atMost(pssGoal),
                            note: "median of \(samples) process\(samples == 1 ? "" : "es") a side, taking turns")
@@ -75,6 +85,9 @@ enum MemoryPerWindow {
             recorder.record("\(side)_pss_per_added_window", added, unit: "MiB",
                             note: "(PSS of \(manyWindows) windows − PSS of 1) / \(manyWindows - 1)")
         }
+        recorder.record("gtk_pss_swift_runtime_1_window",
+                        SampleSet(readings[.gtk]![1]!.map { Double($0.swiftRuntime) / mebibyte }).median, unit: "MiB",
+                        note: "SwiftPM links the Swift runtime into the C peer, which never calls it: part of GTK's PSS that is not GTK's")
         // What each loaded of fonts: GTK (pango, FreeType) maps the files; Strata reads them whole
         // into memory of its own, so its maps show none and it counts its faces itself.
         for side in Side.allCases {
@@ -96,6 +109,9 @@ enum MemoryPerWindow {
             guard line.hasPrefix("ready") else { continue }
             let process = String(client.pid)
             let reading = Reading(rollup: try SmapsRollup.read(process: process), fonts: try MappedFonts.read(process: process),
+                                  swiftRuntime: MappingPSS.bytes(inSmaps: try ProcFile.read("/proc/\(process)/smaps")) {
+                                      $0.contains("/lib/swift/")
+                                  },
                                   fields: fields(line))
             return reading
         }
@@ -118,7 +134,7 @@ enum MemoryPerWindow {
         let rollup = reading.rollup
         func mebibytes(_ bytes: Int?) -> String { bytes.map { Report.format(Double($0) / 1_048_576) } ?? "?" }
         var parts = ["anonymous \(mebibytes(rollup.proportionalAnonymous))", "files \(mebibytes(rollup.proportionalFile))",
-                     "shared memory \(mebibytes(rollup.proportionalShared)) MiB"]
+                     "shared memory \(mebibytes(rollup.proportionalShared)) MiB", "Swift runtime \(mebibytes(reading.swiftRuntime)) MiB"]
         if let renderer = reading.fields["renderer"] { parts.append(renderer) }
         for key in ["shm_bytes", "render_cache_bytes", "glyph_cache_bytes", "font_face_bytes"] {
             if let bytes = reading.fields[key].flatMap({ Int($0) }) { parts.append("\(key.dropLast(6)) \(mebibytes(bytes)) MiB") }

@@ -34,6 +34,8 @@ struct MemoryTests {
         Pss_File:           5259 kB
         Pss_Shmem:          3000 kB
         Shared_Clean:       1568 kB
+        Private_Clean:       100 kB
+        Private_Dirty:      2000 kB
         """
 
     /// The driver reads both toolkits' processes with this one parser, in bytes.
@@ -42,9 +44,10 @@ struct MemoryTests {
         #expect(rollup.resident == 41720 * 1024 && rollup.proportional == 20367 * 1024)
         #expect(rollup.proportionalAnonymous == 12108 * 1024 && rollup.proportionalFile == 5259 * 1024
                  && rollup.proportionalShared == 3000 * 1024)
+        #expect(rollup.unique == 2100 * 1024)
         // An older kernel's rollup has no split: the sizes still read.
         let old = try SmapsRollup(parsing: "Rss: 8 kB\nPss: 4 kB\n", source: "test")
-        #expect(old.proportional == 4096 && old.proportionalAnonymous == nil)
+        #expect(old.proportional == 4096 && old.proportionalAnonymous == nil && old.unique == nil)
     }
 
     @Test func aRollupWithoutPssOrWithABadValueIsAnError() {
@@ -58,6 +61,9 @@ struct MemoryTests {
         #expect(byPid.resident > 1_000_000)
         #expect(byPid.proportional > 0 && byPid.proportional <= byPid.resident)
         #expect(throws: BenchError.self) { try SmapsRollup.read(process: "0") }
+        // The test runner links the Swift runtime, whose mappings the whole smaps file holds.
+        let smaps = try ProcFile.read("/proc/\(getpid())/smaps")
+        #expect(MappingPSS.bytes(inSmaps: smaps) { $0.contains("/lib/swift/") } > 0)
     }
 
     @Test func mappedFontsAreTheDistinctFontFilesOfTheMaps() {
@@ -73,6 +79,27 @@ struct MemoryTests {
         #expect(MappedFonts.paths(inMaps: maps) == [
             "/tmp/Gone.otf", "/usr/share/fonts/opentype/Noto Sans CJK.TTC", "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf",
         ])
+    }
+
+    /// The GTK peer's Swift runtime, which SwiftPM links in, is told apart by its mappings' paths.
+    @Test func thePssOfSomeMappingsIsSummedByPath() {
+        let smaps = """
+            7f0000000000-7f0000100000 r-xp 00000000 08:01 1234                       /opt/swift/usr/lib/swift/linux/libswiftCore.so
+            Size:               1024 kB
+            Rss:                 600 kB
+            Pss:                 300 kB
+            Pss_Dirty:            10 kB
+            7f0000100000-7f0000200000 rw-p 00000000 00:00 0 
+            Rss:                 900 kB
+            Pss:                 900 kB
+            7f0000200000-7f0000300000 r--p 00000000 08:01 1235                       /usr/lib/x86_64-linux-gnu/libgtk-4.so.1
+            Pss:                6000 kB
+            7f0000300000-7f0000400000 r--p 00100000 08:01 1234                       /opt/swift/usr/lib/swift/linux/libswiftCore.so
+            Pss:                  20 kB
+            """
+        #expect(MappingPSS.bytes(inSmaps: smaps) { $0.contains("/lib/swift/") } == 320 * 1024)
+        #expect(MappingPSS.bytes(inSmaps: smaps) { $0.hasSuffix("libgtk-4.so.1") } == 6000 * 1024)
+        #expect(MappingPSS.bytes(inSmaps: smaps) { _ in false } == 0)
     }
 
     @Test func aReadyLineGivesItsFields() {
