@@ -21,6 +21,8 @@ let package = Package(
         .executable(name: "strata-scanner", targets: ["strata-scanner"]),
         // The feed example's content, assets and cells, for the benchmark's M9 subject.
         .library(name: "FeedKit", targets: ["FeedKit"]),
+        // The gallery example's controls, for the benchmark's M6 subject (memory per window).
+        .library(name: "GalleryKit", targets: ["GalleryKit"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-system", from: "1.8.1"),
@@ -88,7 +90,9 @@ let package = Package(
         // The README's main demo: the feed, its model and cells in a library the tests use too.
         .target(name: "FeedKit", dependencies: ["Strata", "Locking"], path: "Examples/feed/FeedKit"),
         .executableTarget(name: "feed", dependencies: ["FeedKit", "Strata"], path: "Examples/feed/App"),
-        .executableTarget(name: "gallery", dependencies: ["Strata"], path: "Examples/gallery", exclude: ["screenshot.png"]),
+        // The gallery: its controls in a library the benchmark's memory subject builds too.
+        .target(name: "GalleryKit", dependencies: ["Strata"], path: "Examples/gallery/GalleryKit"),
+        .executableTarget(name: "gallery", dependencies: ["GalleryKit", "Strata"], path: "Examples/gallery/App"),
         .executableTarget(name: "headless-scene", dependencies: ["Strata"], path: "Examples/headless-scene", exclude: ["screenshot.png"]),
 
         // Tests.

@@ -36,6 +36,12 @@ let package = Package(
         .executableTarget(name: "gtk-typing-peer", dependencies: ["GtkPeerProbe"]),
         // M11's GTK4 peer: a GtkButton whose label counts clicks, clicked through sway's seat.
         .executableTarget(name: "gtk-click-peer", dependencies: ["GtkPeerProbe"]),
+        // M6's memory per window: the gallery's controls in N windows, in Strata (linking nothing
+        // but Strata and the gallery's GalleryKit) and in GTK4, each a process of its own.
+        .executableTarget(name: "gallery-memory-subject", dependencies: [
+            .product(name: "Strata", package: "Strata"), .product(name: "GalleryKit", package: "Strata"),
+        ]),
+        .executableTarget(name: "gtk-gallery-peer", dependencies: ["CBenchGtk"]),
         // M7's subject, a process of its own that links nothing but Strata.
         .executableTarget(name: "first-frame-subject", dependencies: [.product(name: "Strata", package: "Strata")]),
         // M9's Strata subject: the feed example's list and cells, scrolled and measured per frame.

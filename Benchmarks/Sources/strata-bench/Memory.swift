@@ -11,7 +11,8 @@ import Strata
 /// and evicting. Then resident memory and PSS are sampled every few frames for minutes, and
 /// growth is the least-squares slope over them, not one sample against another. Per window: the
 /// shared-memory bytes against W×H×4, buffers made after warm-up, and the glyph cache's size,
-/// bound and hit rate over the measured frames.
+/// bound and hit rate over the measured frames. Then memory per window, against GTK4
+/// (`MemoryPerWindow`).
 @MainActor
 enum Memory {
     /// U+4E00 onwards, the most common block of CJK ideographs; WenQuanYi Micro Hei has them all.
@@ -89,6 +90,8 @@ enum Memory {
             ], title: "M6: growth after warm-up, new CJK text every frame (one sample every \(MemorySubject.sampleFrames) frames)",
                unit: "MiB", xLabel: "sample", to: path)
         }
+        // The subject above is gone: the per-window processes have the machine to themselves.
+        try MemoryPerWindow.run(context, &recorder)
     }
 }
 
@@ -208,15 +211,123 @@ struct MemoryUsage {
     var heapInUse: Int
 
     static func read() throws -> MemoryUsage {
-        let text = try String(readingFile: "/proc/self/smaps_rollup")
-        func kibibytes(_ key: String) throws -> Int {
-            guard let line = text.split(separator: "\n").first(where: { $0.hasPrefix(key + ":") }),
-                  let value = line.split(separator: " ").dropFirst().first.flatMap({ Int($0) }) else {
-                throw BenchError(message: "/proc/self/smaps_rollup has no \(key)")
-            }
-            return value * 1024
-        }
-        return MemoryUsage(resident: try kibibytes("Rss"), proportional: try kibibytes("Pss"),
+        let rollup = try SmapsRollup.read(process: "self")
+        return MemoryUsage(resident: rollup.resident, proportional: rollup.proportional,
                            heapInUse: Int(clamping: peers_malloc_bytes_in_use()))
+    }
+}
+
+/// A process's memory as the kernel sums it over all its mappings in /proc/PID/smaps_rollup, in
+/// bytes: the same reading for this process and for another one (the per-window subjects, read
+/// by the driver so that Strata's and GTK's are read by the same code).
+struct SmapsRollup: Equatable {
+    /// Resident set size.
+    var resident: Int
+    /// Proportional set size: shared pages divided among the processes that map them.
+    var proportional: Int
+    /// The PSS split by what backs it (Linux 5.x and later; nil on older kernels): anonymous
+    /// memory (heaps, stacks), files (libraries, fonts, caches), and shared memory (memfds such as
+    /// wl_shm buffers).
+    var proportionalAnonymous: Int?
+    var proportionalFile: Int?
+    var proportionalShared: Int?
+    /// Pages only this process maps (its unique set size): unlike PSS, it does not move with what
+    /// other processes on the machine happen to map of the same libraries and fonts.
+    var unique: Int?
+
+    /// `process` is a pid or "self".
+    static func read(process: String) throws -> SmapsRollup {
+        try SmapsRollup(parsing: try ProcFile.read("/proc/\(process)/smaps_rollup"), source: "/proc/\(process)/smaps_rollup")
+    }
+
+    /// Parses the file's `Key:   value kB` lines; `source` names it in errors. Throws when Rss or
+    /// Pss is missing, or a value is not a whole number of kB.
+    init(parsing text: String, source: String) throws {
+        var values: [Substring: Int] = [:]
+        for line in text.split(separator: "\n") {
+            guard let colon = line.firstIndex(of: ":") else { continue }
+            let words = line[line.index(after: colon)...].split(separator: " ")
+            // The header line (addresses, "[rollup]") has a colon too, but not a "kB" value.
+            guard words.count == 2, words[1] == "kB" else { continue }
+            guard let kibibytes = Int(words[0]), kibibytes >= 0 else {
+                throw BenchError(message: "\(source): \(line[..<colon]) is not a number of kB")
+            }
+            values[line[..<colon]] = kibibytes * 1024
+        }
+        guard let resident = values["Rss"], let proportional = values["Pss"] else {
+            throw BenchError(message: "\(source) has no Rss or Pss")
+        }
+        self.resident = resident
+        self.proportional = proportional
+        proportionalAnonymous = values["Pss_Anon"]
+        proportionalFile = values["Pss_File"]
+        proportionalShared = values["Pss_Shmem"]
+        unique = values["Private_Clean"].flatMap { clean in values["Private_Dirty"].map { clean + $0 } }
+    }
+}
+
+/// The PSS of some of a process's mappings, chosen by path, from /proc/PID/smaps (one entry per
+/// mapping): how much of a process's memory is one library's, for instance.
+enum MappingPSS {
+    /// The bytes of PSS of the mappings in `smaps` whose path `matches` accepts.
+    static func bytes(inSmaps smaps: String, where matches: (String) -> Bool) -> Int {
+        var total = 0, counting = false
+        for line in smaps.split(separator: "\n") {
+            let words = line.split(separator: " ", maxSplits: 5)
+            // A mapping's header: an address range, then its permissions, offset, device, inode, path.
+            if words.count >= 5, words[0].contains("-"), words[1].count == 4, !words[0].hasSuffix(":") {
+                counting = words.count == 6 && matches(String(words[5].drop { $0 == " " }))
+            } else if counting, words.first == "Pss:", words.count >= 2, let kibibytes = Int(words[1]) {
+                total += kibibytes * 1024
+            }
+        }
+        return total
+    }
+}
+
+/// The font files a process has mapped, from its /proc/PID/maps: what each toolkit really loaded,
+/// whatever it asked fontconfig for.
+enum MappedFonts {
+    static let extensions = [".ttf", ".otf", ".ttc", ".otc", ".pfb", ".pcf", ".pcf.gz", ".woff", ".woff2"]
+
+    /// The distinct paths of font files in `maps`, sorted.
+    static func paths(inMaps maps: String) -> [String] {
+        var paths = Set<String>()
+        for line in maps.split(separator: "\n") {
+            // The path is the sixth field and may hold spaces; it starts at the first "/".
+            guard let slash = line.firstIndex(of: "/") else { continue }
+            var path = String(line[slash...])
+            if path.hasSuffix(" (deleted)") { path.removeLast(" (deleted)".count) }
+            let lowered = path.lowercased()
+            if extensions.contains(where: { lowered.hasSuffix($0) }) { paths.insert(path) }
+        }
+        return paths.sorted()
+    }
+
+    static func read(process: String) throws -> [String] {
+        paths(inMaps: try ProcFile.read("/proc/\(process)/maps"))
+    }
+}
+
+/// A file under /proc, read to its end. Foundation's `String(contentsOfFile:)` stops after its
+/// first read, and the kernel hands out /proc/PID/smaps and maps a page or so per read, so it
+/// would see only their first few mappings.
+enum ProcFile {
+    static func read(_ path: String) throws -> String {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { throw BenchError(message: "cannot open \(path): \(String(cString: strerror(errno)))") }
+        defer { close(fd) }
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 65_536)
+        while true {
+            let count = chunk.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
+            if count == 0 { break }
+            if count < 0 {
+                if errno == EINTR { continue }
+                throw BenchError(message: "cannot read \(path): \(String(cString: strerror(errno)))")
+            }
+            bytes += chunk[..<count]
+        }
+        return String(decoding: bytes, as: UTF8.self)
     }
 }

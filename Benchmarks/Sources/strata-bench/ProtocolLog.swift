@@ -7,7 +7,8 @@ import Glibc
 final class LoggedClient {
     /// When the client was spawned, in `monotonicSeconds()`.
     let start: Double
-    private let pid: pid_t
+    /// The client's process: the shell execs the command, so it is the command's own.
+    let pid: pid_t
     private let log: Int32
     private var pending: [UInt8] = []
     private var ended = false

@@ -1,26 +1,15 @@
-// gallery: Strata's controls, interactive. Buttons count clicks, a toggle and a slider report
-// their values, a label shows the last key with its modifiers and text, a card reacts to hover,
-// and a scroll pad counts wheel steps. Tab and Shift+Tab move a visible focus ring; Space and
-// Enter press the focused control.
-//
-// It prints one line per event on standard output (and, first, where each part is, in surface
-// points), so the end-to-end tests can drive it with a virtual pointer and keyboard and check
-// what it did. Runs until the window is closed, or for STRATA_DEMO_SECONDS seconds.
-import Glibc
+// The gallery's controls, in a library of their own: the gallery example shows them in its window,
+// and the benchmark's M6 subject builds the same window to measure its memory against GTK4's.
 import Strata
-
-/// Standard output, line by line, flushed at once: the tests read it while the gallery runs.
-func report(_ line: String) {
-    let text = "gallery: " + line + "\n"
-    _ = text.withCString { write(STDOUT_FILENO, $0, strlen($0)) }
-}
 
 /// A card that lightens while the pointer is over it.
 @MainActor
 final class HoverCard: Layer {
     let caption = Label(text: "Hover over me", font: Font(size: 13), color: Color(rgb: 0x3A3A3C))
+    private let report: Gallery.Report
 
-    override init() {
+    init(report: @escaping Gallery.Report) {
+        self.report = report
         super.init()
         cornerRadius = 12
         addSublayer(caption)
@@ -50,10 +39,12 @@ final class HoverCard: Layer {
 @MainActor
 final class ScrollPad: Layer {
     let caption = Label(text: "Scroll here: 0", font: Font(size: 13), color: Color(rgb: 0x3A3A3C))
+    private let report: Gallery.Report
     private var steps = 0
     private var distance = 0.0
 
-    override init() {
+    init(report: @escaping Gallery.Report) {
+        self.report = report
         super.init()
         cornerRadius = 12
         backgroundColor = Color(rgb: 0xEDEDF2)
@@ -71,11 +62,27 @@ final class ScrollPad: Layer {
     }
 }
 
+/// The gallery's window content, apart from the session and the window: the example app and the
+/// benchmark's M6 subject, which measures the memory a window of these controls takes, build the
+/// same controls from here.
 @MainActor
-func run() throws {
-    let session = try WaylandSession.connect()
-    let window = try Window(session: session, title: "Strata gallery", appID: "strata-gallery",
-                            size: Size(width: 560, height: 600))
+public enum Gallery {
+    /// Where the controls say what happened, one line per event, without the "gallery: " prefix.
+    public typealias Report = @MainActor (String) -> Void
+
+    /// The size the gallery's window opens at, in points.
+    public static let size = Size(width: 560, height: 600)
+
+    /// Fills `window`'s content layer with the gallery's controls, lays them out, and wires their
+    /// events and the window's key commands and input to `report`. The window owns everything
+    /// made here, through its layers and the closures it stores.
+    public static func populate(_ window: Window, report: @escaping Report) {
+        build(in: window, report: report)
+    }
+}
+
+@MainActor
+private func build(in window: Window, report: @escaping Gallery.Report) {
     window.host.backgroundColor = Color(rgb: 0xF7F7FA)
     let content = window.contentLayer
 
@@ -94,8 +101,8 @@ func run() throws {
     keyLabel.backgroundColor = .white
     keyLabel.cornerRadius = 8
     keyLabel.insets = 10
-    let hover = HoverCard()
-    let pad = ScrollPad()
+    let hover = HoverCard(report: report)
+    let pad = ScrollPad(report: report)
     // A form: each field reports its text as it changes (the password only its length).
     let name = TextField(placeholder: "Name")
     let password = TextField(placeholder: "Password")
@@ -206,21 +213,4 @@ func run() throws {
         report("layout decorations=\(decorations) surface=\(Int(window.host.size.width)),\(Int(window.host.size.height)) "
                + placed.joined(separator: " "))
     }
-
-    if let limit = getenv("STRATA_DEMO_SECONDS").flatMap({ Double(String(cString: $0)) }) {
-        session.loop.addTimer(after: .milliseconds(Int64(limit * 1000))) { session.loop.stop() }
-    }
-    window.onCloseRequest = { [weak window] in
-        window?.close()
-        session.loop.stop()
-    }
-    try session.run()
-}
-
-do {
-    try run()
-} catch {
-    let line = "gallery: \(error)\n"
-    _ = write(STDERR_FILENO, line, line.utf8.count)
-    exit(1)
 }
