@@ -34,7 +34,7 @@ enum InputLatency {
             guard let line = client.nextLine(before: start + seconds) else {
                 throw BenchError(message: "\(side) never became ready: \(lines.suffix(3).joined(separator: " | "))")
             }
-            if line == "ready" || line.hasPrefix("ready ") { return fields(line) }
+            if line == "ready" || line.hasPrefix("ready ") { return reportFields(line) }
             if line.hasPrefix("error=") { throw BenchError(message: "\(side): \(line.dropFirst(6))") }
             lines.append(line)
         }
@@ -51,7 +51,7 @@ enum InputLatency {
         while let line = client.nextLine(before: deadline), line != "end" {
             if line.hasPrefix("error=") { throw BenchError(message: "\(side.name): \(line.dropFirst(6))") }
             if line.hasPrefix("event=") {
-                reports.append(fields(line))
+                reports.append(reportFields(line))
             } else if let equals = line.firstIndex(of: "=") {
                 others[String(line[..<equals])] = line[line.index(after: equals)...]
             }
@@ -117,15 +117,5 @@ enum InputLatency {
         }
         recorder.ratio("latency_p99_strata_over_gtk\(suffix)", SampleSet(strata.latencies).percentile(0.99),
                        over: SampleSet(gtk.latencies).percentile(0.99), goal: .atMost(1))
-    }
-
-    /// `key=value` fields of a report line.
-    static func fields(_ line: Substring) -> [String: Substring] {
-        var fields: [String: Substring] = [:]
-        for field in line.split(separator: " ") {
-            guard let equals = field.firstIndex(of: "=") else { continue }
-            fields[String(field[..<equals])] = field[field.index(after: equals)...]
-        }
-        return fields
     }
 }

@@ -112,20 +112,10 @@ enum MemoryPerWindow {
                                   swiftRuntime: MappingPSS.bytes(inSmaps: try ProcFile.read("/proc/\(process)/smaps")) {
                                       $0.contains("/lib/swift/")
                                   },
-                                  fields: fields(line))
+                                  fields: reportFields(line).mapValues(String.init))
             return reading
         }
         throw BenchError(message: "\(side) (\(command)) was not at rest within 90 s")
-    }
-
-    /// The `key=value` words of a line.
-    nonisolated static func fields(_ line: Substring) -> [String: String] {
-        var fields: [String: String] = [:]
-        for word in line.split(separator: " ") {
-            guard let equals = word.firstIndex(of: "=") else { continue }
-            fields[String(word[..<equals])] = String(word[word.index(after: equals)...])
-        }
-        return fields
     }
 
     /// Where one reading's PSS lies, and what the subject said of itself.

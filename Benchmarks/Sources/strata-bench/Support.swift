@@ -63,6 +63,16 @@ enum Machine {
 }
 
 /// Seconds on the monotonic clock.
+/// The `key=value` words of a subject's report line; other words are left out.
+func reportFields(_ line: Substring) -> [String: Substring] {
+    var fields: [String: Substring] = [:]
+    for word in line.split(separator: " ") {
+        guard let equals = word.firstIndex(of: "=") else { continue }
+        fields[String(word[..<equals])] = word[word.index(after: equals)...]
+    }
+    return fields
+}
+
 func monotonicSeconds() -> Double {
     var time = timespec()
     clock_gettime(CLOCK_MONOTONIC, &time)

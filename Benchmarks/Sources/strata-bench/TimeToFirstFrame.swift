@@ -51,7 +51,7 @@ enum TimeToFirstFrame {
         let spawned = client.start
         while let line = client.nextLine(before: spawned + 60) {
             guard line.hasPrefix("first_frame ") else { continue }
-            let fields = InputLatency.fields(line)
+            let fields = reportFields(line)
             func presentation(_ prefix: String) throws -> Double {
                 guard let committed = fields[prefix + "commit_ns"].flatMap({ UInt64($0) }),
                       let milliseconds = fields[prefix + "presented_ms"].flatMap({ UInt32($0) }),

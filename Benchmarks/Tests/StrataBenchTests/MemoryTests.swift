@@ -101,10 +101,4 @@ struct MemoryTests {
         #expect(MappingPSS.bytes(inSmaps: smaps) { $0.hasSuffix("libgtk-4.so.1") } == 6000 * 1024)
         #expect(MappingPSS.bytes(inSmaps: smaps) { _ in false } == 0)
     }
-
-    @Test func aReadyLineGivesItsFields() {
-        #expect(MemoryPerWindow.fields("ready windows=10 renderer=GskCairoRenderer shm_bytes=42") == [
-            "windows": "10", "renderer": "GskCairoRenderer", "shm_bytes": "42",
-        ])
-    }
 }

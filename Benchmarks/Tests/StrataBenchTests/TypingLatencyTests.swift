@@ -19,7 +19,7 @@ struct TypingLatencyTests {
     }
 
     @Test func reportLinesSplitIntoFields() {
-        let fields = InputLatency.fields("event=3 delivered_ns=12 commit_ns=15 junk presented_ms=4294967295")
+        let fields = reportFields("event=3 delivered_ns=12 commit_ns=15 junk presented_ms=4294967295")
         #expect(fields["event"] == "3" && fields["delivered_ns"] == "12" && fields["commit_ns"] == "15")
         #expect(fields["presented_ms"] == "4294967295" && fields["junk"] == nil)
     }
