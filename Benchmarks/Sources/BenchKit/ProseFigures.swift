@@ -224,9 +224,9 @@ public enum ProseFigures {
         case passages(startingWith: String)
     }
 
-    /// The numbers with a unit of ×, ms or MiB in `section` of `document` (from its heading to
-    /// the next heading of the same level) that carry no figure comment: the gate that keeps
-    /// new prose numbers tied to the results.
+    /// The numbers with a result unit in `section` of `document` (from its heading to the next
+    /// heading of the same or a higher level) that carry no comment: the README's performance
+    /// summary uses it.
     public static func unannotated(in document: String, section heading: String) -> [String] {
         unannotated(in: document, scopes: [.section(heading)])
     }

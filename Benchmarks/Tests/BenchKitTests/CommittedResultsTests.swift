@@ -62,13 +62,14 @@ struct CommittedResultsTests {
         #expect(reported.isEmpty, "numbers in BENCHMARKS.md's reports of runs with neither a fig nor a past comment: \(reported)")
     }
 
-    /// The parts of BENCHMARKS.md that report runs rather than describe a method: the section on
-    /// misses, and each metric's account of its runs (to the next metric's description). Method
+    /// The parts of BENCHMARKS.md that report runs rather than describe a method: the sections on
+    /// misses and the soak, and each metric's account of its runs (to the next metric's description). Method
     /// text states parameters ("1 200 frames", "16.7 ms period"), which are not results.
     static let reportingRuns: [ProseFigures.Scope] = [
         .section("## Where Strata misses, and why"),
         .passages(startingWith: "What the run of"),
         .passages(startingWith: "The first run found"),
         .passages(startingWith: "`Benchmarks/results/"),
+        .section("## Soak"),
     ]
 }

@@ -103,6 +103,8 @@ struct ProseFiguresScopeTests {
     | M9 | 26.4 ms |
     <!-- end of generated results -->
 
+    ## How each metric is measured
+
     **M9 `feed_scroll`.** A 16.7 ms period, 1 200 frames (goal 0.2×).
 
     What the run of 2026-11-25 shows: 0.73 ms<!-- fig M9 a -->, GTK4's p99 at most 0.2× and
@@ -136,8 +138,20 @@ struct ProseFiguresScopeTests {
     @Test func reportedNumbersNeedAComment() {
         let scopes: [ProseFigures.Scope] = [.section("## Where Strata misses, and why"), .passages(startingWith: "What the run of")]
         #expect(ProseFigures.unannotated(in: Self.document, scopes: scopes) == ["26 ms", "32 ms", "9.9 %"])
+        // The generated block is checked against the JSON as a whole, so its figures need no comment.
+        #expect(ProseFigures.unannotated(in: Self.document, scopes: [.section("## Results")]).isEmpty)
         #expect(ProseFigures.unannotated(in: Self.document, scopes: [.section("## Gone"), .passages(startingWith: "Nothing")])
                 == ["no section ## Gone", "no paragraph beginning \"Nothing\""])
+    }
+
+    /// Sizes, names with digits and goals are not results; a ratio at a sentence's end is.
+    @Test func whatIsNotAResult() {
+        let text = """
+        ## Misses
+
+        A 1280×800 window, M10 ms, p99 ≤ 0.1 ms, at most 0.2×, a budget of 8 MiB (goal 2×); it is 1.4×.
+        """
+        #expect(ProseFigures.unannotated(in: text, scopes: [.section("## Misses")]) == ["1.4×"])
     }
 
     /// The check the committed documents get, on a fabricated one: a drifted number and a bare
