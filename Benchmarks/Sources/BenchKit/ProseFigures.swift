@@ -92,7 +92,8 @@ public enum ProseFigures {
         }
     }
 
-    /// The number or range at the end of `text`, its unit dropped: "1.7–2.2" of "draw 1.7–2.2×".
+    /// The number or range at the end of `text`, its unit dropped: "1.7–2.2" of "draw 1.7–2.2×",
+    /// "5218" of "against 5 218".
     static func trailingNumber(_ text: String) -> String {
         var scalars = Substring(text)
         // The unit and spaces after the number.
@@ -109,6 +110,9 @@ public enum ProseFigures {
                       let previous = scalars.dropLast().last, previous.isASCIIDigit {
                 sawRangeDash = true
                 number.insert("–", at: number.startIndex)
+            } else if last == " ", number.prefix(while: \.isASCIIDigit).count == 3,
+                      let previous = scalars.dropLast().last, previous.isASCIIDigit {
+                // A space between groups of thousands, as the documents write them: "5 218".
             } else {
                 break
             }

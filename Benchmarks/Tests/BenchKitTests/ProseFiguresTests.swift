@@ -94,6 +94,12 @@ struct ProseFiguresScopeTests {
         #expect(problems("15<!-- fig range M9 late, gone.json M9 late -->").count == 1)
     }
 
+    /// Thousands grouped with a space are one number; other spaces still end it.
+    @Test func thousandsGroupedWithASpace() {
+        #expect(ProseFigures.annotations(in: "5 218<!-- fig M9 x -->, 0 of 377<!-- fig M9 y -->, 12 1500<!-- fig M9 z -->").map(\.written)
+                == ["5218", "377", "1500"])
+    }
+
     static let document = """
     # Title
 
