@@ -40,7 +40,9 @@ struct CommittedResultsTests {
 
     /// Every figure quoted in the README and BENCHMARKS.md with a figure comment is the committed
     /// result it names, rounded as written; and every number with a unit in the README's
-    /// performance summary carries one, so none can drift from the JSON.
+    /// performance summary, and in BENCHMARKS.md's reports of runs, carries one (or, in
+    /// BENCHMARKS.md, a `past` comment saying it is from no committed file), so none can drift
+    /// from the JSON.
     @Test func proseFiguresMatchTheResults() throws {
         let results = Self.repository.appendingPathComponent("Benchmarks/results").path
         let newest = try #require(try ResultsFiles.newestFullRun(in: results))
@@ -55,5 +57,19 @@ struct CommittedResultsTests {
         #expect(ProseFigures.annotations(in: readme).count >= 10)
         let bare = ProseFigures.unannotated(in: readme, section: "## Performance")
         #expect(bare.isEmpty, "numbers in the README's performance summary without a figure comment: \(bare)")
+        let benchmarks = try read("BENCHMARKS.md")
+        let reported = ProseFigures.unannotated(in: benchmarks, scopes: Self.reportingRuns)
+        #expect(reported.isEmpty, "numbers in BENCHMARKS.md's reports of runs with neither a fig nor a past comment: \(reported)")
     }
+
+    /// The parts of BENCHMARKS.md that report runs rather than describe a method: the sections on
+    /// misses and the soak, and each metric's account of its runs (to the next metric's description). Method
+    /// text states parameters ("1 200 frames", "16.7 ms period"), which are not results.
+    static let reportingRuns: [ProseFigures.Scope] = [
+        .section("## Where Strata misses, and why"),
+        .passages(startingWith: "What the run of"),
+        .passages(startingWith: "The first run found"),
+        .passages(startingWith: "`Benchmarks/results/"),
+        .section("## Soak"),
+    ]
 }
