@@ -382,10 +382,12 @@ struct LayerAnimationTests {
         layer.showNextContentsAtOnce()
         layer.fadeNextContents(over: 1)
         layer.setNeedsDisplay()
-        try scene.step(until: { !layer.isAnimating(.contentsFade) })
-        try frame(scene)
+        // Shown whole: a fade still running from blue would hold the pixel at blue, the clock
+        // standing still. (Waiting for the pixel, not for a count of frames: a frame composed
+        // before the green result may still be the next one presented.)
+        try scene.step(until: { scene.pixel(10, 10) == Color.green.premultipliedARGB })
+        #expect(!layer.isAnimating(.contentsFade))
         #expect(layer.fadingFromContents == nil, "no older contents blend over the new ones")
-        #expect(scene.pixel(10, 10) == Color.green.premultipliedARGB)
 
         // The next result fades as asked.
         painter.color = .red

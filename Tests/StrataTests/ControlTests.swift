@@ -348,24 +348,28 @@ struct ControlTests {
     /// release's ease, which a release alone still gets. The injected clock stands still, so a
     /// fade once started is still running when looked at.
     @Test func aNewTitleOnReleaseShowsAtOnceWhereAReleaseAloneFades() throws {
+        let clock = InjectedClock()
         for changesTitle in [false, true] {
             let button = Button(title: "Clicked 0 times")
             let scene = try scene(with: button)
-            InjectedClock().install(on: scene.host)
+            clock.install(on: scene.host)
             if changesTitle {
                 button.addAction(for: .primaryActionTriggered) { button in button.title = "Clicked 1 time" }
             }
             scene.host.input.post(.pointerEntered(inside))
+            let initial = button.contents
             press(scene)
-            try scene.step(until: { button.isHighlighted && scene.host.statistics.displayTasksInFlight == 0 })
-            let started = scene.host.statistics.displayTasksStarted
+            // The press's render is shown once the contents are another bitmap (hovering and
+            // pressing in one turn render once).
+            try scene.step(until: { button.contents !== initial })
+            let pressed = button.contents
             release(scene)
-            try scene.step(until: {
-                scene.host.statistics.displayTasksStarted > started && scene.host.statistics.displayTasksInFlight == 0
-            })
+            // The release's render is shown once the contents are another bitmap.
+            try scene.step(until: { button.contents !== pressed })
             let fading = button.animationKeys.contains("contentsFade")
             #expect(fading == !changesTitle, "title changed: \(changesTitle); fading: \(fading)")
         }
+        withExtendedLifetime(clock) {}
     }
 
     @Test func colorsFallBackByState() {
