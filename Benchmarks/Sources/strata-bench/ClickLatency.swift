@@ -19,28 +19,20 @@ enum ClickLatency {
         let pointer = try VirtualPointer(display: display, extent: (1280, 800))
         // 25 clicks per process, two processes per side: 50 clicks each, interleaved.
         let clicks = context.count(25, smoke: 3), rounds = context.count(2, smoke: 1)
-        let binaries = String(CommandLine.arguments[0].reversed().drop { $0 != "/" }.reversed())
         let commands = [
             "strata": "'\(CommandLine.arguments[0])' click-subject --clicks \(clicks)",
-            "gtk": "'\(binaries)gtk-click-peer' --clicks \(clicks)",
+            "gtk": "'\(InputLatency.binaries)gtk-click-peer' --clicks \(clicks)",
         ]
-        var sides = ["strata": InputLatency.Side(name: "strata"), "gtk": InputLatency.Side(name: "gtk")]
         var random = SplitMix(seed: 11)
-        for round in 0..<rounds {
-            for side in InputLatency.sides(inRound: round) {
-                try click(clicks, into: &sides[side]!, command: "env \(compositor.environment) \(commands[side]!)",
-                          pointer: pointer, random: &random)
-            }
+        let (strata, gtk) = try InputLatency.race(rounds: rounds, commands: commands, environment: compositor.environment) {
+            try click(clicks, into: &$1, command: $0, pointer: pointer, random: &random)
         }
-        let (strata, gtk) = (sides["strata"]!, sides["gtk"]!)
         InputLatency.record(strata: strata, gtk: gtk, suffix: "", event: "click", refreshHz: compositor.refreshHz,
                             strataGoalIntervals: 2, into: &recorder)
         if let path = context.plotPath("m11-latency.png") {
-            try Plot.scatter([
-                .init(name: "GTK4 GtkButton", color: Color(rgb: 0xFF9500), values: gtk.latencies),
-                .init(name: "Strata Button", color: Color(rgb: 0x0A84FF), values: strata.latencies),
-            ], title: "M11: from a click sent through sway's seat to the frame showing the new count", unit: "ms",
-               xLabel: "click, in order", to: path)
+            try InputLatency.plot(strata: strata, named: "Strata Button", gtk: gtk, named: "GTK4 GtkButton",
+                                  title: "M11: from a click sent through sway's seat to the frame showing the new count",
+                                  event: "click", to: path)
         }
     }
 

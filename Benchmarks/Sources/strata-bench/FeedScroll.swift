@@ -95,11 +95,8 @@ enum FeedScroll {
                 recorder.record("\(side)_click_to_commit_\(label)", milliseconds.median, unit: "ms")
             }
             if let path = context.plotPath("m9-busy-\(label).png") {
-                try Plot.scatter([
-                    .init(name: "GTK 4 GtkListView (cairo)", color: Color(rgb: 0xFF9500), values: gtkBusy.values),
-                    .init(name: "Strata ListView", color: Color(rgb: 0x0A84FF), values: strataBusy.values),
-                ], title: "M9: main-thread CPU per frame, the feed at \(label) px/s (\(compositor.name), \(Int(compositor.refreshHz)) Hz)",
-                   unit: "ms", to: path)
+                try plotBusy(strata: strataBusy, gtk: gtkBusy,
+                             title: "the feed at \(label) px/s (\(compositor.name), \(Int(compositor.refreshHz)) Hz)", to: path)
             }
         }
         try runAt4K(context, &recorder)
@@ -163,12 +160,17 @@ enum FeedScroll {
         recorder.ratio("process_cpu_strata_over_gtk_4k", perFrame(mine, "process_cpu_ms"), over: perFrame(theirs, "process_cpu_ms"), goal: nil,
                        note: "CPU per frame of the whole process, every thread")
         if let path = context.plotPath("m9-busy-4k.png") {
-            try Plot.scatter([
-                .init(name: "GTK 4 GtkListView (cairo)", color: Color(rgb: 0xFF9500), values: gtkBusy.values),
-                .init(name: "Strata ListView", color: Color(rgb: 0x0A84FF), values: strataBusy.values),
-            ], title: "M9: main-thread CPU per frame, the feed at \(Int(speed)) px/s, 3840x2160 at scale 2 (sway, 60 Hz)",
-               unit: "ms", to: path)
+            try plotBusy(strata: strataBusy, gtk: gtkBusy,
+                         title: "the feed at \(Int(speed)) px/s, 3840x2160 at scale 2 (sway, 60 Hz)", to: path)
         }
+    }
+
+    /// The scatter plot of both sides' main-thread CPU, frame by frame.
+    private static func plotBusy(strata: SampleSet, gtk: SampleSet, title: String, to path: String) throws {
+        try Plot.scatter([
+            .init(name: "GTK 4 GtkListView (cairo)", color: Color(rgb: 0xFF9500), values: gtk.values),
+            .init(name: "Strata ListView", color: Color(rgb: 0x0A84FF), values: strata.values),
+        ], title: "M9: main-thread CPU per frame, \(title)", unit: "ms", to: path)
     }
 
     // MARK: Running the two sides

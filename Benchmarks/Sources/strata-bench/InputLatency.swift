@@ -1,5 +1,6 @@
 import BenchKit
 import Glibc
+import Strata
 
 /// The driver's half of the input-latency metrics (M11 clicks, M13 keys): the subjects report
 /// each event as `PresentationProbe` (or `gtk-peer-probe`) prints it, and this turns the reports
@@ -24,6 +25,37 @@ enum InputLatency {
     /// The two sides in `round`'s order: each goes first in every other round, so that a busy
     /// moment on the machine falls on both alike.
     static func sides(inRound round: Int) -> [String] { round.isMultiple(of: 2) ? ["strata", "gtk"] : ["gtk", "strata"] }
+
+    /// The directory this program runs from, where the GTK4 peers are built beside it.
+    static var binaries: String { String(CommandLine.arguments[0].reversed().drop { $0 != "/" }.reversed()) }
+
+    /// Runs each side's `command` once a round for `rounds` rounds, taking turns, under the
+    /// compositor's `environment`; `drive` starts the command and adds what it reports to the side.
+    @MainActor
+    static func race(rounds: Int, commands: [String: String], environment: String,
+                     drive: (_ command: String, _ side: inout Side) throws -> Void) throws -> (strata: Side, gtk: Side) {
+        var strata = Side(name: "strata"), gtk = Side(name: "gtk")
+        for round in 0..<rounds {
+            for name in sides(inRound: round) {
+                guard let command = commands[name] else { throw BenchError(message: "no command for \(name)") }
+                if name == "strata" {
+                    try drive("env \(environment) \(command)", &strata)
+                } else {
+                    try drive("env \(environment) \(command)", &gtk)
+                }
+            }
+        }
+        return (strata, gtk)
+    }
+
+    /// The scatter plot of both sides' latencies, event by event.
+    static func plot(strata: Side, named strataName: String, gtk: Side, named gtkName: String,
+                     title: String, event: String, to path: String) throws {
+        try Plot.scatter([
+            .init(name: gtkName, color: Color(rgb: 0xFF9500), values: gtk.latencies),
+            .init(name: strataName, color: Color(rgb: 0x0A84FF), values: strata.latencies),
+        ], title: title, unit: "ms", xLabel: "\(event), in order", to: path)
+    }
 
     /// Waits for the subject's `ready` line and returns its fields (`ready x=1 y=2`).
     @MainActor

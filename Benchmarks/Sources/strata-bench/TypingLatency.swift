@@ -32,31 +32,23 @@ enum TypingLatency {
         let directory = try FeedScroll.temporaryDirectory(prefix: "strata-m13")
         defer { _ = try? capture("rm -rf '\(directory)'") }
         let keys = context.count(60, smoke: 3), rounds = context.count(2, smoke: 1)
-        let binaries = String(CommandLine.arguments[0].reversed().drop { $0 != "/" }.reversed())
         var random = SplitMix(seed: 13)
         for (name, bytes) in documents {
             let path = "\(directory)/\(name).txt"
             try document(bytes: bytes).write(toFile: path)
             let commands = [
                 "strata": "'\(CommandLine.arguments[0])' typing-subject --document '\(path)' --keys \(keys)",
-                "gtk": "'\(binaries)gtk-typing-peer' --document '\(path)' --keys \(keys)",
+                "gtk": "'\(InputLatency.binaries)gtk-typing-peer' --document '\(path)' --keys \(keys)",
             ]
-            var sides = ["strata": InputLatency.Side(name: "strata"), "gtk": InputLatency.Side(name: "gtk")]
-            for round in 0..<rounds {
-                for side in InputLatency.sides(inRound: round) {
-                    try type(keys, into: &sides[side]!, command: "env \(compositor.environment) \(commands[side]!)",
-                             keyboard: keyboard, random: &random)
-                }
+            let (strata, gtk) = try InputLatency.race(rounds: rounds, commands: commands, environment: compositor.environment) {
+                try type(keys, into: &$1, command: $0, keyboard: keyboard, random: &random)
             }
-            let (strata, gtk) = (sides["strata"]!, sides["gtk"]!)
             InputLatency.record(strata: strata, gtk: gtk, suffix: "_\(name)", event: "key", refreshHz: compositor.refreshHz,
                                 strataGoalIntervals: 1, into: &recorder)
             if let path = context.plotPath("m13-latency-\(name).png") {
-                try Plot.scatter([
-                    .init(name: "GTK4 GtkTextView", color: Color(rgb: 0xFF9500), values: gtk.latencies),
-                    .init(name: "Strata TextView", color: Color(rgb: 0x0A84FF), values: strata.latencies),
-                ], title: "M13: from a key sent through sway's seat to the frame showing it, \(name) note", unit: "ms",
-                   xLabel: "key, in order", to: path)
+                try InputLatency.plot(strata: strata, named: "Strata TextView", gtk: gtk, named: "GTK4 GtkTextView",
+                                      title: "M13: from a key sent through sway's seat to the frame showing it, \(name) note",
+                                      event: "key", to: path)
             }
         }
     }
