@@ -443,7 +443,7 @@ enum EmojiPresentation: Equatable {
         let value = base.value
         if textSelector {
             self = .text
-        } else if strata_icu_is_emoji_presentation(value) || (strata_icu_is_emoji(value) && (emojiSelector || keycap || joiner || tags))
+        } else if strata_icu_is_emoji_presentation(value) || ((emojiSelector || keycap || joiner || tags) && strata_icu_is_emoji(value))
                     || (modifier && strata_icu_is_emoji_modifier_base(value)) {
             self = .emoji
         } else {
