@@ -19,12 +19,11 @@ enum ClickLatency {
         let pointer = try VirtualPointer(display: display, extent: (1280, 800))
         // 25 clicks per process, two processes per side: 50 clicks each, interleaved.
         let clicks = context.count(25, smoke: 3), rounds = context.count(2, smoke: 1)
-        let commands = [
-            "strata": "'\(CommandLine.arguments[0])' click-subject --clicks \(clicks)",
-            "gtk": "'\(InputLatency.binaries)gtk-click-peer' --clicks \(clicks)",
-        ]
         var random = SplitMix(seed: 11)
-        let (strata, gtk) = try InputLatency.race(rounds: rounds, commands: commands, environment: compositor.environment) {
+        let (strata, gtk) = try InputLatency.race(rounds: rounds,
+                                                  strata: "'\(CommandLine.arguments[0])' click-subject --clicks \(clicks)",
+                                                  gtk: "'\(BenchContext.programDirectory)gtk-click-peer' --clicks \(clicks)",
+                                                  environment: compositor.environment) {
             try click(clicks, into: &$1, command: $0, pointer: pointer, random: &random)
         }
         InputLatency.record(strata: strata, gtk: gtk, suffix: "", event: "click", refreshHz: compositor.refreshHz,

@@ -41,7 +41,7 @@ enum FeedScroll {
         let common = "--phases \(phases) --warmup-frames \(context.count(120, smoke: 10)) --refresh-hz \(compositor.refreshHz) "
             + "--clicks \(context.count(5, smoke: 1)) --start-item 1000 --timeout-seconds \(context.count(120, smoke: 60))"
         // Built beside this program (`swift build --package-path Benchmarks` builds every product).
-        let binaries = String(CommandLine.arguments[0].reversed().drop { $0 != "/" }.reversed())
+        let binaries = BenchContext.programDirectory
         let strata = try side("strata", command: "'\(binaries)feed-scroll-subject' \(common)", compositor: compositor, directory: directory)
         let gtk = try side("gtk4", command: "'\(binaries)gtk-feed-peer' --assets '\(directory)/assets' \(common)",
                            compositor: compositor, directory: directory)
@@ -123,7 +123,7 @@ enum FeedScroll {
         let common = "--phases \(Plot.format3((speed / compositor.refreshHz * 10).rounded() / 10)):\(frames) "
             + "--warmup-frames \(context.count(120, smoke: 10)) --refresh-hz \(compositor.refreshHz) --clicks 0 --start-item 1000 "
             + "--timeout-seconds \(context.count(180, smoke: 90))"
-        let binaries = String(CommandLine.arguments[0].reversed().drop { $0 != "/" }.reversed())
+        let binaries = BenchContext.programDirectory
         let strata = try side("strata", command: "'\(binaries)feed-scroll-subject' \(common)", compositor: compositor, directory: directory)
         let gtk = try side("gtk4", command: "'\(binaries)gtk-feed-peer' --assets '\(directory)/assets' \(common)",
                            compositor: compositor, directory: directory)

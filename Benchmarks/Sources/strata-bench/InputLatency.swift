@@ -26,22 +26,18 @@ enum InputLatency {
     /// moment on the machine falls on both alike.
     static func sides(inRound round: Int) -> [String] { round.isMultiple(of: 2) ? ["strata", "gtk"] : ["gtk", "strata"] }
 
-    /// The directory this program runs from, where the GTK4 peers are built beside it.
-    static var binaries: String { String(CommandLine.arguments[0].reversed().drop { $0 != "/" }.reversed()) }
-
-    /// Runs each side's `command` once a round for `rounds` rounds, taking turns, under the
-    /// compositor's `environment`; `drive` starts the command and adds what it reports to the side.
+    /// Runs each side's command once a round for `rounds` rounds, taking turns, under the
+    /// compositor's `environment`; `drive` starts a command and adds what it reports to its side.
     @MainActor
-    static func race(rounds: Int, commands: [String: String], environment: String,
+    static func race(rounds: Int, strata strataCommand: String, gtk gtkCommand: String, environment: String,
                      drive: (_ command: String, _ side: inout Side) throws -> Void) throws -> (strata: Side, gtk: Side) {
         var strata = Side(name: "strata"), gtk = Side(name: "gtk")
         for round in 0..<rounds {
             for name in sides(inRound: round) {
-                guard let command = commands[name] else { throw BenchError(message: "no command for \(name)") }
                 if name == "strata" {
-                    try drive("env \(environment) \(command)", &strata)
+                    try drive("env \(environment) \(strataCommand)", &strata)
                 } else {
-                    try drive("env \(environment) \(command)", &gtk)
+                    try drive("env \(environment) \(gtkCommand)", &gtk)
                 }
             }
         }

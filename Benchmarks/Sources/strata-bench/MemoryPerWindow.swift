@@ -35,7 +35,7 @@ enum MemoryPerWindow {
     static func run(_ context: BenchContext, _ recorder: inout MetricRecorder) throws {
         try WestonMetrics.requireCompositor()
         // Built beside this program (`swift build --package-path Benchmarks` builds all three).
-        let binaries = String(CommandLine.arguments[0].reversed().drop { $0 != "/" }.reversed())
+        let binaries = BenchContext.programDirectory
         for side in Side.allCases where access(binaries + side.program, X_OK) != 0 {
             throw BenchError(message: "\(binaries + side.program) is missing: build every product of the Benchmarks package")
         }

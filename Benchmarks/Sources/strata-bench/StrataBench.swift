@@ -28,6 +28,10 @@ struct BenchContext {
 
     /// The path of the plot called `name`, if plots are wanted.
     func plotPath(_ name: String) -> String? { plotDirectory.map { $0 + "/" + name } }
+
+    /// The directory this program runs from, with its trailing slash: the subjects and GTK4 peers
+    /// are built beside it (`swift build --package-path Benchmarks` builds every product).
+    static var programDirectory: String { String(CommandLine.arguments[0].reversed().drop { $0 != "/" }.reversed()) }
 }
 
 struct RunCommand: ParsableCommand {

@@ -76,7 +76,7 @@ enum TimeToFirstFrame {
         defer { _ = try? capture("rm -rf '\(directory)'") }
         mkdir(directory + "/assets", 0o700)
         try FeedAssets.export(to: directory + "/assets")
-        let binaries = String(CommandLine.arguments[0].reversed().drop { $0 != "/" }.reversed())
+        let binaries = BenchContext.programDirectory
         let commands = [
             "strata": "'\(binaries)feed-scroll-subject' --first-frame",
             "gtk": "'\(binaries)gtk-feed-peer' --assets '\(directory)/assets' --first-frame --start-item 0",
@@ -135,7 +135,7 @@ enum TimeToFirstFrame {
         var strata = (commit: SampleSet(), presentation: SampleSet())
         var peer = strata
         // Built beside this program (`swift build --package-path Benchmarks` builds both).
-        let subject = String(CommandLine.arguments[0].reversed().drop { $0 != "/" }.reversed()) + "first-frame-subject"
+        let subject = BenchContext.programDirectory + "first-frame-subject"
         guard access(subject, X_OK) == 0 else { throw BenchError(message: "\(subject) is missing: build every product of the Benchmarks package") }
         for _ in 0..<runs {
             // Interleaved, so a busy moment on the machine hits both alike.

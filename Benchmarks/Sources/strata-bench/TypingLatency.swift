@@ -36,11 +36,11 @@ enum TypingLatency {
         for (name, bytes) in documents {
             let path = "\(directory)/\(name).txt"
             try document(bytes: bytes).write(toFile: path)
-            let commands = [
-                "strata": "'\(CommandLine.arguments[0])' typing-subject --document '\(path)' --keys \(keys)",
-                "gtk": "'\(InputLatency.binaries)gtk-typing-peer' --document '\(path)' --keys \(keys)",
-            ]
-            let (strata, gtk) = try InputLatency.race(rounds: rounds, commands: commands, environment: compositor.environment) {
+            let options = "--document '\(path)' --keys \(keys)"
+            let (strata, gtk) = try InputLatency.race(rounds: rounds,
+                                                      strata: "'\(CommandLine.arguments[0])' typing-subject \(options)",
+                                                      gtk: "'\(BenchContext.programDirectory)gtk-typing-peer' \(options)",
+                                                      environment: compositor.environment) {
                 try type(keys, into: &$1, command: $0, keyboard: keyboard, random: &random)
             }
             InputLatency.record(strata: strata, gtk: gtk, suffix: "_\(name)", event: "key", refreshHz: compositor.refreshHz,

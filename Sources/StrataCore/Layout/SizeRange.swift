@@ -64,16 +64,17 @@ public struct SizeRange: Hashable, Sendable {
     }
 }
 
-/// Distances inward from each edge of a rectangle, in points.
+/// Distances inward from each edge of a rectangle, in points; made only by the initializers,
+/// which check them.
 public struct EdgeInsets: Hashable, Sendable {
     /// From the top edge.
-    public var top: Double
+    public let top: Double
     /// From the left edge.
-    public var left: Double
+    public let left: Double
     /// From the bottom edge.
-    public var bottom: Double
+    public let bottom: Double
     /// From the right edge.
-    public var right: Double
+    public let right: Double
 
     /// Insets for each edge; a NaN or infinite inset counts as 0, and one longer than
     /// `LayoutSpec.maximumLength` either way as that length.

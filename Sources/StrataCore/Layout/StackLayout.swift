@@ -132,8 +132,8 @@ struct StackLayout {
         var placed: [LayoutEngine.Placed] = []
         placed.reserveCapacity(items.count)
         for (lineIndex, line) in lines.enumerated() {
-            let used = items[line].reduce(0) { $0 + $1.main } + options.spacing * Double(Swift.max(line.count - 1, 0))
-            let (lead, gap) = Self.distribute(Self.distribution(options.justify), free: containerMain - used, count: line.count)
+            let (lead, gap) = Self.distribute(Self.distribution(options.justify), free: containerMain - lineLengths[lineIndex],
+                                              count: line.count)
             var mainCursor = lead
             for position in line {
                 var item = items[position]
