@@ -34,6 +34,17 @@ public final class ImageView: AsyncLayer, AsyncLayerDelegate {
         didSet { if contentMode != oldValue { setNeedsDisplayAtNextTick() } }
     }
 
+    /// Measures on any thread: the image at one pixel per point, shrunk to the range's largest
+    /// size with its aspect kept; nothing when there is no image.
+    public override func measurer() -> LayoutMeasurer {
+        guard let image else { return { $0.min } }
+        let natural = Size(width: Double(image.width), height: Double(image.height))
+        return { range in
+            let fit = Swift.min(1, range.max.width / Swift.max(natural.width, 1), range.max.height / Swift.max(natural.height, 1))
+            return Size(width: (natural.width * fit).rounded(), height: (natural.height * fit).rounded())
+        }
+    }
+
     public func displayTask(for layer: AsyncLayer) -> DisplayTask {
         guard let image else { return DisplayTask(display: nil) }
         let mode = contentMode

@@ -5,8 +5,8 @@ import Locking
 ///
 /// Setters record the change and commit one transaction, so however many properties change
 /// in a tick, the label displays once, with the last values. The display task draws a
-/// snapshot: the attributed text and options, laid out and drawn by a worker. `sizeThatFits`
-/// measures on the main thread with the same layout. Main actor only.
+/// snapshot: the attributed text and options, laid out and drawn by a worker. `measurer()`
+/// measures on any thread with the same layout. Main actor only.
 @MainActor
 open class Label: AsyncLayer, AsyncLayerDelegate {
     /// Where the text block sits when the label is taller than the text.
@@ -72,12 +72,29 @@ open class Label: AsyncLayer, AsyncLayerDelegate {
         delegate = self
     }
 
-    /// The size the text needs within `size` (insets included), measured now, on this thread.
-    public func sizeThatFits(_ size: Size) -> Size {
-        let layout = textLayout ?? makeLayout(width: size.width - insets * 2, scale: host?.scale ?? 1)
+    /// Measures the text on any thread: the size it needs within a range, insets included,
+    /// laid out as the render will lay it out (and through the same cache, so the render that
+    /// follows shapes nothing again). A label given a `textLayout` measures as that layout.
+    open override func measurer() -> LayoutMeasurer {
+        let insets = insets
+        if let given = textLayout {
+            let size = Self.inkSize(of: given, insets: insets)
+            return { _ in size }
+        }
+        let text = displayedText, library = fontLibrary, scale = host?.scale ?? 1
+        let (lines, spacing, alignment) = (numberOfLines, lineSpacing, self.alignment)
+        return { range in
+            guard !text.isEmpty else { return range.min }
+            let options = Self.options(width: range.max.width - insets * 2, lines: lines, spacing: spacing, alignment: alignment)
+            return Self.inkSize(of: TextLayout.cached(text, options: options, scale: scale, library: library), insets: insets)
+        }
+    }
+
+    /// The size that holds all of `layout`'s ink with `insets` around it, on whole points.
+    private nonisolated static func inkSize(of layout: TextLayout, insets: Double) -> Size {
         let bounds = layout.bounds
-        return Size(width: min((bounds.maxX - min(bounds.minX, 0)).rounded(.up) + insets * 2, size.width.isFinite ? size.width : .infinity),
-                    height: (bounds.maxY - min(bounds.minY, 0)).rounded(.up) + insets * 2)
+        return Size(width: (bounds.maxX - Swift.min(bounds.minX, 0)).rounded(.up) + insets * 2,
+                    height: (bounds.maxY - Swift.min(bounds.minY, 0)).rounded(.up) + insets * 2)
     }
 
     public func displayTask(for layer: AsyncLayer) -> DisplayTask {
@@ -212,8 +229,13 @@ open class Label: AsyncLayer, AsyncLayerDelegate {
     var linkHighlights: [Layer] = []
 
     private func options(width: Double) -> TextLayoutOptions {
-        TextLayoutOptions(width: max(width, 0), maximumLines: numberOfLines, lineSpacing: lineSpacing,
-                          alignment: alignment, lineBreakMode: .truncatingTail)
+        Self.options(width: width, lines: numberOfLines, spacing: lineSpacing, alignment: alignment)
+    }
+
+    /// How a label lays its text out at `width`, on any thread.
+    private nonisolated static func options(width: Double, lines: Int, spacing: Double, alignment: TextAlignment) -> TextLayoutOptions {
+        TextLayoutOptions(width: Swift.max(width, 0), maximumLines: lines, lineSpacing: spacing, alignment: alignment,
+                          lineBreakMode: .truncatingTail)
     }
 
     private func makeLayout(width: Double, scale: Double) -> TextLayout {

@@ -20,11 +20,11 @@ struct HostileWidgetTests {
         label.lineSpacing = value
         label.insets = value
         label.numberOfLines = value.isFinite ? Int(clamping: Int64(max(min(value, 1e18), -1e18))) : Int.min
-        _ = label.sizeThatFits(Size(width: value, height: value))
+        _ = label.measure(in: SizeRange(max: Size(width: value, height: value)))
         try scene.settle()
         for lines in [Int.min, -1, 0, Int.max] {
             label.numberOfLines = lines
-            _ = label.sizeThatFits(Size(width: 100, height: value))
+            _ = label.measure(in: SizeRange(max: Size(width: 100, height: value)))
             try scene.settle()
         }
         let mixed = MixedView(items: [.text("a", TextStyle(font: Font(size: 12), color: .black)),
@@ -58,12 +58,12 @@ struct HostileWidgetTests {
         button.horizontalPadding = value
         button.verticalPadding = value
         button.imageSpacing = value
-        _ = button.sizeThatFits(Size(width: value, height: value))
-        _ = slider.sizeThatFits(Size(width: value, height: value))
+        _ = button.measure(in: SizeRange(max: Size(width: value, height: value)))
+        _ = slider.measure(in: SizeRange(max: Size(width: value, height: value)))
         scene.root.addSublayer(button)
         let toggle = Toggle(isOn: true)
         toggle.frame = Rect(x: 0, y: 80, width: value, height: value)
-        _ = toggle.sizeThatFits(Size(width: value, height: value))
+        _ = toggle.measure(in: SizeRange(max: Size(width: value, height: value)))
         scene.root.addSublayer(toggle)
         try scene.settle()
         scene.host.input.post(.pointerEntered(Point(x: 10, y: 10)))

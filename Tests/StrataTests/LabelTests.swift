@@ -47,11 +47,11 @@ struct LabelTests {
         #expect(scene.host.statistics.displayTasksSynchronous == 0)
     }
 
-    @Test func sizeThatFitsHoldsAllTheInk() throws {
+    @Test func measureHoldsAllTheInk() throws {
         let scene = HeadlessScene(width: 300, height: 120, background: .clear)
         let target = label("Ågård jumps 中文 quickly", in: scene)
         target.numberOfLines = 0
-        let fitted = target.sizeThatFits(Size(width: 120, height: .infinity))
+        let fitted = target.measure(in: SizeRange(max: Size(width: 120, height: .infinity)))
         #expect(fitted.width <= 120)
         target.frame = Rect(origin: Point(x: 20, y: 20), size: fitted)
         target.verticalAlignment = .top

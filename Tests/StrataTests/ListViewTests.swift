@@ -59,7 +59,7 @@ private final class TextSource: ListViewDataSource {
         if measuresOnMainThread {
             cell.label.fontLibrary = pinnedFonts
             cell.label.text = "Item \(ids[index])"
-            _ = cell.label.sizeThatFits(Size(width: 200, height: 1000))
+            _ = cell.label.measure(in: SizeRange(max: Size(width: 200, height: 1000)))
         }
         cell.label.textLayout = layout.content as? TextLayout
         return cell

@@ -8,8 +8,13 @@ extension LayerHost: DisplayRecorder {
     /// path), counts it and passes it to `onProblem`.
     public func report(_ problem: Problem) {
         statistics.problems += 1
-        Self.log.warning("\(problem.code): \(LogText.quoted(problem.description, limit: 500))")
+        Self.logProblem(problem)
         onProblem?(problem)
+    }
+
+    /// Logs a problem escaped and cut, for `report` and for layers that have no host to report to.
+    static func logProblem(_ problem: Problem) {
+        log.warning("\(problem.code): \(LogText.quoted(problem.description, limit: 500))")
     }
 
     /// Counts a render's progress; a render that ended lets the host go idle.

@@ -5,7 +5,7 @@ extension LayerHost {
     public struct Problem: Sendable, CustomStringConvertible {
         /// What kind of problem. New codes may be added; match with `==` or a `default`.
         public struct Code: Hashable, Sendable, CustomStringConvertible {
-            private enum Value: String, Sendable { case oversizedLayer, allocationFailed, invalidSurfaceSize, textEditFailed }
+            private enum Value: String, Sendable { case oversizedLayer, allocationFailed, invalidSurfaceSize, textEditFailed, layoutFailed }
             private let value: Value
             private init(_ value: Value) { self.value = value }
 
@@ -18,9 +18,22 @@ extension LayerHost {
             /// An edit, a paste or a copy in a text widget could not be done (the text would pass
             /// its capacity, the clipboard could not be read); the text is as it was.
             public static let textEditFailed = Code(.textEditFailed)
+            /// A layer's layout spec could not be solved or applied; its sublayers keep their
+            /// frames.
+            public static let layoutFailed = Code(.layoutFailed)
 
             /// The code's name.
-            public var description: String { value.rawValue }
+            /// A layer's layout spec that could not be solved.
+        public static func layoutFailed(_ error: LayoutError) -> Problem {
+            Problem(.layoutFailed, "a layout spec could not be solved; the sublayers keep their frames", cause: error)
+        }
+
+        /// A layer's layout that could not be applied in full.
+        public static func layoutFailed(_ message: String) -> Problem {
+            Problem(.layoutFailed, message)
+        }
+
+        public var description: String { value.rawValue }
         }
 
         /// What kind of problem this is.
@@ -50,6 +63,16 @@ extension LayerHost {
         /// A surface geometry that had to be clamped.
         public static func invalidSurfaceSize(width: Double, height: Double, scale: Double) -> Problem {
             Problem(.invalidSurfaceSize, "surface size \(width)×\(height) at scale \(scale) is not drawable; it is clamped")
+        }
+
+        /// A layer's layout spec that could not be solved.
+        public static func layoutFailed(_ error: LayoutError) -> Problem {
+            Problem(.layoutFailed, "a layout spec could not be solved; the sublayers keep their frames", cause: error)
+        }
+
+        /// A layer's layout that could not be applied in full.
+        public static func layoutFailed(_ message: String) -> Problem {
+            Problem(.layoutFailed, message)
         }
 
         public var description: String { message + (cause.map { " (\($0))" } ?? "") }

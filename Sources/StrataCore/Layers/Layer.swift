@@ -369,13 +369,43 @@ open class Layer {
     }
 
     /// Positions the sublayers. Runs on the main thread during a tick, after transactions and
-    /// before display. The default calls `layoutHandler`.
+    /// before display. The default applies `layoutSpec()` when there is one, and otherwise calls
+    /// `layoutHandler`.
     open func layoutSublayers() {
-        layoutHandler?(self)
+        if !applyLayoutSpec() { layoutHandler?(self) }
     }
 
     /// Lays out the sublayers of a plain layer without subclassing.
     public var layoutHandler: ((Layer) -> Void)?
+
+    // MARK: Measuring and layout specs (Layer+Layout.swift)
+
+    /// How the sublayers are laid out, as a spec whose items name them (`LayoutSpec.layer(_:)`),
+    /// or nil to lay them out some other way. The default returns `layoutSpecHandler`'s spec.
+    ///
+    /// When there is a spec, `layoutSublayers()` solves it for exactly the layer's size and sets
+    /// every named sublayer's frame in one pass, and `measurer()` measures the layer by it.
+    open func layoutSpec() -> LayoutSpec? { layoutSpecHandler?(self) }
+
+    /// Gives a plain layer a layout spec without subclassing.
+    public var layoutSpecHandler: ((Layer) -> LayoutSpec)? { didSet { setNeedsLayout() } }
+
+    /// Measures the layer on any thread: a function that returns the size the layer's content
+    /// takes within a size range, made now from a snapshot of what the layer shows (text, image,
+    /// spec), so later changes to the layer do not reach it.
+    ///
+    /// Override it to give a layer a size of its own, capturing values, never the layer:
+    ///
+    /// ```swift
+    /// override func measurer() -> LayoutMeasurer {
+    ///     let rows = Double(values.count)
+    ///     return { range in Size(width: range.max.width, height: rows * 20) }
+    /// }
+    /// ```
+    ///
+    /// The default measures `layoutSpec()` when there is one; a layer with neither takes the
+    /// range's minimum size.
+    open func measurer() -> LayoutMeasurer { specMeasurer() }
 
     /// Produces contents; called on the main thread during a tick when `needsDisplay` is set.
     /// A plain layer has nothing to draw; `AsyncLayer` renders on a worker.

@@ -4,8 +4,8 @@ import StrataRender
 /// node within a range is made once and remembered. A stack measures each child more than once
 /// (its basis, then its cross size, then stretched); remembering keeps a nested tree from paying
 /// that at every level.
-struct LayoutEngine {
-    enum Kind {
+struct LayoutEngine: Sendable {
+    enum Kind: Sendable {
         case item(LayoutKey?, @Sendable (SizeRange) -> Size)
         case stack(StackOptions)
         case inset(EdgeInsets)
@@ -16,20 +16,20 @@ struct LayoutEngine {
         case absolute(AbsoluteSizing)
     }
 
-    struct Node {
+    struct Node: Sendable {
         let kind: Kind
         let style: LayoutStyle
         var children: [Int] = []
     }
 
     /// A node laid out: its size, and its children's layouts at their origins in its space.
-    struct Laid {
+    struct Laid: Sendable {
         let node: Int
         let size: Size
         var children: [Placed] = []
     }
 
-    struct Placed {
+    struct Placed: Sendable {
         let origin: Point
         let laid: Laid
     }
@@ -37,7 +37,7 @@ struct LayoutEngine {
     /// One layout asked of a node: the range, the parent's size its fractions are of, and the
     /// axes whose size the parent has decided (a stack's flexed length, or a stretch), where the
     /// node's own `width` or `height` no longer applies.
-    struct Request: Hashable {
+    struct Request: Hashable, Sendable {
         let node: Int
         let range: SizeRange
         let parent: Size

@@ -188,7 +188,7 @@ public struct LayoutKey: Hashable, Sendable {
 }
 
 /// A length in a layout: automatic, a number of points, or a fraction of the parent's size.
-public enum LayoutLength: Hashable, Sendable {
+public enum LayoutLength: Hashable, Sendable, ExpressibleByIntegerLiteral, ExpressibleByFloatLiteral {
     /// Decided by the content, or by the container.
     case auto
     /// A number of points; negative and NaN counts as 0, infinite as `.auto`, and beyond
@@ -197,6 +197,11 @@ public enum LayoutLength: Hashable, Sendable {
     /// A fraction of the parent's largest size on the same axis (0.5 is half); `.auto` where that
     /// is infinite, and negative or NaN counts as 0.
     case fraction(Double)
+
+    /// A number of points, so `frame(width: 40)` reads as it should.
+    public init(integerLiteral value: Int) { self = .points(Double(value)) }
+    /// A number of points, so `frame(width: 40.5)` reads as it should.
+    public init(floatLiteral value: Double) { self = .points(value) }
 
     /// The length in points against a parent of `parent` points, or nil for automatic.
     func resolved(against parent: Double) -> Double? {

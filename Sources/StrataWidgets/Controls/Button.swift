@@ -42,9 +42,9 @@ open class Button: Control {
     public var fontLibrary = FontLibrary.shared { didSet { if fontLibrary !== oldValue { setNeedsDisplayAtNextTick() } } }
     /// The rounding of the background (and of the focus ring, which follows it).
     public var backgroundCornerRadius = 8.0 { didSet { if backgroundCornerRadius != oldValue { setNeedsDisplayAtNextTick() } } }
-    /// Space between the edges and the content, left and right; also the least `sizeThatFits` keeps.
+    /// Space between the edges and the content, left and right; also the least `measurer()` keeps.
     public var horizontalPadding = 16.0 { didSet { if horizontalPadding != oldValue { setNeedsDisplayAtNextTick() } } }
-    /// Space above and below the content, for `sizeThatFits` and for fitting the image.
+    /// Space above and below the content, for `measurer()` and for fitting the image.
     public var verticalPadding = 8.0 { didSet { if verticalPadding != oldValue { setNeedsDisplayAtNextTick() } } }
     /// Space between the image and the title.
     public var imageSpacing = 6.0 { didSet { if imageSpacing != oldValue { setNeedsDisplayAtNextTick() } } }
@@ -78,13 +78,14 @@ open class Button: Control {
     /// The title colour in `state`, after falling back (black when none is set at all).
     public func titleColor(for state: State) -> Color { titleColors.resolve(state) ?? .black }
 
-    /// The size that shows the whole title and image with the paddings, measured now, on this
-    /// thread; never wider than `size`.
-    public func sizeThatFits(_ size: Size) -> Size {
+    /// Measures on any thread the size that shows the whole title and image with the paddings;
+    /// a narrower range truncates the title.
+    open override func measurer() -> LayoutMeasurer {
         let content = Content(self, scale: host?.scale ?? 1)
-        let height = Swift.max(content.titleHeight, content.imageSize(forHeight: .infinity).height) + verticalPadding * 2
-        let width = (content.naturalWidth + horizontalPadding * 2).rounded(.up)
-        return Size(width: size.width.isFinite ? Swift.min(width, size.width) : width, height: height.rounded(.up))
+        return { _ in
+            let height = Swift.max(content.titleHeight, content.imageSize(forHeight: .infinity).height) + content.verticalPadding * 2
+            return Size(width: (content.naturalWidth + content.horizontalPadding * 2).rounded(.up), height: height.rounded(.up))
+        }
     }
 
     open override func displayTask(for layer: AsyncLayer) -> DisplayTask {

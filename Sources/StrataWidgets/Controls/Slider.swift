@@ -74,9 +74,10 @@ open class Slider: Control {
     /// Where the thumb's centre may go, in from each end so the thumb and its ring stay inside.
     private nonisolated static let inset = thumbDiameter / 2 + ControlStyle.focusRingSpace
 
-    /// As wide as offered (200 points when unbounded), as tall as the thumb and its ring.
-    public func sizeThatFits(_ size: Size) -> Size {
-        Size(width: size.width.isFinite ? size.width : 200, height: Self.thumbDiameter + ControlStyle.focusRingSpace * 2)
+    /// As wide as offered (200 points when unbounded, as a stack asks for a natural width), as
+    /// tall as the thumb and its ring.
+    open override func measurer() -> LayoutMeasurer {
+        { range in Size(width: range.max.width.isFinite ? range.max.width : 200, height: Self.thumbDiameter + ControlStyle.focusRingSpace * 2) }
     }
 
     // MARK: Geometry

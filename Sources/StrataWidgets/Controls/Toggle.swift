@@ -5,7 +5,7 @@ import StrataCore
 /// setting `isOn` in code sends nothing.
 ///
 /// The track keeps its proportions (7:4) and is centred in the bounds, leaving room for the
-/// focus ring; `sizeThatFits` gives the usual size. The knob is a sublayer drawn once: a flip
+/// focus ring; `measurer()` gives the usual size. The knob is a sublayer drawn once: a flip
 /// slides it on a spring, and a press stretches it, at composition (`animatesStateChanges`),
 /// while the track's colour cross-fades. Main actor only.
 @MainActor
@@ -33,8 +33,8 @@ open class Toggle: Control {
     public var focusRingColor = ControlStyle.accent { didSet { if focusRingColor != oldValue { setNeedsDisplayAtNextTick() } } }
 
     /// 44 × 24 points of track with room for the focus ring around it.
-    public func sizeThatFits(_ size: Size) -> Size {
-        Size(width: 44 + ControlStyle.focusRingSpace * 2, height: 24 + ControlStyle.focusRingSpace * 2)
+    open override func measurer() -> LayoutMeasurer {
+        { _ in Size(width: 44 + ControlStyle.focusRingSpace * 2, height: 24 + ControlStyle.focusRingSpace * 2) }
     }
 
     /// Flips the switch and sends `valueChanged`.

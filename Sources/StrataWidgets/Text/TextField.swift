@@ -161,11 +161,15 @@ open class TextField: Control, TextEditingView {
     /// How far the text is scrolled left, in points.
     private var scrollX = 0.0
 
-    /// The height the font needs, with room above and below.
-    public func sizeThatFits(_ size: Size) -> Size {
-        let line = TextLayout.cached(AttributedText("Ag", style: TextStyle(font: font)), options: TextLayoutOptions(),
-                                     scale: host?.scale ?? 1, library: fontLibrary).size.height
-        return Size(width: size.width.isFinite ? size.width : 200, height: (line + 12).rounded(.up))
+    /// Measures on any thread: as wide as offered (200 points when unbounded, as a stack asks for
+    /// a natural width), as tall as a line of the font with room above and below.
+    open override func measurer() -> LayoutMeasurer {
+        let (font, scale, library) = (font, host?.scale ?? 1, fontLibrary)
+        return { range in
+            let line = TextLayout.cached(AttributedText("Ag", style: TextStyle(font: font)), options: TextLayoutOptions(),
+                                         scale: scale, library: library).size.height
+            return Size(width: range.max.width.isFinite ? range.max.width : 200, height: (line + 12).rounded(.up))
+        }
     }
 
     open override func didJoin(_ host: LayerHost) {

@@ -54,6 +54,17 @@ open class TextView: ScrollView, TextEditingView {
     public var fontLibrary = FontLibrary.shared { didSet { if fontLibrary !== oldValue { styleChanged() } } }
     /// Space between the view's edges and the text, in points.
     public var textInset = 8.0 { didSet { if textInset != oldValue { styleChanged() } } }
+
+    /// Measures on any thread: as wide as offered (200 points when unbounded), and three lines of
+    /// the font tall with the insets, as the view scrolls whatever it holds beyond that.
+    open override func measurer() -> LayoutMeasurer {
+        let (font, scale, library, inset) = (font, host?.scale ?? 1, fontLibrary, textInset)
+        return { range in
+            let line = TextLayout.cached(AttributedText("Ag", style: TextStyle(font: font)), options: TextLayoutOptions(),
+                                         scale: scale, library: library).size.height
+            return Size(width: range.max.width.isFinite ? range.max.width : 200, height: (line * 3 + inset * 2).rounded(.up))
+        }
+    }
     /// Whether the user may change the text; false still lets them select and copy it.
     public var isEditable = true {
         didSet {
