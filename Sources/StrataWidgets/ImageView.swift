@@ -26,7 +26,11 @@ public final class ImageView: AsyncLayer, AsyncLayerDelegate {
     /// The bitmap shown; nil shows nothing (the contents are cleared). A change is by identity:
     /// assigning the same bitmap again does nothing.
     public var image: Bitmap? {
-        didSet { if image !== oldValue { setNeedsDisplayAtNextTick() } }
+        didSet {
+            guard image !== oldValue else { return }
+            setNeedsDisplayAtNextTick()
+            invalidateMeasurement()
+        }
     }
 
     /// How the image fills the view's bounds.

@@ -255,6 +255,7 @@ open class Label: AsyncLayer, AsyncLayerDelegate {
         selectionTextChanged()
         linksChanged()
         setNeedsDisplayAtNextTick()
+        invalidateMeasurement()
     }
 }
 

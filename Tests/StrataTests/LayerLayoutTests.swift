@@ -156,3 +156,31 @@ struct LayerLayoutTests {
         #expect(stranger.frame == .zero)
     }
 }
+
+extension LayerLayoutTests {
+    /// New text in a label that a spec placed lays its container out again, and the container's
+    /// own container when a spec placed that too: the neighbours move to make room.
+    @Test func aChangedMeasurementLaysOutTheSpecsAbove() throws {
+        let scene = HeadlessScene(width: 400, height: 100)
+        let name = label("Ann"), badge = Layer()
+        let row = Layer()
+        row.addSublayer(name)
+        row.addSublayer(badge)
+        row.layoutSpecHandler = { _ in .stack(.horizontal, spacing: 4, [.layer(name), .layer(badge).frame(width: 10, height: 10)]) }
+        let after = Layer()
+        let outer = Layer()
+        outer.addSublayer(row)
+        outer.addSublayer(after)
+        outer.layoutSpecHandler = { _ in .stack(.horizontal, alignItems: .start, [.layer(row), .layer(after).frame(width: 5, height: 5)]) }
+        outer.frame = Rect(x: 0, y: 0, width: 400, height: 100)
+        scene.root.addSublayer(outer)
+        try scene.settle()
+        let (badgeX, afterX) = (badge.frame.minX, after.frame.minX)
+        #expect(badgeX == name.frame.maxX + 4 && afterX == row.frame.maxX)
+
+        name.text = "Annabel Lee of the kingdom by the sea"
+        try scene.settle()
+        #expect(badge.frame.minX == name.frame.maxX + 4 && badge.frame.minX > badgeX + 100)
+        #expect(after.frame.minX == row.frame.maxX && after.frame.minX > afterX + 100)
+    }
+}

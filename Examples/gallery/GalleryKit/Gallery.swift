@@ -17,7 +17,7 @@ final class HoverCard: Layer {
         update()
     }
 
-    override func layoutSublayers() { caption.frame = Rect(origin: .zero, size: bounds.size) }
+    override func layoutSpec() -> LayoutSpec? { .layer(caption) }
     override func pointerEntered(_ event: PointerEvent) {
         update()
         report("hover entered")
@@ -52,7 +52,7 @@ final class ScrollPad: Layer {
         addSublayer(caption)
     }
 
-    override func layoutSublayers() { caption.frame = Rect(origin: .zero, size: bounds.size) }
+    override func layoutSpec() -> LayoutSpec? { .layer(caption) }
     override func scrolled(_ event: ScrollEvent) -> Bool {
         steps += Int(event.scroll.stepsY)
         distance += event.scroll.deltaY
@@ -173,29 +173,25 @@ private func build(in window: Window, report: @escaping Gallery.Report) {
     }
     window.onClose = { report("closed") }
 
+    // The whole window as one spec: rows of controls in a column; nothing is placed by hand.
+    content.layoutSpecHandler = { _ in
+        .inset(EdgeInsets(all: 20), .stack(.vertical, spacing: 14, alignItems: .stretch, [
+            .layer(title),
+            .stack(.horizontal, spacing: 12, [.layer(counter).frame(minWidth: 180), .layer(reset), .layer(disabled)]),
+            .stack(.horizontal, spacing: 12, alignItems: .center, [
+                .layer(toggle), .layer(toggleLabel).frame(width: 60), .layer(slider).flex(grow: 1), .layer(sliderLabel).frame(width: 50),
+            ]),
+            .layer(keyLabel),
+            .stack(.horizontal, spacing: 20, [.layer(hover).flex(grow: 1, basis: 0), .layer(pad).flex(grow: 1, basis: 0)])
+                .frame(height: 110),
+            .stack(.horizontal, spacing: 20, [name, password, search].map { .layer($0).flex(grow: 1, basis: 0) }),
+            .layer(hint),
+            .layer(note).flex(grow: 1, shrink: 1).frame(minHeight: 40, maxHeight: 160),
+        ]))
+    }
     // Closures stored on the window or its layers hold it weakly: it owns them.
-    content.layoutHandler = { [weak window] content in
+    content.layoutHandler = { [weak window] _ in
         guard let window else { return }
-        let width = content.bounds.width
-        let gap = 20.0
-        title.frame = Rect(x: gap, y: 14, width: 300, height: 32)
-        counter.frame = Rect(x: gap, y: 60, width: 180, height: 36)
-        reset.frame = Rect(x: gap + 192, y: 60, width: 90, height: 36)
-        disabled.frame = Rect(x: gap + 294, y: 60, width: 110, height: 36)
-        toggle.frame = Rect(x: gap, y: 116, width: 52, height: 32)
-        toggleLabel.frame = Rect(x: gap + 64, y: 116, width: 80, height: 32)
-        slider.frame = Rect(x: gap + 160, y: 116, width: max(width - 160 - gap * 2 - 70, 60), height: 32)
-        sliderLabel.frame = Rect(x: width - gap - 60, y: 116, width: 60, height: 32)
-        keyLabel.frame = Rect(x: gap, y: 166, width: width - gap * 2, height: 40)
-        let half = ((width - gap * 3) / 2).rounded()
-        hover.frame = Rect(x: gap, y: 224, width: half, height: 110)
-        pad.frame = Rect(x: gap * 2 + half, y: 224, width: half, height: 110)
-        let third = ((width - gap * 4) / 3).rounded(.down)
-        name.frame = Rect(x: gap, y: 346, width: third, height: 40)
-        password.frame = Rect(x: gap * 2 + third, y: 346, width: third, height: 40)
-        search.frame = Rect(x: gap * 3 + third * 2, y: 346, width: third, height: 40)
-        hint.frame = Rect(x: gap, y: 400, width: width - gap * 2, height: 20)
-        note.frame = Rect(x: gap, y: 432, width: width - gap * 2, height: max(min(content.bounds.height - 432 - gap, 160), 40))
         // Where each part is, in surface points, for the end-to-end tests.
         let parts: [(String, Layer)] = [("counter", counter), ("reset", reset), ("toggle", toggle), ("slider", slider),
                                          ("key", keyLabel), ("hover", hover), ("pad", pad), ("name", name), ("password", password),

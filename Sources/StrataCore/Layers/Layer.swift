@@ -369,14 +369,20 @@ open class Layer {
     }
 
     /// Positions the sublayers. Runs on the main thread during a tick, after transactions and
-    /// before display. The default applies `layoutSpec()` when there is one, and otherwise calls
+    /// before display. The default applies `layoutSpec()` when there is one, then calls
     /// `layoutHandler`.
     open func layoutSublayers() {
-        if !applyLayoutSpec() { layoutHandler?(self) }
+        isLaidOutBySpec = applyLayoutSpec()
+        layoutHandler?(self)
     }
 
-    /// Lays out the sublayers of a plain layer without subclassing.
+    /// Lays out the sublayers of a plain layer without subclassing; with a `layoutSpec()`, runs
+    /// after the spec's frames are set, for whatever the spec does not place.
     public var layoutHandler: ((Layer) -> Void)?
+
+    /// Whether the last layout of the sublayers applied a spec, so a change in a sublayer's
+    /// measured size must lay them out again.
+    var isLaidOutBySpec = false
 
     // MARK: Measuring and layout specs (Layer+Layout.swift)
 
@@ -406,6 +412,18 @@ open class Layer {
     /// The default measures `layoutSpec()` when there is one; a layer with neither takes the
     /// range's minimum size.
     open func measurer() -> LayoutMeasurer { specMeasurer() }
+
+    /// Says that what `measurer()` would measure has changed (new text, a new image): the
+    /// superlayer lays out again if a spec placed this layer, and so on up while each layer's
+    /// own size came from its superlayer's spec. Widgets call it themselves; a layer that
+    /// overrides `measurer()` calls it when its content changes.
+    public func invalidateMeasurement() {
+        var layer = self
+        while let parent = layer.superlayer, parent.isLaidOutBySpec {
+            parent.setNeedsLayout()
+            layer = parent
+        }
+    }
 
     /// Produces contents; called on the main thread during a tick when `needsDisplay` is set.
     /// A plain layer has nothing to draw; `AsyncLayer` renders on a worker.

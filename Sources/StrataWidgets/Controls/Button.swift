@@ -30,24 +30,29 @@ open class Button: Control {
     public var image: Bitmap? { didSet { if image !== oldValue { contentDidChange() } } }
     /// The image's size in points; nil shows one image pixel per point, shrunk to fit the height
     /// inside `verticalPadding`.
-    public var imageSize: Size? { didSet { if imageSize != oldValue { setNeedsDisplayAtNextTick() } } }
+    public var imageSize: Size? { didSet { if imageSize != oldValue { sizeDidChange() } } }
     private func contentDidChange() {
         showNextContentsAtOnce()
+        sizeDidChange()
+    }
+    /// Something the button measures changed: drawn again, and laid out again where a spec placed it.
+    private func sizeDidChange() {
         setNeedsDisplayAtNextTick()
+        invalidateMeasurement()
     }
 
     /// The title's font.
-    public var font = Font(size: 14, weight: .semibold) { didSet { if font != oldValue { setNeedsDisplayAtNextTick() } } }
+    public var font = Font(size: 14, weight: .semibold) { didSet { if font != oldValue { sizeDidChange() } } }
     /// Fonts used for the title; the shared library unless pinned (as golden tests do).
-    public var fontLibrary = FontLibrary.shared { didSet { if fontLibrary !== oldValue { setNeedsDisplayAtNextTick() } } }
+    public var fontLibrary = FontLibrary.shared { didSet { if fontLibrary !== oldValue { sizeDidChange() } } }
     /// The rounding of the background (and of the focus ring, which follows it).
     public var backgroundCornerRadius = 8.0 { didSet { if backgroundCornerRadius != oldValue { setNeedsDisplayAtNextTick() } } }
     /// Space between the edges and the content, left and right; also the least `measurer()` keeps.
-    public var horizontalPadding = 16.0 { didSet { if horizontalPadding != oldValue { setNeedsDisplayAtNextTick() } } }
+    public var horizontalPadding = 16.0 { didSet { if horizontalPadding != oldValue { sizeDidChange() } } }
     /// Space above and below the content, for `measurer()` and for fitting the image.
-    public var verticalPadding = 8.0 { didSet { if verticalPadding != oldValue { setNeedsDisplayAtNextTick() } } }
+    public var verticalPadding = 8.0 { didSet { if verticalPadding != oldValue { sizeDidChange() } } }
     /// Space between the image and the title.
-    public var imageSpacing = 6.0 { didSet { if imageSpacing != oldValue { setNeedsDisplayAtNextTick() } } }
+    public var imageSpacing = 6.0 { didSet { if imageSpacing != oldValue { sizeDidChange() } } }
     /// The focus ring's colour.
     public var focusRingColor = ControlStyle.accent { didSet { if focusRingColor != oldValue { setNeedsDisplayAtNextTick() } } }
 

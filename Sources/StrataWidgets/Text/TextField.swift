@@ -59,7 +59,7 @@ open class TextField: Control, TextEditingView {
     /// Shown in `placeholderColor` while the field is empty.
     public var placeholder: String { didSet { if placeholder != oldValue { textDidChange() } } }
     /// The text's font.
-    public var font = Font(size: 14) { didSet { if font != oldValue { textDidChange() } } }
+    public var font = Font(size: 14) { didSet { if font != oldValue { textDidChange(); invalidateMeasurement() } } }
     /// The text's colour.
     public var textColor = Color(rgb: 0x111827) { didSet { if textColor != oldValue { textDidChange() } } }
     /// The placeholder's colour.
@@ -69,7 +69,7 @@ open class TextField: Control, TextEditingView {
     /// The selection's colour while the field has the focus; a grey shows it otherwise.
     public var selectionColor = ControlStyle.accent.withAlpha(0.28) { didSet { textDidChange() } }
     /// Fonts used; the shared library unless pinned (as golden tests do).
-    public var fontLibrary = FontLibrary.shared { didSet { if fontLibrary !== oldValue { textDidChange() } } }
+    public var fontLibrary = FontLibrary.shared { didSet { if fontLibrary !== oldValue { textDidChange(); invalidateMeasurement() } } }
     /// Seconds a finger rests on the text before it selects the word under it and shows the
     /// selection handles (GTK's `gtk-long-press-time`).
     public var longPressDuration = 0.5
@@ -162,13 +162,15 @@ open class TextField: Control, TextEditingView {
     private var scrollX = 0.0
 
     /// Measures on any thread: as wide as offered (200 points when unbounded, as a stack asks for
-    /// a natural width), as tall as a line of the font with room above and below.
+    /// a natural width), as tall as a line of the font with room above and below and for the
+    /// focus ring.
     open override func measurer() -> LayoutMeasurer {
         let (font, scale, library) = (font, host?.scale ?? 1, fontLibrary)
         return { range in
             let line = TextLayout.cached(AttributedText("Ag", style: TextStyle(font: font)), options: TextLayoutOptions(),
                                          scale: scale, library: library).size.height
-            return Size(width: range.max.width.isFinite ? range.max.width : 200, height: (line + 12).rounded(.up))
+            // GTK's entry: about 8 points above and below the line, inside the focus ring's space.
+            return Size(width: range.max.width.isFinite ? range.max.width : 200, height: (line + 16 + ControlStyle.focusRingSpace * 2).rounded(.up))
         }
     }
 

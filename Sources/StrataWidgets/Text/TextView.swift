@@ -192,6 +192,7 @@ open class TextView: ScrollView, TextEditingView {
         layouts = [:]
         cancelJobs()
         scheduleUpdate()
+        invalidateMeasurement()
     }
 
     private func scheduleUpdate() {
