@@ -81,7 +81,7 @@ open class Label: AsyncLayer, AsyncLayerDelegate {
             let size = Self.inkSize(of: given, insets: insets)
             return { _ in size }
         }
-        let text = displayedText, library = fontLibrary, scale = host?.scale ?? 1
+        let text = displayedText, library = fontLibrary, scale = measuringScale
         let (lines, spacing, alignment) = (numberOfLines, lineSpacing, self.alignment)
         return { range in
             guard !text.isEmpty else { return range.min }

@@ -355,8 +355,10 @@ open class Layer {
         host?.displayNeeded()
     }
 
-    /// Asks for `layoutSublayers()` at the next tick.
+    /// Asks for `layoutSublayers()` at the next tick; a spec is solved again then, even if
+    /// frames were adopted for this size.
     public func setNeedsLayout() {
+        adoptedFrames = nil
         needsLayout = true
         host?.layoutNeeded()
     }
@@ -383,6 +385,9 @@ open class Layer {
     /// Whether the last layout of the sublayers applied a spec, so a change in a sublayer's
     /// measured size must lay them out again.
     var isLaidOutBySpec = false
+    /// Frames solved elsewhere (`adopt(_:)`), in use while the size is theirs and nothing asked
+    /// for a new layout: the spec is then neither built nor solved again.
+    var adoptedFrames: SublayerFrames?
 
     // MARK: Measuring and layout specs (Layer+Layout.swift)
 
@@ -412,6 +417,24 @@ open class Layer {
     /// The default measures `layoutSpec()` when there is one; a layer with neither takes the
     /// range's minimum size.
     open func measurer() -> LayoutMeasurer { specMeasurer() }
+
+    /// The device scale a layer in no tree measures for, such as a stand-in cell a list
+    /// configures to measure items before their cells exist; in a tree the host's scale counts.
+    public var detachedScale: Double? {
+        didSet { if let scale = detachedScale, !(scale.isFinite && scale > 0) { detachedScale = nil } }
+    }
+
+    /// The scale text and images measure for: the host's, or else the nearest `detachedScale`
+    /// of this layer or an ancestor, or 1.
+    public var measuringScale: Double {
+        if let host { return host.scale }
+        var layer: Layer? = self
+        while let current = layer {
+            if let scale = current.detachedScale { return scale }
+            layer = current.superlayer
+        }
+        return 1
+    }
 
     /// Says that what `measurer()` would measure has changed (new text, a new image): the
     /// superlayer lays out again if a spec placed this layer, and so on up while each layer's

@@ -42,9 +42,45 @@ extension Layer {
         }
     }
 
+    /// The layer's spec, ready to be solved on another thread: `LayoutPlan.solve(in:)` gives
+    /// frames by sublayer position, which `adopt(_:)` then applies to this layer, or to any layer
+    /// with the same sublayers (a list's cell, laid out through a stand-in configured alike).
+    /// Nil when the layer has no spec.
+    public func layoutPlan() -> LayoutPlan? {
+        guard let spec = layoutSpec() else { return nil }
+        var positions: [LayoutKey: Int] = [:]
+        for (position, sublayer) in sublayers.enumerated() { positions[LayoutKey(sublayer)] = position }
+        return LayoutPlan(spec: spec, positions: positions)
+    }
+
+    /// Sets the sublayers' frames from a plan solved elsewhere, and keeps them: while the layer
+    /// stays `frames.size` and nothing calls `setNeedsLayout()`, its layout neither builds nor
+    /// solves its spec again. Frames for positions past the last sublayer are left out and
+    /// reported as `LayerHost.Problem.layoutFailed`.
+    public func adopt(_ frames: SublayerFrames) {
+        let sublayers = sublayers, scale = host?.scale ?? measuringScale
+        var missing = 0
+        for (position, frame) in frames.frames {
+            guard position < sublayers.count else {
+                missing += 1
+                continue
+            }
+            sublayers[position].frame = frame.snapped(toScale: scale)
+        }
+        if missing > 0 {
+            reportLayoutProblem(.layoutFailed("\(missing) frame(s) adopted for sublayers the layer does not have; were the cell and its stand-in configured alike?"))
+        }
+        adoptedFrames = frames
+        isLaidOutBySpec = true
+    }
+
     /// Lays the sublayers out by `layoutSpec()`, if there is one, for exactly the layer's size.
     /// Returns whether there was a spec.
     func applyLayoutSpec() -> Bool {
+        if let adopted = adoptedFrames {
+            if adopted.size == bounds.size { return true }
+            adoptedFrames = nil
+        }
         guard let spec = layoutSpec() else { return false }
         do {
             apply(try spec.layout(in: .exactly(bounds.size)))
@@ -98,5 +134,42 @@ extension Rect {
         let left = (minX * scale).rounded() / scale, top = (minY * scale).rounded() / scale
         let right = (maxX * scale).rounded() / scale, bottom = (maxY * scale).rounded() / scale
         return Rect(x: left, y: top, width: right - left, height: bottom - top)
+    }
+}
+
+/// A layer's layout spec with its sublayers' positions, made on the main thread by
+/// `Layer.layoutPlan()` and solved on any.
+public struct LayoutPlan: Sendable {
+    let spec: LayoutSpec
+    let positions: [LayoutKey: Int]
+
+    /// Solves the spec within `range`: the size it takes, and the frame of each sublayer it
+    /// places, by the sublayer's position. Items that are not sublayers are left out.
+    public func solve(in range: SizeRange) throws(LayoutError) -> SublayerFrames {
+        let result = try spec.layout(in: range)
+        var frames: [(Int, Rect)] = []
+        frames.reserveCapacity(result.placements.count)
+        for placement in result.placements {
+            if let position = positions[placement.key] { frames.append((position, placement.frame)) }
+        }
+        return SublayerFrames(size: result.size, frames: frames)
+    }
+}
+
+/// A solved layout of one layer: its size, and its sublayers' frames by position.
+public struct SublayerFrames: Sendable, Equatable {
+    /// The size the layer takes.
+    public let size: Size
+    /// Each placed sublayer's position among the sublayers, and its frame.
+    public let frames: [(position: Int, frame: Rect)]
+
+    /// A layout of `size` with `frames`.
+    public init(size: Size, frames: [(position: Int, frame: Rect)]) {
+        self.size = size
+        self.frames = frames
+    }
+
+    public static func == (lhs: SublayerFrames, rhs: SublayerFrames) -> Bool {
+        lhs.size == rhs.size && lhs.frames.elementsEqual(rhs.frames) { $0.position == $1.position && $0.frame == $1.frame }
     }
 }

@@ -90,6 +90,7 @@ struct LayoutEngine: Sendable {
     }
 
     mutating func solve(in range: SizeRange) -> LayoutResult {
+        LayoutSpec.solveCount.increment()
         let root = layout(Request(node: 0, range: range, parent: range.max, decidedWidth: false, decidedHeight: false))
         var placements: [LayoutResult.Placement] = []
         var pending: [(laid: Laid, origin: Point)] = [(root, .zero)]

@@ -1,3 +1,4 @@
+import StrataPlatform
 import StrataRender
 
 /// A layout declared as a tree of values, after Texture's `ASLayoutSpec`: stacks that follow CSS
@@ -168,6 +169,13 @@ public struct LayoutSpec: Sendable {
         var engine = try LayoutEngine(root: self)
         return engine.solve(in: range)
     }
+
+    /// How many layouts this thread has solved, ever (each `layout(in:)`, and each range a
+    /// layer's measurer solves its spec for). A list checks with it that configuring cells on
+    /// the main thread solves nothing, because workers did; tests read it the same way.
+    public static var solvesOnCurrentThread: Int { solveCount.value }
+
+    static let solveCount = ThreadCounter()
 }
 
 /// Names an item of a layout, so its frame can be found in the result: usually the layer it

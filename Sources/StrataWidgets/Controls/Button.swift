@@ -86,7 +86,7 @@ open class Button: Control {
     /// Measures on any thread the size that shows the whole title and image with the paddings;
     /// a narrower range truncates the title.
     open override func measurer() -> LayoutMeasurer {
-        let content = Content(self, scale: host?.scale ?? 1)
+        let content = Content(self, scale: measuringScale)
         return { _ in
             let height = Swift.max(content.titleHeight, content.imageSize(forHeight: .infinity).height) + content.verticalPadding * 2
             return Size(width: (content.naturalWidth + content.horizontalPadding * 2).rounded(.up), height: height.rounded(.up))

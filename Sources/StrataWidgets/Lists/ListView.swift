@@ -24,6 +24,8 @@ open class ListView: ScrollView {
 
     /// Supplies the items. Held weakly; `reloadData()` after setting it.
     public weak var dataSource: (any ListViewDataSource)?
+    /// A data source the list keeps alive: a `ListItems` made for it.
+    var ownedDataSource: AnyObject?
     /// Hears selections. Held weakly.
     public weak var delegate: (any ListViewDelegate)?
     /// The height assumed for an item until its prelayout measures it.
@@ -132,6 +134,13 @@ open class ListView: ScrollView {
         applyUpdate(inserted: [], deleted: Set(indices))
     }
 
+    /// Items at `deleting` (in the old numbering) were deleted and items at `inserting` (in the
+    /// new numbering) inserted, both at once; the data source already has the new items. The
+    /// items on screen stay where they are.
+    public func updateItems(deleting: [Int], inserting: [Int]) {
+        applyUpdate(inserted: Set(inserting), deleted: Set(deleting))
+    }
+
     /// The items at `indices` changed: their cells are configured again, and their layouts
     /// are made again unless their prelayout's version says nothing changed.
     public func reloadItems(at indices: [Int]) {
@@ -201,6 +210,14 @@ open class ListView: ScrollView {
 
     open override func didJoin(_ host: LayerHost) {
         super.didJoin(host)
+        scheduleUpdate()
+    }
+
+    open override func hostScaleChanged(to scale: Double) {
+        super.hostScaleChanged(to: scale)
+        // A prelayout may have captured what it measures at the old scale (a stand-in cell's
+        // spec does): asked for again, as the cached layouts of the old scale are not used.
+        prelayouts = [:]
         scheduleUpdate()
     }
 
@@ -365,7 +382,7 @@ open class ListView: ScrollView {
 
     private func configureCell(at index: Int, layout: ListItemLayout) {
         guard let dataSource else { return }
-        let shapedBefore = TextLayout.layoutsMadeOnCurrentThread
+        let shapedBefore = TextLayout.layoutsMadeOnCurrentThread, solvedBefore = LayoutSpec.solvesOnCurrentThread
         dequeued = []
         let made = Result { try dataSource.list(self, cellForItemAt: index, layout: layout) }
         // Pooled cells handed out but not returned would stay hidden in the tree for ever.
@@ -379,6 +396,7 @@ open class ListView: ScrollView {
             return
         }
         statistics.layoutsMadeWhileConfiguring += TextLayout.layoutsMadeOnCurrentThread - shapedBefore
+        statistics.specsSolvedWhileConfiguring += LayoutSpec.solvesOnCurrentThread - solvedBefore
         if let other = cell.index, liveCells[other] === cell {
             report(Error(.dataSourceFailed, "cellForItemAt \(index) returned the cell already showing item \(other)"))
             return
@@ -524,7 +542,7 @@ open class ListView: ScrollView {
         updateCells()
     }
 
-    private func report(_ error: Error) {
+    func report(_ error: Error) {
         statistics.errors += 1
         onError?(error)
     }
@@ -621,6 +639,9 @@ public struct ListStatistics: Sendable, Equatable {
     /// Text layouts made on the main thread while the data source configured cells; 0 when
     /// prelayout did all the shaping.
     public var layoutsMadeWhileConfiguring = 0
+    /// Layout specs solved on the main thread while the data source configured cells; 0 when
+    /// workers solved every cell's spec.
+    public var specsSolvedWhileConfiguring = 0
     /// Visible items summed over every update of the ranges (about one per frame while scrolling).
     public var visibleCellFrames = 0
     /// Of those, items shown incomplete: no cell yet, or a cell still showing its placeholder.

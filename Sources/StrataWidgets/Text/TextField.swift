@@ -165,7 +165,7 @@ open class TextField: Control, TextEditingView {
     /// a natural width), as tall as a line of the font with room above and below and for the
     /// focus ring.
     open override func measurer() -> LayoutMeasurer {
-        let (font, scale, library) = (font, host?.scale ?? 1, fontLibrary)
+        let (font, scale, library) = (font, measuringScale, fontLibrary)
         return { range in
             let line = TextLayout.cached(AttributedText("Ag", style: TextStyle(font: font)), options: TextLayoutOptions(),
                                          scale: scale, library: library).size.height

@@ -58,7 +58,7 @@ open class TextView: ScrollView, TextEditingView {
     /// Measures on any thread: as wide as offered (200 points when unbounded), and three lines of
     /// the font tall with the insets, as the view scrolls whatever it holds beyond that.
     open override func measurer() -> LayoutMeasurer {
-        let (font, scale, library, inset) = (font, host?.scale ?? 1, fontLibrary, textInset)
+        let (font, scale, library, inset) = (font, measuringScale, fontLibrary, textInset)
         return { range in
             let line = TextLayout.cached(AttributedText("Ag", style: TextStyle(font: font)), options: TextLayoutOptions(),
                                          scale: scale, library: library).size.height

@@ -1,6 +1,7 @@
 import CHarfBuzz
 import Glibc
 import Locking
+import StrataPlatform
 
 /// One glyph of a line: which, and where its pen sits on the baseline, in points from the
 /// layout's origin. Its face, size and colour are its run's.
@@ -211,21 +212,11 @@ extension TextLayout {
     /// How many layouts this thread has made (shaped and broken into lines), ever. A list
     /// checks with it that configuring cells on the main thread shapes nothing, because
     /// prelayout did it on workers; tests read it the same way.
-    public static var layoutsMadeOnCurrentThread: Int {
-        Int(bitPattern: pthread_getspecific(layoutCountKey))
-    }
+    public static var layoutsMadeOnCurrentThread: Int { layoutCount.value }
 
-    /// Kept in the thread-specific pointer itself, so counting allocates nothing.
-    private static let layoutCountKey: pthread_key_t = {
-        var key = pthread_key_t()
-        pthread_key_create(&key, nil)
-        return key
-    }()
+    private static let layoutCount = ThreadCounter()
 
-    fileprivate static func countLayoutOnCurrentThread() {
-        let next = layoutsMadeOnCurrentThread &+ 1
-        pthread_setspecific(layoutCountKey, UnsafeRawPointer(bitPattern: next))
-    }
+    fileprivate static func countLayoutOnCurrentThread() { layoutCount.increment() }
 }
 
 // MARK: - Reuse

@@ -1,0 +1,196 @@
+import CoreTestSupport
+import Testing
+@testable import Strata
+@testable import StrataWidgets
+import RenderTestSupport
+
+/// An article: a title and a summary of one to three sentences.
+private struct Article: Identifiable, Equatable, Sendable {
+    let id: Int
+    var title: String
+    var summary: String
+
+    static func numbered(_ id: Int) -> Article {
+        let sentences = (0...(id % 3)).map { _ in "A sentence long enough to need more than one line in a narrow list." }
+        return Article(id: id, title: "Article \(id)", summary: sentences.joined(separator: " "))
+    }
+}
+
+/// A row declared as a spec: a title over a summary, inset.
+@MainActor
+private final class ArticleCell: ListCell, ListItemCell {
+    let title = Label(font: Font(size: 15, weight: .bold))
+    let summary = Label(font: Font(size: 13))
+
+    init() {
+        super.init(reuseIdentifier: "article")
+        for label in [title, summary] {
+            label.fontLibrary = pinnedFonts
+            addSublayer(label)
+        }
+        summary.numberOfLines = 0
+    }
+
+    func configure(with article: Article) {
+        title.text = article.title
+        summary.text = article.summary
+    }
+
+    override func layoutSpec() -> LayoutSpec? {
+        .inset(EdgeInsets(horizontal: 12, vertical: 8), .stack(.vertical, spacing: 4, alignItems: .stretch, [.layer(title), .layer(summary)]))
+    }
+}
+
+/// The same row with its labels inside a container of their own: the container's spec is
+/// solved where the container is sized, on the main thread.
+@MainActor
+private final class NestedArticleCell: ListCell, ListItemCell {
+    let box = Layer()
+    let title = Label(font: Font(size: 15, weight: .bold))
+
+    init() {
+        super.init(reuseIdentifier: "nested")
+        title.fontLibrary = pinnedFonts
+        box.addSublayer(title)
+        box.layoutSpecHandler = { [title] _ in .inset(EdgeInsets(all: 4), .layer(title)) }
+        addSublayer(box)
+    }
+
+    func configure(with article: Article) { title.text = article.title }
+
+    override func layoutSpec() -> LayoutSpec? { .layer(box) }
+}
+
+@MainActor
+private struct ItemsScene<Cell: ListItemCell> where Cell.Item == Article {
+    let scene: HeadlessScene
+    let list = ListView()
+    let items: ListItems<Cell>
+    var errors: [ListView.Error] { recorded.errors }
+    private let recorded = Recorder()
+
+    final class Recorder { var errors: [ListView.Error] = [] }
+
+    init(count: Int = 1_000, scale: Double = 1) {
+        scene = HeadlessScene(width: 240, height: 300, scale: scale)
+        list.frame = Rect(x: 0, y: 0, width: 240, height: 300)
+        list.estimatedItemHeight = 60
+        scene.root.addSublayer(list)
+        items = ListItems<Cell>(list: list, items: (0..<count).map(Article.numbered))
+        list.onError = { [recorded] in recorded.errors.append($0) }
+    }
+
+    func settle(sourceLocation: SourceLocation = #_sourceLocation) throws {
+        try scene.settle(until: { list.pendingPrelayouts == 0 }, sourceLocation: sourceLocation)
+    }
+
+    /// The height a fresh cell configured with `article` measures at the list's width, on the
+    /// main thread: what the list should have found on a worker.
+    func measuredHeight(of article: Article) -> Double {
+        let cell = Cell()
+        cell.detachedScale = scene.host.scale
+        cell.configure(with: article)
+        return cell.measure(in: SizeRange(min: Size(width: 240, height: 0), max: Size(width: 240, height: .infinity))).height
+    }
+}
+
+@MainActor
+struct ListItemsTests {
+    /// Each row is as tall as its spec says and its labels are where the spec puts them, with
+    /// no prelayout closure and no downcast written by the app.
+    @Test(arguments: [1.0, 2.0])
+    func rowsTakeTheirSpecsLayout(scale: Double) throws {
+        let fixture = ItemsScene<ArticleCell>(scale: scale)
+        try fixture.settle()
+        let live = fixture.list.liveItems
+        #expect(live.count >= 3)
+        for (index, cell) in live {
+            let article = try #require(fixture.items.item(at: index))
+            let cell = try #require(cell as? ArticleCell)
+            #expect(cell.title.text == article.title)
+            #expect(cell.frame.height == fixture.measuredHeight(of: article))
+            #expect(cell.title.frame.origin == Point(x: 12, y: 8))
+            #expect(cell.title.frame.width == 240 - 24)
+            #expect(cell.summary.frame.minY == cell.title.frame.maxY + 4)
+            #expect(cell.summary.frame.maxY == cell.frame.height - 8)
+        }
+        // One sentence, two and three: three different heights.
+        #expect(Set(live.prefix(3).map(\.cell.frame.height)).count == 3)
+        #expect(fixture.errors.isEmpty)
+    }
+
+    /// Scrolling configures dozens of cells and the main thread shapes no text and solves no
+    /// spec: workers did both. A cell whose labels sit in a container of their own does solve
+    /// on the main thread, so the counter can see it.
+    @Test func configuringCellsMeasuresNothingOnTheMainThread() throws {
+        let fixture = ItemsScene<ArticleCell>()
+        try fixture.settle()
+        let (shaped, solved) = (TextLayout.layoutsMadeOnCurrentThread, LayoutSpec.solvesOnCurrentThread)
+        for step in 1...10 {
+            fixture.list.contentOffset = Point(x: 0, y: Double(step) * 400)
+            try fixture.settle()
+        }
+        #expect(fixture.list.statistics.cellsConfigured > 20)
+        #expect(fixture.list.statistics.specsSolvedWhileConfiguring == 0)
+        #expect(TextLayout.layoutsMadeOnCurrentThread == shaped, "the main thread shaped text")
+        #expect(LayoutSpec.solvesOnCurrentThread == solved, "the main thread solved a spec")
+
+        let nested = ItemsScene<NestedArticleCell>()
+        let nestedSolved = LayoutSpec.solvesOnCurrentThread
+        try nested.settle()
+        #expect(LayoutSpec.solvesOnCurrentThread > nestedSolved)
+        #expect(try #require(nested.list.cell(at: 0) as? NestedArticleCell).title.frame.origin == Point(x: 4, y: 4))
+    }
+
+    /// New items: inserted above what is on screen without moving it, the layouts of items
+    /// already seen reused; a changed item is laid out again and shows its change; moved and
+    /// deleted items go where they should.
+    @Test func applyingNewItemsUpdatesOnlyWhatChanged() throws {
+        let fixture = ItemsScene<ArticleCell>(count: 200)
+        try fixture.settle()
+        fixture.list.scrollToItem(at: 50, animated: false)
+        try fixture.settle()
+        let anchor = fixture.list.offset(ofItem: 50) - fixture.list.contentOffset.y
+        let started = fixture.list.statistics.prelayoutsStarted
+
+        var articles = fixture.items.items
+        articles.insert(contentsOf: [Article.numbered(1_000), Article.numbered(1_001)], at: 0)
+        fixture.items.apply(articles)
+        try fixture.settle()
+        #expect(fixture.list.itemCount == 202)
+        #expect(fixture.list.offset(ofItem: 52) - fixture.list.contentOffset.y == anchor, "what was on screen moved")
+        #expect(fixture.list.statistics.prelayoutsStarted == started, "items already laid out were laid out again")
+
+        articles[53].title = "Retitled"
+        articles.swapAt(60, 61)
+        articles.remove(at: 0)
+        fixture.items.apply(articles)
+        try fixture.settle()
+        #expect(fixture.list.itemCount == 201)
+        #expect(try #require(fixture.list.cell(at: 52) as? ArticleCell).title.text == "Retitled")
+        #expect(fixture.items.items.map(\.id) == articles.map(\.id))
+        for index in 55..<62 {
+            if let cell = fixture.list.cell(at: index) as? ArticleCell { #expect(cell.title.text == articles[index].title) }
+        }
+        #expect(fixture.errors.isEmpty)
+    }
+
+    /// Items that repeat an identity are left out and reported; the rest show.
+    @Test func repeatedIdentitiesAreReported() throws {
+        let fixture = ItemsScene<ArticleCell>(count: 3)
+        try fixture.settle()
+        fixture.items.apply([.numbered(1), .numbered(2), .numbered(1), .numbered(3)])
+        try fixture.settle()
+        #expect(fixture.items.items.map(\.id) == [1, 2, 3])
+        #expect(fixture.list.itemCount == 3)
+        #expect(fixture.errors.map(\.kind) == [.dataSourceFailed])
+    }
+
+    /// The longest run of survivors that keep their order stays; the rest move.
+    @Test func theLongestIncreasingRunIsFound() {
+        #expect(ListItems<ArticleCell>.longestIncreasingRun([]) == [])
+        #expect(ListItems<ArticleCell>.longestIncreasingRun([0, 1, 2]) == [0, 1, 2])
+        #expect(ListItems<ArticleCell>.longestIncreasingRun([2, 0, 1]) == [1, 2])
+        #expect(ListItems<ArticleCell>.longestIncreasingRun([3, 1, 2, 0, 4]).count == 3)
+    }
+}
