@@ -4,7 +4,6 @@
 // input to Strata, where a button counts clicks (reported on standard output). Runs
 // until closed, or for STRATA_DEMO_SECONDS seconds.
 import Glibc
-import SystemPackage
 import Strata
 
 /// The host's own colours, so tests can find each part in a screenshot.
