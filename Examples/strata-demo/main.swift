@@ -105,7 +105,7 @@ do {
     let session = try WaylandSession.connect()
     let window = try Window(session: session, title: "Strata demo · 演示", appID: "org.strata.demo",
                             size: Size(width: 720, height: 460))
-    window.host.backgroundColor = Color(rgb: 0xF2F2F7)
+    window.backgroundColor = Color(rgb: 0xF2F2F7)
     window.onClose = { session.loop.stop() }
     // Everything sits on one stage layer, so pointer moves anywhere reach it.
     let stage = PointerStage()
@@ -208,7 +208,7 @@ do {
 
     let start = ContinuousClock.now
     let limit = getenv("STRATA_DEMO_SECONDS").flatMap { Double(String(cString: $0)) }
-    window.host.onTick = {
+    window.onFrame = { _ in
         let elapsed = milliseconds(ContinuousClock.now - start) / 1000
         if let limit, elapsed > limit { session.loop.stop() }
         phase = elapsed
