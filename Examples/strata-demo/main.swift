@@ -106,7 +106,6 @@ do {
     let window = try Window(session: session, title: "Strata demo · 演示", appID: "org.strata.demo",
                             size: Size(width: 720, height: 460))
     window.backgroundColor = Color(rgb: 0xF2F2F7)
-    window.onClose = { session.loop.stop() }
     // Everything sits on one stage layer, so pointer moves anywhere reach it.
     let stage = PointerStage()
     window.contentLayer.addSublayer(stage)
@@ -223,6 +222,7 @@ do {
     }
 
     let soak = try Soak.fromEnvironment(session: session, window: window)
+    // Until the window closes, or the time limit or the soak stops the loop.
     try session.run()
     if let soak { exit(soak.finish() ? 0 : 1) }
     print("strata-demo: \(window.host.statistics)")

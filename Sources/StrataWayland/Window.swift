@@ -164,6 +164,7 @@ public final class Window: SurfaceClient {
         try setUpScaling()
         observeEvents()
         session.register(self, surface: surface.id)
+        session.windowOpened(self)
         host.input.onCursorChange = { [weak self] _ in
             guard let self else { return }
             session.cursorMayHaveChanged(surface: surface.id)
@@ -212,12 +213,15 @@ public final class Window: SurfaceClient {
         decorations.title = fitted
     }
 
-    /// Destroys the window. Its layers stay alive but are no longer shown.
+    /// Destroys the window. Its layers stay alive but are no longer shown. When it was the
+    /// session's last open window, `WaylandSession.run()` returns (see
+    /// `WaylandSession.stopsWhenLastWindowCloses`).
     public func close() {
         guard !isClosed else { return }
         isClosed = true
         backend.isReady = false
         session.unregister(surface: surface.id)
+        session.windowClosed(self)
         try? serverDecoration?.destroy()
         try? fractionalScale?.destroy()
         try? viewport?.destroy()

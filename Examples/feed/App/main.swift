@@ -71,7 +71,6 @@ do {
     let size = requested.flatMap { $0.count == 2 ? Size(width: $0[0], height: $0[1]) : nil } ?? Size(width: 960, height: 560)
     let window = try Window(session: session, title: "Strata feed · 动态", appID: "org.strata.feed", size: size)
     window.backgroundColor = Color(rgb: 0xF2F2F7)
-    window.onClose = { session.loop.stop() }
 
     let list = ListView()
     let source = FeedDataSource()
@@ -181,6 +180,7 @@ do {
         }
         _ = session.loop.addTimer(after: .milliseconds(Int(limit * 1000))) { session.loop.stop() }
     }
+    // Until the window closes (or the time limit above stops the loop).
     try session.run()
     report("at \(Int(list.contentOffset.y)) points, \(list.statistics.cellsConfigured) cells configured (\(list.statistics.cellsCreated) made), "
           + "\(list.statistics.prelayoutsCompleted) items laid out ahead, \(list.statistics.prelayoutsCancelled) cancelled; "
