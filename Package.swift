@@ -77,16 +77,12 @@ let package = Package(
             dependencies: ["StrataCore", "StrataWidgets", "WaylandClient", "StrataPlatform", "CXKBCommon", "CWaylandCursor", system, log]
         ),
         // The one module an app imports: everything above, re-exported.
-        .target(name: "Strata", dependencies: ["StrataWayland", "StrataWidgets", "StrataCore", "StrataRender", "WaylandClient", "StrataPlatform"]),
+        .target(name: "Strata", dependencies: ["StrataWayland", "StrataWidgets", "StrataCore", "StrataRender", "WaylandClient", "StrataPlatform", system]),
 
         // Examples.
         .executableTarget(name: "wayland-info", dependencies: ["WaylandClient"], path: "Examples/wayland-info"),
         .executableTarget(name: "strata-demo", dependencies: ["Strata"], path: "Examples/strata-demo", exclude: ["screenshot.png"]),
-        .executableTarget(
-            name: "embed-host",
-            dependencies: ["Strata", system],
-            path: "Examples/embed-host"
-        ),
+        .executableTarget(name: "embed-host", dependencies: ["Strata"], path: "Examples/embed-host"),
         // The README's main demo: the feed, its model and cells in a library the tests use too.
         .target(name: "FeedKit", dependencies: ["Strata", "Locking"], path: "Examples/feed/FeedKit"),
         .executableTarget(name: "feed", dependencies: ["FeedKit", "Strata"], path: "Examples/feed/App"),

@@ -4,7 +4,6 @@
 // input to Strata, where a button counts clicks (reported on standard output). Runs
 // until closed, or for STRATA_DEMO_SECONDS seconds.
 import Glibc
-import SystemPackage
 import Strata
 
 /// The host's own colours, so tests can find each part in a screenshot.
@@ -77,7 +76,7 @@ func run() throws {
     let loop = MainLoop()
     let session = try WaylandSession(adopting: connection.anchor.display, loop: loop)
     let embedded = try EmbeddedSurface(session: session, surface: child.raw!, size: Size(width: 280, height: 160))
-    embedded.host.backgroundColor = embeddedBackground
+    embedded.backgroundColor = embeddedBackground
     let painter = Pulse()
     let bar = AsyncLayer(delegate: painter)
     bar.frame = Rect(x: 20, y: 120, width: 240, height: 20)
@@ -98,7 +97,7 @@ func run() throws {
         ? nil : try InputForwarding(registry: registry, embeddedSurface: child, to: embedded)
     let start = ContinuousClock.now
     let limit = getenv("STRATA_DEMO_SECONDS").flatMap { Double(String(cString: $0)) }
-    embedded.host.onTick = {
+    embedded.onFrame = { _ in
         let elapsed = Double((ContinuousClock.now - start).components.attoseconds) / 1e18
             + Double((ContinuousClock.now - start).components.seconds)
         if let limit, elapsed > limit { running = false }

@@ -195,7 +195,7 @@ final class Soak {
         do {
             let window = try Window(session: session, title: "Strata soak · second", appID: "org.strata.demo.second",
                                     size: Size(width: 320, height: 200))
-            window.host.backgroundColor = Color(rgb: 0xF2F2F7)
+            window.backgroundColor = Color(rgb: 0xF2F2F7)
             let label = Label(text: "Second window · 第二个窗口", font: Font(size: 15, weight: .semibold), color: Color(rgb: 0x1C1C1E))
             let card = AsyncLayer()
             let phase = Double(seconds)

@@ -105,8 +105,7 @@ do {
     let session = try WaylandSession.connect()
     let window = try Window(session: session, title: "Strata demo · 演示", appID: "org.strata.demo",
                             size: Size(width: 720, height: 460))
-    window.host.backgroundColor = Color(rgb: 0xF2F2F7)
-    window.onClose = { session.loop.stop() }
+    window.backgroundColor = Color(rgb: 0xF2F2F7)
     // Everything sits on one stage layer, so pointer moves anywhere reach it.
     let stage = PointerStage()
     window.contentLayer.addSublayer(stage)
@@ -208,7 +207,7 @@ do {
 
     let start = ContinuousClock.now
     let limit = getenv("STRATA_DEMO_SECONDS").flatMap { Double(String(cString: $0)) }
-    window.host.onTick = {
+    window.onFrame = { _ in
         let elapsed = milliseconds(ContinuousClock.now - start) / 1000
         if let limit, elapsed > limit { session.loop.stop() }
         phase = elapsed
@@ -223,6 +222,7 @@ do {
     }
 
     let soak = try Soak.fromEnvironment(session: session, window: window)
+    // Until the window closes, or the time limit or the soak stops the loop.
     try session.run()
     if let soak { exit(soak.finish() ? 0 : 1) }
     print("strata-demo: \(window.host.statistics)")

@@ -6,3 +6,6 @@
 @_exported import StrataWayland
 @_exported import StrataWidgets
 @_exported import WaylandClient
+// swift-system's types are part of the public API (`MainLoop.addSource` takes a `FileDescriptor`,
+// `SystemCallError` carries an `Errno`), so an app must not need the package itself to name them.
+@_exported import SystemPackage

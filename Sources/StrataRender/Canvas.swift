@@ -8,7 +8,8 @@ import CPixman
 ///
 /// The current state is an affine transform (`AffineTransform`, user space to device pixels), a
 /// clip rectangle in whole device pixels, and an opacity. `save()` and `restore()` keep a stack of
-/// states.
+/// states. A rounded clip (`clip(to:cornerRadius:)`) clips to its rectangle and cuts its corners
+/// at the matching `restore()`.
 ///
 /// Drawing uses Porter-Duff OVER, on one of two paths chosen by the transform:
 /// - Axis-aligned (translations and scales, flips included; see `AffineTransform.isAxisAligned`),
@@ -68,6 +69,7 @@ public final class Canvas {
     private var yBreaks: [Int] = []
     private var fullBoxes: [pixman_box32_t] = []
     private let mask = CoverageMask()
+    private let roundedClips = RoundedClips()
 
     /// A canvas over `bitmap` in its initial state: the identity transform (one user unit is one
     /// device pixel; `scale(x:y:)` by the buffer scale to draw in points), the whole bitmap as the
@@ -87,9 +89,12 @@ public final class Canvas {
         saved.append(state)
     }
 
-    /// Pops the state pushed by the matching `save()`. An unbalanced `restore()` does nothing.
+    /// Pops the state pushed by the matching `save()`, and cuts the corners of the rounded clips
+    /// made since (see `clip(to:cornerRadius:)`). An unbalanced `restore()` does nothing.
     public func restore() {
-        if let last = saved.popLast() { state = last }
+        guard let last = saved.popLast() else { return }
+        state = last
+        if !roundedClips.isEmpty { roundedClips.cut(above: saved.count, in: bitmap, mask: mask) }
     }
 
     /// Moves the origin by (`x`, `y`) in current user units. Non-finite values are ignored.
@@ -156,6 +161,39 @@ public final class Canvas {
         state.clipY0 = clampedPixel(y0.rounded(.down), s.clipY0, s.clipY1)
         state.clipX1 = clampedPixel(x1.rounded(.up), state.clipX0, s.clipX1)
         state.clipY1 = clampedPixel(y1.rounded(.up), state.clipY0, s.clipY1)
+    }
+
+    /// Intersects the clip with `rect` (user space) with its corners rounded by `cornerRadius`
+    /// (clamped to half the shorter side; NaN or negative means square), as Core Animation's
+    /// `masksToBounds` clips a layer's sublayers.
+    ///
+    /// The rectangle clips at once, as `clip(to:)` does. The corners are cut when the `restore()`
+    /// matching the last `save()` runs: inside the rounded shape everything drawn since stays,
+    /// outside it the pixels go back to what they were, anti-aliased along the arcs. So make the
+    /// clip after a `save()`; with none there is no restore to cut at, and only the rectangle
+    /// clips. As the rectangle, the rounded shape is widened to whole device pixels. Under a
+    /// rotation or skew only the rectangle clips (its device bounding box, as for `clip(to:)`).
+    /// Only the corners' pixels are kept and mixed, so a rounded clip costs little more than a
+    /// rectangular one.
+    public func clip(to rect: Rect, cornerRadius: Double) {
+        let radius = userRadius(cornerRadius, in: rect)
+        clip(to: rect, cornerWidth: radius, cornerHeight: radius)
+    }
+
+    /// `clip(to:cornerRadius:)` with elliptical corners `cornerWidth` wide and `cornerHeight` high
+    /// (user space), for a caller that scaled the rectangle itself, such as composition flattening
+    /// a layer's scale into host points.
+    package func clip(to rect: Rect, cornerWidth: Double, cornerHeight: Double) {
+        clip(to: rect)
+        let s = state
+        guard !saved.isEmpty, s.isAxisAligned, !s.clipIsEmpty, cornerWidth > 0, cornerHeight > 0,
+              let (x0, y0, x1, y1) = deviceEdges(rect) else { return }
+        // Whole pixels, as the rectangular clip: the straight edges then cover their pixels fully,
+        // with no seam where a corner box meets the part of an edge clipped by the rectangle.
+        guard let box = RoundedBox(x0: x0.rounded(.down), y0: y0.rounded(.down), x1: x1.rounded(.up), y1: y1.rounded(.up),
+                                   rx: cornerWidth * abs(s.scaleX), ry: cornerHeight * abs(s.scaleY)) else { return }
+        roundedClips.add(box, depth: saved.count, clipX0: s.clipX0, clipY0: s.clipY0, clipX1: s.clipX1, clipY1: s.clipY1,
+                         in: bitmap)
     }
 
     /// Multiplies everything drawn (except `clear`). Clamped to 0...1; NaN counts as 0.

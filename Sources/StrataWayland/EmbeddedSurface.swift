@@ -40,6 +40,20 @@ public final class EmbeddedSurface {
 
     /// The root of the layer tree shown on the surface.
     public var rootLayer: Layer { host.rootLayer }
+    /// The colour behind the surface's layers (white until set).
+    public var backgroundColor: Color {
+        get { host.backgroundColor }
+        set { host.backgroundColor = newValue }
+    }
+    /// Calls its subscribers once per frame of this surface, holding them weakly (see
+    /// `Window.displayLink`).
+    public var displayLink: DisplayLink { host.displayLink }
+    /// Called once per frame with the frame's target time and interval until set to nil: the
+    /// one-closure form of `displayLink`. While set, the surface keeps asking for frames.
+    public var onFrame: ((DisplayLink.Frame) -> Void)? {
+        didSet { frameSubscription.update(wanted: onFrame != nil, on: displayLink, for: self) { $0.onFrame?($1) } }
+    }
+    private var frameSubscription = FrameSubscription()
 
     /// Delivers input the host forwards from its own seat, in this surface's points, through the
     /// same hit-testing as a window's; `time` is the compositor's timestamp in milliseconds.

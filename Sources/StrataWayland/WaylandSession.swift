@@ -60,6 +60,23 @@ public final class WaylandSession {
     /// The clock `wp_presentation` timestamps use (a `clockid_t`), once announced.
     public private(set) var presentationClock: UInt32?
 
+    /// The windows open in this session, in the order they opened; embedded surfaces are not
+    /// windows.
+    public var windows: [Window] { openWindows.compactMap(\.window) }
+    /// Whether `run()` returns once the last open window closes, as a GTK application's run does.
+    /// True by default; set it to false for an app that keeps running with no window open (one
+    /// that opens its windows later, or lives on in the background) and stops the loop itself.
+    public var stopsWhenLastWindowCloses = true
+
+    /// Open windows, held weakly: each holds the session, and one released unclosed closes in
+    /// its deinit, which removes it here.
+    private var openWindows: [WeakWindow] = []
+    /// Whether any window ever opened: until one has, no window being open does not end `run()`
+    /// (an embedding app, or one that opens its window from the loop).
+    private var hasOpenedWindow = false
+    /// Whether `run()` is running the loop; only then does a last window's closing stop it.
+    private var isRunning = false
+
     /// Surfaces that receive output and pointer events, by `wl_surface` id; held weakly, since
     /// each holds the session.
     private var clients: [UInt32: WeakSurfaceClient] = [:]
@@ -175,11 +192,41 @@ public final class WaylandSession {
         loadedCursorThemes?.destroy()
     }
 
-    /// Runs the loop until it is stopped or the connection breaks.
+    /// Runs the loop until the last open window closes, until the loop is stopped, or until the
+    /// connection breaks, as a GTK application's run does: an app whose windows close ends with
+    /// no `onClose` handler of its own. Returns at once when every window this session opened is
+    /// already closed. Until the session has opened a window, or with `stopsWhenLastWindowCloses`
+    /// false, it runs until stopped (`loop.stop()`). Embedded surfaces never count as windows.
     /// - Throws: the connection's error; an error from another source of the loop is rethrown as
     ///   it is.
     public func run() throws {
+        if lastWindowHasClosed { return }
+        let wasRunning = isRunning
+        isRunning = true
+        defer { isRunning = wasRunning }
         try loop.run()
+    }
+
+    /// Whether a window opened and none is open now, so `run()` has nothing left to run for.
+    private var lastWindowHasClosed: Bool {
+        stopsWhenLastWindowCloses && hasOpenedWindow && windows.isEmpty
+    }
+
+    func windowOpened(_ window: Window) {
+        openWindows.append(WeakWindow(window))
+        hasOpenedWindow = true
+    }
+
+    /// Called from `Window.close()`, also when it runs in the window's deinit, where weak
+    /// references to it already read nil.
+    func windowClosed(_ window: Window) {
+        openWindows.removeAll { $0.window == nil || $0.window === window }
+        guard isRunning, openWindows.isEmpty else { return }
+        // Decided once the close has been handled: its `onClose` may open another window.
+        loop.post { [weak self] in
+            guard let self, isRunning, lastWindowHasClosed else { return }
+            loop.stop()
+        }
     }
 
     /// The error that ended the connection, if it has ended.
@@ -252,6 +299,12 @@ enum Versions {
     /// 8: pointer frames, axis sources and stops (5), and high-resolution wheel steps
     /// (`axis_value120`, which replaces `axis_discrete`).
     static let seat: UInt32 = 8
+}
+
+@MainActor
+private struct WeakWindow {
+    weak var window: Window?
+    init(_ window: Window) { self.window = window }
 }
 
 @MainActor

@@ -50,6 +50,22 @@ public final class Window: SurfaceClient {
         get { host.rootLayer.keyCommands }
         set { host.rootLayer.keyCommands = newValue }
     }
+    /// The colour behind the window's layers (white until set).
+    public var backgroundColor: Color {
+        get { host.backgroundColor }
+        set { host.backgroundColor = newValue }
+    }
+    /// Calls its subscribers once per frame of this window, holding them weakly, as
+    /// `CADisplayLink` does: `window.displayLink.add(animator) { animator, frame in … }`. With no
+    /// subscriber (and no `onFrame`), the window asks for no frames and the process sleeps.
+    public var displayLink: DisplayLink { host.displayLink }
+    /// Called once per frame with the frame's target time and interval, until set to nil or the
+    /// window closes: the one-closure form of `displayLink`. While set, the window keeps asking
+    /// for frames; set it to nil when the animation ends so the window can go idle.
+    public var onFrame: ((DisplayLink.Frame) -> Void)? {
+        didSet { frameSubscription.update(wanted: onFrame != nil, on: displayLink, for: self) { $0.onFrame?($1) } }
+    }
+    private var frameSubscription = FrameSubscription()
     /// The content area's size in points.
     public private(set) var contentSize: Size
     /// The states of the last acked configure.
@@ -148,6 +164,7 @@ public final class Window: SurfaceClient {
         try setUpScaling()
         observeEvents()
         session.register(self, surface: surface.id)
+        session.windowOpened(self)
         host.input.onCursorChange = { [weak self] _ in
             guard let self else { return }
             session.cursorMayHaveChanged(surface: surface.id)
@@ -196,12 +213,15 @@ public final class Window: SurfaceClient {
         decorations.title = fitted
     }
 
-    /// Destroys the window. Its layers stay alive but are no longer shown.
+    /// Destroys the window. Its layers stay alive but are no longer shown. When it was the
+    /// session's last open window, `WaylandSession.run()` returns (see
+    /// `WaylandSession.stopsWhenLastWindowCloses`).
     public func close() {
         guard !isClosed else { return }
         isClosed = true
         backend.isReady = false
         session.unregister(surface: surface.id)
+        session.windowClosed(self)
         try? serverDecoration?.destroy()
         try? fractionalScale?.destroy()
         try? viewport?.destroy()
@@ -210,8 +230,9 @@ public final class Window: SurfaceClient {
         try? surface.destroy()
         // Gone from the screen now, not whenever the loop next flushes.
         try? session.connection.flush()
-        // A closed window never ticks; this also breaks cycles through the handler.
+        // A closed window never ticks; this also breaks cycles through the handlers.
         host.onTick = nil
+        onFrame = nil
         onClose?()
     }
 

@@ -22,6 +22,20 @@ extension WaylandSession {
     }
 }
 
+/// A scripted server and a session on it with `count` windows, configured and answered frames.
+@MainActor
+func openConfiguredWindows(_ count: Int) throws -> (TestCompositor, WaylandSession, [Window]) {
+    let server = try TestCompositor()
+    server.installShell()
+    server.answerFramesAutomatically(true)
+    let session = try WaylandSession.connect(to: server.socketPath, loop: MainLoop())
+    let windows = try (0..<count).map { _ in try Window(session: session, title: "run", size: Size(width: 40, height: 30)) }
+    try session.run(until: { server.observed.toplevels == count })
+    server.configureToplevels()
+    try session.run(until: { windows.allSatisfy(\.isConfigured) })
+    return (server, session, windows)
+}
+
 extension Window {
     /// Waits until the compositor has shown everything the window has to show: configured,
     /// nothing pending, and the last frame's callback received.

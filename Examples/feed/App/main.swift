@@ -70,8 +70,7 @@ do {
     let requested = getenv("STRATA_FEED_SIZE").map { String(cString: $0).split(separator: "x").compactMap { Double($0) } }
     let size = requested.flatMap { $0.count == 2 ? Size(width: $0[0], height: $0[1]) : nil } ?? Size(width: 960, height: 560)
     let window = try Window(session: session, title: "Strata feed · 动态", appID: "org.strata.feed", size: size)
-    window.host.backgroundColor = Color(rgb: 0xF2F2F7)
-    window.onClose = { session.loop.stop() }
+    window.backgroundColor = Color(rgb: 0xF2F2F7)
 
     let list = ListView()
     let source = FeedDataSource()
@@ -126,14 +125,14 @@ do {
     // Once the first screen of posts is drawn, say so, and stop looking; after ten seconds of
     // frames without it, stop looking anyway, so the window can go idle.
     let ready = ReadyReport()
-    ready.subscription = window.host.displayLink.add(list) { list, _ in
+    ready.subscription = window.displayLink.add(list) { list, _ in
         guard let subscription = ready.subscription else { return }
         ready.framesLeft -= 1
         let isReady = list.pendingPrelayouts == 0 && !list.liveItems.isEmpty
             && list.liveItems.allSatisfy({ !$0.cell.isShowingGroupPlaceholder })
         guard isReady || ready.framesLeft <= 0 else { return }
         report(isReady ? "ready" : "not ready after \(ReadyReport.frameLimit) frames")
-        window.host.displayLink.remove(subscription)
+        window.displayLink.remove(subscription)
         ready.subscription = nil
     }
 
@@ -156,7 +155,7 @@ do {
         var stopped = false
         var framesUntilPosed = -1
         let started = Monotonic.now
-        window.host.displayLink.add(list) { list, frame in
+        window.displayLink.add(list) { list, frame in
             defer { last = frame.targetTime }
             if framesUntilPosed > 0 {
                 framesUntilPosed -= 1
@@ -181,6 +180,7 @@ do {
         }
         _ = session.loop.addTimer(after: .milliseconds(Int(limit * 1000))) { session.loop.stop() }
     }
+    // Until the window closes (or the time limit above stops the loop).
     try session.run()
     report("at \(Int(list.contentOffset.y)) points, \(list.statistics.cellsConfigured) cells configured (\(list.statistics.cellsCreated) made), "
           + "\(list.statistics.prelayoutsCompleted) items laid out ahead, \(list.statistics.prelayoutsCancelled) cancelled; "

@@ -1,9 +1,15 @@
 /// One layer's drawing, flattened into host coordinates: what composition needs, captured on
 /// the main thread so the painting thread never touches a `Layer`. As in Core Animation, a
 /// layer's background and contents draw below its sublayers and its border above them, so each
-/// layer contributes a body item before its sublayers' items and a border item after them.
+/// layer contributes a body item before its sublayers' items and a border item after them. A
+/// layer that clips to rounded bounds also brackets its body and sublayers with a rounded clip.
 struct DrawItem: Sendable {
-    enum Part: Sendable { case body, border }
+    enum Part: Sendable {
+        case body, border
+        /// Starts clipping to the layer's rounded frame; `endRoundedClip` cuts the corners of
+        /// what was drawn in between (see `Canvas.clip(to:cornerRadius:)`).
+        case beginRoundedClip, endRoundedClip
+    }
     var part: Part
     /// In host points, or, with `transform`, in the layer's frame space.
     var frame: Rect

@@ -206,8 +206,16 @@ final class FrameComposer {
         let visible: Bool
         /// Whether something the sublayers inherit (place, transform, opacity) changed.
         let changed: Bool
+        /// Ends the node's rounded clip once its sublayers are drawn, before its border.
+        let endClip: DrawItem?
         /// The node's border, drawn once its sublayers are.
         let border: DrawItem?
+
+        /// What closes the node's subtree, in order.
+        func close(into items: inout [DrawItem]) {
+            if let endClip { items.append(endClip) }
+            if let border { items.append(border) }
+        }
     }
 
     /// Samples the tree at `time` and flattens what is visible into draw items and, when `damage`
@@ -225,11 +233,11 @@ final class FrameComposer {
         var presentedNow: [UInt64: LayerPresentation] = [:]
         var stack: [Context] = []
         let root = Context(end: tree.nodes.count, toHost: .identity, clip: geometry.bounds, opacity: 1, visible: true,
-                           changed: false, border: nil)
+                           changed: false, endClip: nil, border: nil)
 
         for (index, node) in tree.nodes.enumerated() {
             while let top = stack.last, top.end <= index {
-                if let border = top.border { items.append(border) }
+                top.close(into: &items)
                 stack.removeLast()
             }
             let parent = stack.last ?? root
@@ -266,6 +274,7 @@ final class FrameComposer {
             let itemFrame = axisTranslation ? bodyRect.offsetBy(dx: toHost.tx, dy: toHost.ty) : bodyRect
             let itemTransform = axisTranslation ? nil : toHost
             var border: DrawItem?
+            var endClip: DrawItem?
             // A group's placeholder is one fill instead of the layer and its whole subtree.
             if let placeholder = node.placeholder {
                 if drawn {
@@ -279,6 +288,17 @@ final class FrameComposer {
                                     clip: parent.clip, opacity: alpha, backgroundColor: shownValues.backgroundColor,
                                     cornerRadius: shownValues.cornerRadius, borderWidth: shownValues.borderWidth,
                                     borderColor: shownValues.borderColor, contents: node.contents, roundsContents: node.clipsToBounds)
+                // Sublayers are clipped to the rounded frame, as by Core Animation's masksToBounds.
+                // Under a rotation or skew they keep the rectangular clip (the bounding box).
+                if drawn, node.clipsToBounds, shownValues.cornerRadius > 0, node.subtreeEnd > index + 1,
+                   toHost.isAxisAligned {
+                    var begin = item
+                    begin.part = .beginRoundedClip
+                    begin.contents = nil
+                    items.append(begin)
+                    begin.part = .endRoundedClip
+                    endClip = begin
+                }
                 if shownValues.contentsFade < 1, node.contents != nil {
                     item.contentsFade = (node.fadingFrom, shownValues.contentsFade)
                 }
@@ -296,7 +316,7 @@ final class FrameComposer {
             let childClip = node.clipsToBounds ? parent.clip.intersection(hostBounds) : parent.clip
             let context = Context(end: node.subtreeEnd, toHost: childToHost, clip: childClip, opacity: alpha, visible: childrenShown,
                                   changed: parent.changed || (nodeChanged || animatedChange) && node.changesReachSublayers,
-                                  border: border)
+                                  endClip: endClip, border: border)
             if node.subtreeEnd > index + 1 {
                 stack.append(context)
             } else if let border {
@@ -304,7 +324,7 @@ final class FrameComposer {
             }
         }
         while let top = stack.popLast() {
-            if let border = top.border { items.append(border) }
+            top.close(into: &items)
         }
         if tracking, let state {
             // Layers gone since the last frame: where they were is repainted.

@@ -32,6 +32,19 @@ enum LayerPainter {
     }
 
     private static func draw(_ item: DrawItem, on canvas: Canvas) {
+        switch item.part {
+        case .beginRoundedClip:
+            // Restored by the matching end, after the sublayers' items, each drawn inside it.
+            canvas.save()
+            canvas.clip(to: item.clip)
+            roundedClip(item, on: canvas)
+            return
+        case .endRoundedClip:
+            canvas.restore()
+            return
+        case .body, .border:
+            break
+        }
         canvas.save()
         defer { canvas.restore() }
         canvas.clip(to: item.clip)
@@ -51,6 +64,23 @@ enum LayerPainter {
             if item.borderWidth > 0, let border = item.borderColor, border.alpha > 0 {
                 canvas.strokeBorder(item.frame, width: item.borderWidth, paint: .color(border), cornerRadius: item.cornerRadius)
             }
+        case .beginRoundedClip, .endRoundedClip:
+            break
         }
+    }
+
+    /// Clips to the item's frame with its corner radius, in host points. Its transform, when it
+    /// has one, is axis-aligned (the composer makes no rounded clip otherwise): the frame and
+    /// the radius are scaled into host points here, so that the items drawn inside the clip keep
+    /// the canvas's own transform.
+    private static func roundedClip(_ item: DrawItem, on canvas: Canvas) {
+        let frame = item.frame
+        let radius = max(min(item.cornerRadius, min(frame.width, frame.height) / 2), 0)
+        guard let transform = item.transform else {
+            canvas.clip(to: frame, cornerWidth: radius, cornerHeight: radius)
+            return
+        }
+        canvas.clip(to: transform.boundingBox(of: frame), cornerWidth: radius * abs(transform.a),
+                    cornerHeight: radius * abs(transform.d))
     }
 }

@@ -103,7 +103,9 @@ open class Layer {
             implicitChange(.opacity, from: oldValue, to: opacity)
         }
     }
-    /// Clips sublayers to the frame, and the contents to the rounded corners.
+    /// Clips the contents and the sublayers to the frame, rounded by `cornerRadius`, as Core
+    /// Animation's `masksToBounds` does. Under a rotation or skew, sublayers are clipped to the
+    /// frame's bounding box, without rounding. Hit-testing follows the rectangle.
     public var clipsToBounds = false { didSet { if clipsToBounds != oldValue { setNeedsCompositeInSubtree() } } }
     /// Fills the frame (rounded by `cornerRadius`) below the contents.
     public var backgroundColor: Color? {
@@ -113,7 +115,8 @@ open class Layer {
             implicitChange(.backgroundColor, from: oldValue ?? .clear, to: backgroundColor ?? .clear)
         }
     }
-    /// Rounds the background, the border, and the contents when `clipsToBounds` is set.
+    /// Rounds the background, the border, and, when `clipsToBounds` is set, the contents and the
+    /// sublayers' clip.
     public var cornerRadius: Double = 0 {
         didSet {
             guard cornerRadius != oldValue else { return }
