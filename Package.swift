@@ -89,6 +89,8 @@ let package = Package(
         // The gallery: its controls in a library the benchmark's memory subject builds too.
         .target(name: "GalleryKit", dependencies: ["Strata"], path: "Examples/gallery/GalleryKit"),
         .executableTarget(name: "gallery", dependencies: ["GalleryKit", "Strata"], path: "Examples/gallery/App"),
+        // The shortest whole app: a header, a button, a list of rows declared as specs, a footer.
+        .executableTarget(name: "reading-list", dependencies: ["Strata"], path: "Examples/reading-list", exclude: ["screenshot.png"]),
         .executableTarget(name: "headless-scene", dependencies: ["Strata"], path: "Examples/headless-scene", exclude: ["screenshot.png"]),
 
         // Tests.

@@ -187,6 +187,44 @@ struct ListViewTests {
         #expect(measuring.list.statistics.layoutsMadeWhileConfiguring > 0)
     }
 
+    /// Scrolled to its last item on estimates that are too small, the list still ends with that
+    /// item in full once the real heights arrive; scrolled to an item mid-way, the item stays at
+    /// the top. Setting the offset ends the aiming.
+    @Test func scrollToItemKeepsAimingAsHeightsArrive() throws {
+        let fixture = ListScene(count: 400)
+        fixture.list.estimatedItemHeight = 10
+        fixture.list.reloadData()
+        try fixture.settle()
+        fixture.list.scrollToItem(at: 399, animated: false)
+        try fixture.settle()
+        let list = fixture.list
+        #expect(list.height(ofItem: 399) == TextSource.height(of: 399))
+        #expect(list.contentOffset.y + list.bounds.height == list.offset(ofItem: 399) + TextSource.height(of: 399),
+                "the last item is cut off")
+
+        // Animated: each ease is run to its end at once (ten seconds on), and heights that land
+        // meanwhile start a new one towards where the item has gone.
+        list.scrollToItem(at: 200, animated: true)
+        for _ in 0..<20 {
+            list.advanceMotion(to: Monotonic.now + 10_000_000_000)
+            try fixture.settle()
+            if !list.isDecelerating, list.pendingPrelayouts == 0 { break }
+        }
+        #expect(list.contentOffset.y == list.offset(ofItem: 200))
+
+        // Setting the offset ends the aim: heights arriving there keep the item at the top
+        // where it is, not the item aimed at before.
+        let fresh = ListScene(count: 2_000)
+        fresh.list.estimatedItemHeight = 10
+        fresh.list.reloadData()
+        try fresh.settle()
+        fresh.list.scrollToItem(at: 1_999, animated: false)
+        fresh.list.contentOffset = Point(x: 0, y: 10_000)
+        let top = try #require(fresh.list.item(at: 10_000))
+        try fresh.settle()
+        #expect(fresh.list.item(at: fresh.list.contentOffset.y) == top)
+    }
+
     @Test func prelayoutHeightsReplaceEstimatesWithoutMovingWhatIsOnScreen() throws {
         let fixture = ListScene()
         try fixture.settle()

@@ -25,10 +25,7 @@ func run() throws {
     if let limit = getenv("STRATA_DEMO_SECONDS").flatMap({ Double(String(cString: $0)) }) {
         session.loop.addTimer(after: .milliseconds(Int64(limit * 1000))) { session.loop.stop() }
     }
-    window.onCloseRequest = { [weak window] in
-        window?.close()
-        session.loop.stop()
-    }
+    // Returns when the window closes.
     try session.run()
 }
 

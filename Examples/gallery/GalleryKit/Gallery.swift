@@ -83,7 +83,7 @@ public enum Gallery {
 
 @MainActor
 private func build(in window: Window, report: @escaping Gallery.Report) {
-    window.host.backgroundColor = Color(rgb: 0xF7F7FA)
+    window.backgroundColor = Color(rgb: 0xF7F7FA)
     let content = window.contentLayer
 
     let title = Label(text: "Controls", font: Font(size: 22, weight: .bold), color: Color(rgb: 0x1C1C1E))

@@ -107,6 +107,7 @@ open class ListView: ScrollView {
     /// Asks the data source for everything again: every cell is reconfigured, and cached
     /// layouts are kept only where the item's id and version still match.
     public func reloadData() {
+        aim = nil
         cancelAllPrelayout()
         for index in Array(liveCells.keys) { recycleCell(at: index) }
         prelayouts = [:]
@@ -172,11 +173,34 @@ open class ListView: ScrollView {
     /// The height the list has for item `index`: measured, or the estimate.
     public func height(ofItem index: Int) -> Double? { heights.heights.indices.contains(index) ? heights.heights[index] : nil }
 
-    /// Scrolls so item `index` is at the top (or as near as the content allows).
+    /// Scrolls so item `index` is at the top (or as near as the content allows), and keeps it
+    /// there as measured heights replace the estimates around it, until the user scrolls or the
+    /// offset is set again.
     public func scrollToItem(at index: Int, animated: Bool) {
         guard index >= 0, index < itemCount else { return }
-        setContentOffset(Point(x: 0, y: heights.offset(of: index)), animated: animated)
+        aim = nil
+        let target = clamped(Point(x: 0, y: heights.offset(of: index)))
+        setContentOffset(target, animated: animated)
+        aim = (index, target.y, animated)
     }
+
+    /// The item `scrollToItem` aims at, where it last aimed, and whether it animated there.
+    private var aim: (index: Int, offset: Double, animated: Bool)?
+
+    /// Aims again at the item `scrollToItem` aims at, if heights moved it.
+    private func reaim() {
+        guard let current = aim else { return }
+        guard current.index < itemCount else { return aim = nil }
+        let target = clamped(Point(x: 0, y: heights.offset(of: current.index)))
+        guard target.y != current.offset else { return }
+        // Still easing there: a new ease from where it is; arrived: a jump, as the item is on screen.
+        let animated = current.animated && isDecelerating
+        aim = nil
+        setContentOffset(target, animated: animated)
+        aim = (current.index, target.y, current.animated)
+    }
+
+    override func contentOffsetWillBeSet() { aim = nil }
 
     /// A cell of `identifier` waiting for reuse, already prepared (`prepareForReuse()`), or nil.
     public func dequeueReusableCell(withIdentifier identifier: String) -> ListCell? {
@@ -363,6 +387,7 @@ open class ListView: ScrollView {
         heights.setHeight(height, at: index)
         contentSize = Size(width: bounds.width, height: heights.total)
         if index < anchor, contentOffset.y > 0 { shiftContentOffset(by: Point(x: 0, y: height - old)) }
+        reaim()
     }
 
     private func evictLayouts() {
@@ -532,6 +557,7 @@ open class ListView: ScrollView {
             }
         }
         liveCells = moved
+        if let current = aim { aim = mapping[current.index] >= 0 ? (mapping[current.index], current.offset, current.animated) : nil }
         itemCount = newCount
         heights.replaceAll(with: newHeights)
         contentSize = Size(width: bounds.width, height: heights.total)
@@ -549,7 +575,13 @@ open class ListView: ScrollView {
 
     // MARK: Selection
 
+    open override func scrolled(_ event: ScrollEvent) -> Bool {
+        aim = nil
+        return super.scrolled(event)
+    }
+
     open override func pointerPressed(_ event: PointerEvent) -> Bool {
+        aim = nil
         let wasMoving = isDecelerating
         let handled = super.pointerPressed(event)
         // A tap that stops a fling only stops it.

@@ -79,6 +79,7 @@ open class ScrollView: Layer {
     /// extent; `animated` eases there over a short time.
     public func setContentOffset(_ offset: Point, animated: Bool) {
         guard offset.isFinite else { return }
+        contentOffsetWillBeSet()
         let target = clamped(offset)
         stopMotion()
         guard animated, target != contentOffset else { return setOffset(target) }
@@ -158,7 +159,11 @@ open class ScrollView: Layer {
         Point(x: max(contentSize.width - bounds.width, 0), y: max(contentSize.height - bounds.height, 0))
     }
 
-    private func clamped(_ point: Point) -> Point {
+    /// Called as `setContentOffset(_:animated:)` (or `contentOffset`'s setter) starts: a list
+    /// stops following an item it was scrolled to.
+    func contentOffsetWillBeSet() {}
+
+    func clamped(_ point: Point) -> Point {
         let limit = maximumContentOffset
         return Point(x: min(max(point.x, 0), limit.x), y: min(max(point.y, 0), limit.y))
     }
