@@ -194,3 +194,47 @@ struct ListItemsTests {
         #expect(ListItems<ArticleCell>.longestIncreasingRun([3, 1, 2, 0, 4]).count == 3)
     }
 }
+
+extension ListItemsTests {
+    /// Nearing the end asks for more, once at a time, with a loading row at the end meanwhile;
+    /// the items applied land above it, and a fetch that finds no more stops the asking.
+    @Test func batchFetchingLoadsMoreAsTheEndNears() throws {
+        let fixture = ItemsScene<ArticleCell>(count: 20)
+        var fetches: [ListItems<ArticleCell>.BatchFetch] = []
+        fixture.items.onBatchFetch = { fetches.append($0) }
+        try fixture.settle()
+        #expect(fetches.count == 1, "the preload range reaches within ten items of the end of twenty")
+        #expect(fixture.list.itemCount == 21)
+        fixture.list.scrollToItem(at: 20, animated: false)
+        try fixture.settle()
+        #expect(fixture.list.cell(at: 20) is ListLoadingCell)
+        #expect(try #require(fixture.list.cell(at: 20)).frame.height > 20)
+        #expect(fetches.count == 1, "a second fetch started while the first ran")
+
+        // Applied while loading: the loading row stays last.
+        fixture.items.apply(fixture.items.items + (20..<40).map(Article.numbered))
+        #expect(fixture.list.itemCount == 41)
+        // Finished with the list back at the top: nothing near the new end is preloaded.
+        fixture.list.scrollToItem(at: 0, animated: false)
+        fetches[0].finish()
+        try fixture.settle()
+        #expect(fixture.list.itemCount == 40)
+        #expect(fixture.items.batchFetch == nil)
+        #expect(fetches.count == 1)
+        fixture.list.scrollToItem(at: 20, animated: false)
+        try fixture.settle()
+        #expect(fixture.list.cell(at: 20) is ArticleCell)
+
+        fixture.list.scrollToItem(at: 39, animated: false)
+        try fixture.settle()
+        #expect(fetches.count == 2)
+        fetches[1].finish(hasMore: false)
+        fixture.list.scrollToItem(at: 0, animated: false)
+        try fixture.settle()
+        fixture.list.scrollToItem(at: 39, animated: false)
+        try fixture.settle()
+        #expect(fetches.count == 2, "fetched again after the source said there was no more")
+        #expect(fixture.list.itemCount == 40)
+        #expect(fixture.errors.isEmpty)
+    }
+}

@@ -59,6 +59,46 @@ public final class ListItems<Cell: ListItemCell>: ListViewDataSource, ListViewDe
     /// Called when an item is clicked or tapped, with the item and its index.
     public var onSelect: ((Item, Int) -> Void)?
 
+    /// Asked for more items as the scroll nears the end, after Texture's `willBeginBatchFetch`:
+    /// load them (on any thread), `apply(_:)` the longer list on the main thread, then call
+    /// `finish(hasMore:)` on the fetch. A loading row shows at the end meanwhile. Not called
+    /// again while a fetch runs, nor once a fetch finished with `hasMore` false.
+    public var onBatchFetch: ((BatchFetch) -> Void)? {
+        didSet {
+            guard onBatchFetch != nil else { return }
+            hasMore = true
+            fetchIfPreloadNearsTheEnd()
+        }
+    }
+    /// How close to the end, in items, the list's preloading must come to start a batch fetch.
+    public var batchFetchDistance = 10 {
+        didSet { batchFetchDistance = min(max(batchFetchDistance, 0), ListView.maximumItemCount) }
+    }
+    /// The row shown at the end while a batch fetch runs; `ListLoadingCell` unless replaced.
+    public var makeLoadingCell: () -> ListCell = { ListLoadingCell() }
+    /// The fetch running, if any.
+    public private(set) var batchFetch: BatchFetch?
+    /// Whether a batch fetch may still find more items.
+    private var hasMore = true
+
+    /// A batch fetch in progress: finish it once its items are applied.
+    @MainActor
+    public final class BatchFetch {
+        private weak var items: ListItems?
+        /// Whether it has finished (or was cancelled).
+        public private(set) var isFinished = false
+
+        init(_ items: ListItems) { self.items = items }
+
+        /// Ends the fetch: the loading row goes, and the next fetch may start when the scroll
+        /// nears the new end, unless `hasMore` is false. Calling it again does nothing.
+        public func finish(hasMore: Bool = true) {
+            guard !isFinished else { return }
+            isFinished = true
+            items?.batchFetchFinished(self, hasMore: hasMore)
+        }
+    }
+
     private weak var list: ListView?
     /// Configured with each item to take its layout plan; never shown.
     private let standIn = Cell()
@@ -122,45 +162,107 @@ public final class ListItems<Cell: ListItemCell>: ListViewDataSource, ListViewDe
         }
         items = unique
         guard let list else { return }
-        if old.isEmpty || list.itemCount != old.count {
+        let loading = batchFetch != nil ? 1 : 0
+        if old.isEmpty || list.itemCount != old.count + loading {
             list.reloadData()
         } else {
+            // The loading row stays last.
+            if loading == 1, old.count != unique.count || !deleted.isEmpty || !inserted.isEmpty {
+                deleted.append(old.count)
+                inserted.append(unique.count)
+            }
             list.updateItems(deleting: deleted, inserting: inserted)
             if !changed.isEmpty { list.reloadItems(at: changed) }
         }
     }
+
+    /// Ends the running batch fetch without waiting for it, as if it finished with more to come.
+    public func cancelBatchFetch() { batchFetch?.finish() }
+
+    private func batchFetchFinished(_ fetch: BatchFetch, hasMore: Bool) {
+        guard fetch === batchFetch else { return }
+        batchFetch = nil
+        self.hasMore = hasMore
+        list?.deleteItems(at: [items.count])
+        fetchIfPreloadNearsTheEnd()
+    }
+
+    /// Starts a fetch if the list's preloading already reaches near the end, for the items it
+    /// asked about before a fetch could start (none was wanted, or one ran).
+    private func fetchIfPreloadNearsTheEnd() {
+        guard let list, list.itemCount > 0 else { return }
+        let reach = min(list.ranges.preload.upperBound, list.offset(ofItem: list.itemCount - 1) + 1)
+        if reach > 0, let last = list.item(at: reach.nextDown) { fetchIfNear(last) }
+    }
+
+    /// Starts a batch fetch at the next loop turn if preloading reached within
+    /// `batchFetchDistance` of the end: not now, as the list is in the middle of its update.
+    private func fetchIfNear(_ index: Int) {
+        guard onBatchFetch != nil, hasMore, batchFetch == nil, !fetchScheduled, index >= items.count - 1 - batchFetchDistance,
+              let loop = list?.host?.loop else { return }
+        fetchScheduled = true
+        loop.post { [weak self] in
+            guard let self else { return }
+            fetchScheduled = false
+            guard let onBatchFetch, hasMore, batchFetch == nil, let list else { return }
+            let fetch = BatchFetch(self)
+            batchFetch = fetch
+            list.insertItems(at: [items.count])
+            onBatchFetch(fetch)
+        }
+    }
+    private var fetchScheduled = false
 
     /// The item at `index`, if there is one.
     public func item(at index: Int) -> Item? { items.indices.contains(index) ? items[index] : nil }
 
     // MARK: ListViewDataSource
 
-    public func numberOfItems(in list: ListView) throws -> Int { items.count }
+    public func numberOfItems(in list: ListView) throws -> Int { items.count + (batchFetch != nil ? 1 : 0) }
 
     public func list(_ list: ListView, prelayoutForItemAt index: Int) throws -> ListPrelayout {
+        if batchFetch != nil, index == items.count {
+            loadingCell.detachedScale = list.host?.scale
+            return Self.prelayout(of: loadingCell, id: Self.loadingRowID, version: 0)
+        }
         guard let item = item(at: index) else { throw ListView.Error(.dataSourceFailed, "no item at \(index) of \(items.count)") }
+        fetchIfNear(index)
         let number = number(for: item.id)
         standIn.detachedScale = list.host?.scale
         standIn.configure(with: item)
-        // A cell with no spec measures itself as a whole.
-        guard let plan = standIn.layoutPlan() else {
-            let measurer = standIn.measurer()
-            return ListPrelayout(id: number, version: versions[number] ?? 0) { width, _, _ in
-                ListItemLayout(height: measurer(Self.range(width: width)).height)
+        return Self.prelayout(of: standIn, id: number, version: versions[number] ?? 0)
+    }
+
+    /// The layout work for a row as `cell` is configured now: its plan solved on a worker, or
+    /// for a cell with no spec, its measurer.
+    private static func prelayout(of cell: ListCell, id: Int, version: Int) -> ListPrelayout {
+        guard let plan = cell.layoutPlan() else {
+            let measurer = cell.measurer()
+            return ListPrelayout(id: id, version: version) { width, _, _ in
+                ListItemLayout(height: measurer(range(width: width)).height)
             }
         }
-        return ListPrelayout(id: number, version: versions[number] ?? 0) { width, _, _ in
-            let frames = try plan.solve(in: Self.range(width: width))
+        return ListPrelayout(id: id, version: version) { width, _, _ in
+            let frames = try plan.solve(in: range(width: width))
             return ListItemLayout(height: frames.size.height, content: frames)
         }
     }
 
     public func list(_ list: ListView, cellForItemAt index: Int, layout: ListItemLayout) throws -> ListCell {
+        if batchFetch != nil, index == items.count {
+            let cell = list.dequeueReusableCell(withIdentifier: loadingCell.reuseIdentifier) ?? makeLoadingCell()
+            return Self.place(cell, at: index, in: list, layout: layout) {}
+        }
         guard let item = item(at: index) else { throw ListView.Error(.dataSourceFailed, "no item at \(index) of \(items.count)") }
         let cell = list.dequeueReusableCell(withIdentifier: standIn.reuseIdentifier) as? Cell ?? Cell()
-        // Sized before it is configured, as the layout was made for this size.
+        return Self.place(cell, at: index, in: list, layout: layout) { cell.configure(with: item) }
+    }
+
+    /// Sizes `cell` for its layout before `configure` runs (the layout was made for that size),
+    /// then gives it the frames a worker solved.
+    private static func place(_ cell: ListCell, at index: Int, in list: ListView, layout: ListItemLayout, configure: () -> Void) -> ListCell {
         cell.frame = Rect(x: 0, y: list.offset(ofItem: index), width: list.bounds.width, height: layout.height)
-        cell.configure(with: item)
+        configure()
         if let frames = layout.content as? SublayerFrames { cell.adopt(frames) }
         return cell
     }
@@ -170,6 +272,11 @@ public final class ListItems<Cell: ListItemCell>: ListViewDataSource, ListViewDe
     public func list(_ list: ListView, didSelectItemAt index: Int) {
         if let item = item(at: index) { onSelect?(item, index) }
     }
+
+    /// A loading row to measure; never shown.
+    private lazy var loadingCell = makeLoadingCell()
+    /// The loading row's identity in the list's layout cache: item numbers start at 1.
+    private static var loadingRowID: Int { 0 }
 
     // MARK: Identities
 
@@ -205,5 +312,23 @@ public final class ListItems<Cell: ListItemCell>: ListViewDataSource, ListViewDe
             position = previous[position]
         }
         return run.reversed()
+    }
+}
+
+/// The row a `ListItems` shows at the end while a batch fetch runs: "Loading…", centred.
+@MainActor
+open class ListLoadingCell: ListCell {
+    /// The text shown.
+    public let label = Label(text: "Loading…", font: Font(size: 13), color: Color(rgb: 0x8E8E93))
+
+    /// A loading row.
+    public init() {
+        super.init(reuseIdentifier: "strata.loading")
+        label.alignment = .center
+        addSublayer(label)
+    }
+
+    open override func layoutSpec() -> LayoutSpec? {
+        .inset(EdgeInsets(vertical: 14), .layer(label))
     }
 }
