@@ -188,10 +188,10 @@ struct ListItemsTests {
 
     /// The longest run of survivors that keep their order stays; the rest move.
     @Test func theLongestIncreasingRunIsFound() {
-        #expect(ListItems<ArticleCell>.longestIncreasingRun([]) == [])
-        #expect(ListItems<ArticleCell>.longestIncreasingRun([0, 1, 2]) == [0, 1, 2])
-        #expect(ListItems<ArticleCell>.longestIncreasingRun([2, 0, 1]) == [1, 2])
-        #expect(ListItems<ArticleCell>.longestIncreasingRun([3, 1, 2, 0, 4]).count == 3)
+        #expect(longestIncreasingRun([]) == [])
+        #expect(longestIncreasingRun([0, 1, 2]) == [0, 1, 2])
+        #expect(longestIncreasingRun([2, 0, 1]) == [1, 2])
+        #expect(longestIncreasingRun([3, 1, 2, 0, 4]).count == 3)
     }
 }
 
@@ -236,5 +236,111 @@ extension ListItemsTests {
         #expect(fetches.count == 2, "fetched again after the source said there was no more")
         #expect(fixture.list.itemCount == 40)
         #expect(fixture.errors.isEmpty)
+    }
+}
+
+/// A section's header: its title.
+private struct Topic: Identifiable, Equatable, Sendable {
+    let id: String
+}
+
+@MainActor
+private final class TopicHeader: ListCell, ListItemCell {
+    let title = Label(font: Font(size: 13, weight: .bold))
+
+    init() {
+        super.init(reuseIdentifier: "topic")
+        backgroundColor = Color(rgb: 0xE5E7EB)
+        title.fontLibrary = pinnedFonts
+        addSublayer(title)
+    }
+
+    func configure(with topic: Topic) { title.text = topic.id }
+
+    override func layoutSpec() -> LayoutSpec? { .inset(EdgeInsets(horizontal: 12, vertical: 6), .layer(title)) }
+}
+
+/// Headers at rows the data source reports out of order and out of range.
+@MainActor
+private final class DisorderedHeaders: ListViewDataSource {
+    func numberOfItems(in list: ListView) throws -> Int { 10 }
+    func sectionHeaderIndices(in list: ListView) -> [Int] { [0, 5, 3, 12, -1, 7] }
+    func list(_ list: ListView, prelayoutForItemAt index: Int) throws -> ListPrelayout {
+        ListPrelayout(id: index) { _, _, _ in ListItemLayout(height: 50) }
+    }
+    func list(_ list: ListView, cellForItemAt index: Int, layout: ListItemLayout) throws -> ListCell {
+        list.dequeueReusableCell(withIdentifier: "plain") ?? ListCell(reuseIdentifier: "plain")
+    }
+}
+
+extension ListItemsTests {
+    /// A section's header sticks to the top while its items scroll under it, and the next
+    /// section's header pushes it up as it arrives.
+    @Test func sectionHeadersStickAndArePushedUp() throws {
+        let scene = HeadlessScene(width: 240, height: 300)
+        let list = ListView()
+        list.frame = Rect(x: 0, y: 0, width: 240, height: 300)
+        list.estimatedItemHeight = 60
+        scene.root.addSublayer(list)
+        let sections = (0..<20).map { section in
+            ListSection(header: Topic(id: "Topic \(section)"), items: (0..<10).map { Article.numbered(section * 10 + $0) })
+        }
+        let source = SectionedListItems<TopicHeader, ArticleCell>(list: list, sections: sections)
+        var errors: [ListView.Error] = []
+        list.onError = { errors.append($0) }
+        func settle() throws { try scene.settle(until: { list.pendingPrelayouts == 0 }) }
+        try settle()
+
+        // Rows: a header, then its ten items.
+        #expect(list.itemCount == 220)
+        #expect(source.row(ofItem: 0) == 1 && source.row(ofItem: 9) == 10 && source.row(ofItem: 10) == 12 && source.row(ofItem: 199) == 219)
+        #expect(source.item(at: 11) == nil && source.item(at: 12)?.id == 10)
+
+        // Half-way through section 3: its header is at the top, above the rows under it.
+        let header3 = 33
+        list.contentOffset = Point(x: 0, y: list.offset(ofItem: header3 + 5))
+        try settle()
+        list.contentOffset = Point(x: 0, y: list.offset(ofItem: header3 + 5))
+        try settle()
+        let pinned = try #require(list.cell(at: header3) as? TopicHeader)
+        #expect(pinned.title.text == "Topic 3")
+        #expect(pinned.frame.minY == list.contentOffset.y)
+        #expect(pinned.superlayer?.sublayers.last === pinned)
+
+        // Section 4's header just below the top: it pushes section 3's up.
+        let header4 = 44
+        let height = list.height(ofItem: header3) ?? 0
+        list.contentOffset = Point(x: 0, y: list.offset(ofItem: header4) - height / 2)
+        try settle()
+        list.contentOffset = Point(x: 0, y: list.offset(ofItem: header4) - height / 2)
+        try settle()
+        #expect(try #require(list.cell(at: header3)).frame.maxY == list.offset(ofItem: header4))
+
+        // A tap selects by item index, not row.
+        var selected: [Int] = []
+        source.onSelect = { _, index in selected.append(index) }
+        source.list(list, didSelectItemAt: 12)
+        source.list(list, didSelectItemAt: 11)
+        #expect(selected == [10])
+        #expect(errors.isEmpty)
+    }
+
+    /// Header indices out of range or order are left out and reported.
+    @Test func disorderedHeadersAreReported() throws {
+        let scene = HeadlessScene(width: 200, height: 200)
+        let list = ListView()
+        list.frame = Rect(x: 0, y: 0, width: 200, height: 200)
+        scene.root.addSublayer(list)
+        let source = DisorderedHeaders()
+        var errors: [ListView.Error] = []
+        list.onError = { errors.append($0) }
+        list.dataSource = source
+        list.reloadData()
+        try scene.settle(until: { list.pendingPrelayouts == 0 })
+        #expect(errors.map(\.kind) == [.dataSourceFailed])
+        list.contentOffset = Point(x: 0, y: 160)
+        try scene.settle(until: { list.pendingPrelayouts == 0 })
+        // Rows 0, 5 and 7 are headers; at 160 the section of row 0 shows, its header pinned.
+        #expect(try #require(list.cell(at: 0)).frame.minY == 160)
     }
 }

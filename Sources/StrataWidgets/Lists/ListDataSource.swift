@@ -15,6 +15,14 @@ public protocol ListViewDataSource: AnyObject {
     /// Get it from `list.dequeueReusableCell(withIdentifier:)` when one is waiting, or make one.
     /// Configuring should only assign values: the text is already laid out.
     func list(_ list: ListView, cellForItemAt index: Int, layout: ListItemLayout) throws -> ListCell
+    /// The items that are section headers, ascending: each sticks to the top of the list while
+    /// the items after it, up to the next header, scroll under it. The default has none.
+    func sectionHeaderIndices(in list: ListView) -> [Int]
+}
+
+extension ListViewDataSource {
+    /// No section headers.
+    public func sectionHeaderIndices(in list: ListView) -> [Int] { [] }
 }
 
 /// Learns what the user does with a `ListView`'s items. Main actor only.

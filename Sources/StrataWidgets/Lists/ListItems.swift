@@ -38,25 +38,65 @@ public protocol ListItemCell: ListCell {
     func configure(with item: Item)
 }
 
+/// A typed data source with no section headers: see `SectionedListItems`.
+public typealias ListItems<Cell: ListItemCell> = SectionedListItems<NoSectionHeader, Cell> where Cell.Item: Identifiable & Equatable
+
+/// One section of a `SectionedListItems`: a header item and the items under it.
+public struct ListSection<Header: Sendable, Item: Sendable>: Sendable {
+    /// What the section's header shows.
+    public var header: Header
+    /// The section's items, in order.
+    public var items: [Item]
+
+    /// A section of `items` under `header`.
+    public init(header: Header, items: [Item]) {
+        self.header = header
+        self.items = items
+    }
+}
+
 /// A typed data source: a `ListView`'s items, with stable identities, shown by one cell type that
-/// declares its layout (`ListItemCell`), after UIKit's diffable data sources and Texture's
-/// background layout.
+/// declares its layout (`ListItemCell`), optionally in sections whose headers stick to the top
+/// while their items scroll under them, after UIKit's diffable data sources and Texture's
+/// background layout. `ListItems<Cell>` is the kind without headers.
 ///
-/// For each item nearing the screen it configures a stand-in cell on the main thread, which only
+/// For each row nearing the screen it configures a stand-in cell on the main thread, which only
 /// assigns values, and takes its `layoutPlan()`; a worker solves the plan, measuring the text,
-/// for the list's width. The frames are cached per item and width, and applied to the real cell
+/// for the list's width. The frames are cached per row and width, and applied to the real cell
 /// when it is configured, so the main thread shapes no text and solves no layout for a cell.
 ///
-/// The list keeps its `ListItems` alive; `apply(_:)` gives it new items and animates nothing:
-/// the list inserts, deletes and reconfigures only what changed, keeping what is on screen still.
+/// The list keeps its source alive; `apply(_:)` gives it new items and animates nothing: the list
+/// inserts, deletes and reconfigures only what changed, keeping what is on screen still.
 @MainActor
-public final class ListItems<Cell: ListItemCell>: ListViewDataSource, ListViewDelegate where Cell.Item: Identifiable & Equatable {
+public final class SectionedListItems<Header: ListItemCell, Cell: ListItemCell>: ListViewDataSource, ListViewDelegate
+where Header.Item: Identifiable & Equatable, Cell.Item: Identifiable & Equatable {
     /// The item type.
     public typealias Item = Cell.Item
+    /// A section of this source.
+    public typealias Section = ListSection<Header.Item, Item>
 
-    /// The items, in order, as last applied.
+    /// A row of the list: a section's header or an item.
+    enum Row: Equatable {
+        case header(Header.Item)
+        case item(Item)
+
+        var id: RowID {
+            switch self {
+            case let .header(header): .header(header.id)
+            case let .item(item): .item(item.id)
+            }
+        }
+    }
+
+    /// A row's identity: headers and items are told apart even when their ids are equal.
+    enum RowID: Hashable {
+        case header(Header.Item.ID)
+        case item(Item.ID)
+    }
+
+    /// Every item, in order, under whichever headers, as last applied.
     public private(set) var items: [Item] = []
-    /// Called when an item is clicked or tapped, with the item and its index.
+    /// Called when an item is clicked or tapped, with the item and its index in `items`.
     public var onSelect: ((Item, Int) -> Void)?
 
     /// Asked for more items as the scroll nears the end, after Texture's `willBeginBatchFetch`:
@@ -70,7 +110,7 @@ public final class ListItems<Cell: ListItemCell>: ListViewDataSource, ListViewDe
             fetchIfPreloadNearsTheEnd()
         }
     }
-    /// How close to the end, in items, the list's preloading must come to start a batch fetch.
+    /// How close to the end, in rows, the list's preloading must come to start a batch fetch.
     public var batchFetchDistance = 10 {
         didSet { batchFetchDistance = min(max(batchFetchDistance, 0), ListView.maximumItemCount) }
     }
@@ -84,83 +124,103 @@ public final class ListItems<Cell: ListItemCell>: ListViewDataSource, ListViewDe
     /// A batch fetch in progress: finish it once its items are applied.
     @MainActor
     public final class BatchFetch {
-        private weak var items: ListItems?
+        private weak var source: SectionedListItems?
         /// Whether it has finished (or was cancelled).
         public private(set) var isFinished = false
 
-        init(_ items: ListItems) { self.items = items }
+        init(_ source: SectionedListItems) { self.source = source }
 
         /// Ends the fetch: the loading row goes, and the next fetch may start when the scroll
         /// nears the new end, unless `hasMore` is false. Calling it again does nothing.
         public func finish(hasMore: Bool = true) {
             guard !isFinished else { return }
             isFinished = true
-            items?.batchFetchFinished(self, hasMore: hasMore)
+            source?.batchFetchFinished(self, hasMore: hasMore)
         }
     }
 
     private weak var list: ListView?
-    /// Configured with each item to take its layout plan; never shown.
+    /// The list's rows, and for each row the index of its item in `items` (nil for a header).
+    private var rows: [Row] = []
+    private var itemIndices: [Int?] = []
+    /// Configured with each row to take its layout plan; never shown.
     private let standIn = Cell()
-    /// A number per item identity, for the list's layout cache, and each identity's version.
-    private var numbers: [Item.ID: Int] = [:]
+    private let headerStandIn = Header()
+    /// A number per row identity, for the list's layout cache, and each identity's version.
+    private var numbers: [RowID: Int] = [:]
     private var versions: [Int: Int] = [:]
     private var lastNumber = 0
 
-    /// Shows `items` in `list`, which becomes this source's owner: it sets itself as the list's
-    /// data source and delegate.
-    public init(list: ListView, items: [Item] = []) {
+    /// Shows `sections` in `list`, which becomes this source's owner: it sets itself as the
+    /// list's data source and delegate.
+    public init(list: ListView, sections: [Section]) {
         self.list = list
         list.dataSource = self
         list.delegate = self
         list.ownedDataSource = self
-        apply(items)
+        apply(sections: sections)
     }
 
-    /// Shows `newItems`: items whose identity is new are inserted, those gone are deleted, those
-    /// that moved are deleted and inserted again, and those that changed are laid out and
-    /// configured again. Items with an identity already seen in `newItems` are dropped and
-    /// reported, as are items past `ListView.maximumItemCount`.
-    public func apply(_ newItems: [Item]) {
-        var seen = Set<Item.ID>(), unique: [Item] = []
-        unique.reserveCapacity(min(newItems.count, ListView.maximumItemCount))
-        var duplicates = 0
-        for item in newItems where unique.count < ListView.maximumItemCount {
-            if seen.insert(item.id).inserted { unique.append(item) } else { duplicates += 1 }
+    /// Shows `sections`: each header above its items, sticking to the top of the list while
+    /// its items scroll under it. Rows are updated as `apply(_:)` says.
+    public func apply(sections: [Section]) {
+        var newRows: [Row] = []
+        for section in sections {
+            newRows.append(.header(section.header))
+            newRows.append(contentsOf: section.items.map(Row.item))
         }
-        if duplicates > 0 { list?.report(ListView.Error(.dataSourceFailed, "\(duplicates) item(s) repeat an identity already in the list; left out")) }
-        if newItems.count - duplicates > unique.count {
-            list?.report(ListView.Error(.invalidCount, "\(newItems.count) items; the list takes the first \(ListView.maximumItemCount)"))
+        applyRows(newRows)
+    }
+
+    /// Shows `newRows`: rows whose identity is new are inserted, those gone are deleted, those
+    /// that moved are deleted and inserted again, and those that changed are laid out and
+    /// configured again. Rows with an identity already seen are dropped and reported, as are
+    /// rows past `ListView.maximumItemCount`.
+    private func applyRows(_ newRows: [Row]) {
+        var seen = Set<RowID>(), unique: [Row] = []
+        unique.reserveCapacity(min(newRows.count, ListView.maximumItemCount))
+        var duplicates = 0
+        for row in newRows where unique.count < ListView.maximumItemCount {
+            if seen.insert(row.id).inserted { unique.append(row) } else { duplicates += 1 }
+        }
+        if duplicates > 0 { list?.report(ListView.Error(.dataSourceFailed, "\(duplicates) row(s) repeat an identity already in the list; left out")) }
+        if newRows.count - duplicates > unique.count {
+            list?.report(ListView.Error(.invalidCount, "\(newRows.count) rows; the list takes the first \(ListView.maximumItemCount)"))
         }
 
-        let old = items
+        let old = rows
         let oldPositions = Dictionary(uniqueKeysWithValues: old.enumerated().map { ($1.id, $0) })
         // Survivors that keep their relative order stay; the rest move (deleted, then inserted).
-        let survivors = unique.enumerated().compactMap { new, item in oldPositions[item.id].map { (new: new, old: $0) } }
-        let staying = Set(Self.longestIncreasingRun(survivors.map(\.old)).map { survivors[$0].new })
+        let survivors = unique.enumerated().compactMap { new, row in oldPositions[row.id].map { (new: new, old: $0) } }
+        let staying = Set(longestIncreasingRun(survivors.map(\.old)).map { survivors[$0].new })
         var deleted: [Int] = [], inserted: [Int] = [], changed: [Int] = []
-        let newIDs = Set(unique.map(\.id))
-        for (position, item) in old.enumerated() where !newIDs.contains(item.id) { deleted.append(position) }
+        for (position, row) in old.enumerated() where !seen.contains(row.id) { deleted.append(position) }
         for (new, oldPosition) in survivors where !staying.contains(new) {
             deleted.append(oldPosition)
             inserted.append(new)
         }
-        for (new, item) in unique.enumerated() {
-            guard let oldPosition = oldPositions[item.id] else {
+        for (new, row) in unique.enumerated() {
+            guard let oldPosition = oldPositions[row.id] else {
                 inserted.append(new)
                 continue
             }
-            if old[oldPosition] != item {
-                let number = number(for: item.id)
-                versions[number, default: 0] &+= 1
+            if old[oldPosition] != row {
+                versions[number(for: row.id), default: 0] &+= 1
                 if staying.contains(new) { changed.append(new) }
             }
         }
-        // Identities no longer shown are forgotten, so churning items keep the tables small.
-        for id in Set(old.map(\.id)).subtracting(newIDs) {
-            if let number = numbers.removeValue(forKey: id) { versions[number] = nil }
+        // Identities no longer shown are forgotten, so churning rows keep the tables small.
+        for row in old where !seen.contains(row.id) {
+            if let number = numbers.removeValue(forKey: row.id) { versions[number] = nil }
         }
-        items = unique
+        rows = unique
+        items = []
+        itemIndices = rows.map { row in
+            guard case let .item(item) = row else { return nil }
+            items.append(item)
+            return items.count - 1
+        }
+        headerRows = rows.indices.filter { if case .header = rows[$0] { true } else { false } }
         guard let list else { return }
         let loading = batchFetch != nil ? 1 : 0
         if old.isEmpty || list.itemCount != old.count + loading {
@@ -176,6 +236,27 @@ public final class ListItems<Cell: ListItemCell>: ListViewDataSource, ListViewDe
         }
     }
 
+    /// The rows that are section headers, in order.
+    private var headerRows: [Int] = []
+
+    /// The item of row `index`, if the row is an item.
+    public func item(at index: Int) -> Item? {
+        guard rows.indices.contains(index), case let .item(item) = rows[index] else { return nil }
+        return item
+    }
+
+    /// The list row showing `items[index]`, if there is one.
+    public func row(ofItem index: Int) -> Int? {
+        guard items.indices.contains(index) else { return nil }
+        // Headers before the item push it down by one row each.
+        var low = 0, high = headerRows.count
+        while low < high {
+            let middle = (low + high) / 2
+            if headerRows[middle] - middle <= index { low = middle + 1 } else { high = middle }
+        }
+        return index + low
+    }
+
     /// Ends the running batch fetch without waiting for it, as if it finished with more to come.
     public func cancelBatchFetch() { batchFetch?.finish() }
 
@@ -183,11 +264,11 @@ public final class ListItems<Cell: ListItemCell>: ListViewDataSource, ListViewDe
         guard fetch === batchFetch else { return }
         batchFetch = nil
         self.hasMore = hasMore
-        list?.deleteItems(at: [items.count])
+        list?.deleteItems(at: [rows.count])
         fetchIfPreloadNearsTheEnd()
     }
 
-    /// Starts a fetch if the list's preloading already reaches near the end, for the items it
+    /// Starts a fetch if the list's preloading already reaches near the end, for the rows it
     /// asked about before a fetch could start (none was wanted, or one ran).
     private func fetchIfPreloadNearsTheEnd() {
         guard let list, list.itemCount > 0 else { return }
@@ -198,7 +279,7 @@ public final class ListItems<Cell: ListItemCell>: ListViewDataSource, ListViewDe
     /// Starts a batch fetch at the next loop turn if preloading reached within
     /// `batchFetchDistance` of the end: not now, as the list is in the middle of its update.
     private func fetchIfNear(_ index: Int) {
-        guard onBatchFetch != nil, hasMore, batchFetch == nil, !fetchScheduled, index >= items.count - 1 - batchFetchDistance,
+        guard onBatchFetch != nil, hasMore, batchFetch == nil, !fetchScheduled, index >= rows.count - 1 - batchFetchDistance,
               let loop = list?.host?.loop else { return }
         fetchScheduled = true
         loop.post { [weak self] in
@@ -207,30 +288,38 @@ public final class ListItems<Cell: ListItemCell>: ListViewDataSource, ListViewDe
             guard let onBatchFetch, hasMore, batchFetch == nil, let list else { return }
             let fetch = BatchFetch(self)
             batchFetch = fetch
-            list.insertItems(at: [items.count])
+            list.insertItems(at: [rows.count])
             onBatchFetch(fetch)
         }
     }
     private var fetchScheduled = false
 
-    /// The item at `index`, if there is one.
-    public func item(at index: Int) -> Item? { items.indices.contains(index) ? items[index] : nil }
-
     // MARK: ListViewDataSource
 
-    public func numberOfItems(in list: ListView) throws -> Int { items.count + (batchFetch != nil ? 1 : 0) }
+    public func numberOfItems(in list: ListView) throws -> Int { rows.count + (batchFetch != nil ? 1 : 0) }
+
+    public func sectionHeaderIndices(in list: ListView) -> [Int] { headerRows }
 
     public func list(_ list: ListView, prelayoutForItemAt index: Int) throws -> ListPrelayout {
-        if batchFetch != nil, index == items.count {
-            loadingCell.detachedScale = list.host?.scale
+        let scale = list.host?.scale
+        if batchFetch != nil, index == rows.count {
+            loadingCell.detachedScale = scale
             return Self.prelayout(of: loadingCell, id: Self.loadingRowID, version: 0)
         }
-        guard let item = item(at: index) else { throw ListView.Error(.dataSourceFailed, "no item at \(index) of \(items.count)") }
+        guard rows.indices.contains(index) else { throw ListView.Error(.dataSourceFailed, "no row at \(index) of \(rows.count)") }
         fetchIfNear(index)
-        let number = number(for: item.id)
-        standIn.detachedScale = list.host?.scale
-        standIn.configure(with: item)
-        return Self.prelayout(of: standIn, id: number, version: versions[number] ?? 0)
+        let row = rows[index]
+        let number = number(for: row.id)
+        switch row {
+        case let .header(header):
+            headerStandIn.detachedScale = scale
+            headerStandIn.configure(with: header)
+            return Self.prelayout(of: headerStandIn, id: number, version: versions[number] ?? 0)
+        case let .item(item):
+            standIn.detachedScale = scale
+            standIn.configure(with: item)
+            return Self.prelayout(of: standIn, id: number, version: versions[number] ?? 0)
+        }
     }
 
     /// The layout work for a row as `cell` is configured now: its plan solved on a worker, or
@@ -249,13 +338,19 @@ public final class ListItems<Cell: ListItemCell>: ListViewDataSource, ListViewDe
     }
 
     public func list(_ list: ListView, cellForItemAt index: Int, layout: ListItemLayout) throws -> ListCell {
-        if batchFetch != nil, index == items.count {
+        if batchFetch != nil, index == rows.count {
             let cell = list.dequeueReusableCell(withIdentifier: loadingCell.reuseIdentifier) ?? makeLoadingCell()
             return Self.place(cell, at: index, in: list, layout: layout) {}
         }
-        guard let item = item(at: index) else { throw ListView.Error(.dataSourceFailed, "no item at \(index) of \(items.count)") }
-        let cell = list.dequeueReusableCell(withIdentifier: standIn.reuseIdentifier) as? Cell ?? Cell()
-        return Self.place(cell, at: index, in: list, layout: layout) { cell.configure(with: item) }
+        guard rows.indices.contains(index) else { throw ListView.Error(.dataSourceFailed, "no row at \(index) of \(rows.count)") }
+        switch rows[index] {
+        case let .header(header):
+            let cell = list.dequeueReusableCell(withIdentifier: headerStandIn.reuseIdentifier) as? Header ?? Header()
+            return Self.place(cell, at: index, in: list, layout: layout) { cell.configure(with: header) }
+        case let .item(item):
+            let cell = list.dequeueReusableCell(withIdentifier: standIn.reuseIdentifier) as? Cell ?? Cell()
+            return Self.place(cell, at: index, in: list, layout: layout) { cell.configure(with: item) }
+        }
     }
 
     /// Sizes `cell` for its layout before `configure` runs (the layout was made for that size),
@@ -270,49 +365,82 @@ public final class ListItems<Cell: ListItemCell>: ListViewDataSource, ListViewDe
     // MARK: ListViewDelegate
 
     public func list(_ list: ListView, didSelectItemAt index: Int) {
-        if let item = item(at: index) { onSelect?(item, index) }
+        guard itemIndices.indices.contains(index), let itemIndex = itemIndices[index] else { return }
+        onSelect?(items[itemIndex], itemIndex)
     }
-
-    /// A loading row to measure; never shown.
-    private lazy var loadingCell = makeLoadingCell()
-    /// The loading row's identity in the list's layout cache: item numbers start at 1.
-    private static var loadingRowID: Int { 0 }
 
     // MARK: Identities
 
-    private func number(for id: Item.ID) -> Int {
+    /// A loading row to measure; never shown.
+    private lazy var loadingCell = makeLoadingCell()
+    /// The loading row's identity in the list's layout cache: row numbers start at 1.
+    private static var loadingRowID: Int { 0 }
+
+    private func number(for id: RowID) -> Int {
         if let number = numbers[id] { return number }
         lastNumber &+= 1
         numbers[id] = lastNumber
         return lastNumber
     }
 
-    /// As wide as the list, as tall as the item needs.
+    /// As wide as the list, as tall as the row needs.
     private nonisolated static func range(width: Double) -> SizeRange {
         SizeRange(min: Size(width: width, height: 0), max: Size(width: width, height: .infinity))
     }
+}
 
-    /// The positions in `values` of one longest strictly increasing run (patience sorting):
-    /// the survivors that can stay while the others move.
-    nonisolated static func longestIncreasingRun(_ values: [Int]) -> [Int] {
-        var tails: [Int] = [], previous = [Int](repeating: -1, count: values.count)
-        for (position, value) in values.enumerated() {
-            var low = 0, high = tails.count
-            while low < high {
-                let middle = (low + high) / 2
-                if values[tails[middle]] < value { low = middle + 1 } else { high = middle }
-            }
-            if low > 0 { previous[position] = tails[low - 1] }
-            if low == tails.count { tails.append(position) } else { tails[low] = position }
-        }
-        var run: [Int] = []
-        var position = tails.last ?? -1
-        while position >= 0 {
-            run.append(position)
-            position = previous[position]
-        }
-        return run.reversed()
+extension SectionedListItems where Header == NoSectionHeader {
+    /// Shows `items` in `list`, with no section headers; the list becomes this source's owner.
+    public convenience init(list: ListView, items: [Item] = []) {
+        self.init(list: list, sections: [])
+        apply(items)
     }
+
+    /// Shows `newItems`: items whose identity is new are inserted, those gone are deleted, those
+    /// that moved are deleted and inserted again, and those that changed are laid out and
+    /// configured again. Items repeating an identity are dropped and reported, as are items
+    /// past `ListView.maximumItemCount`.
+    public func apply(_ newItems: [Item]) {
+        applyRows(newItems.map(Row.item))
+    }
+}
+
+/// The positions in `values` of one longest strictly increasing run (patience sorting): the
+/// survivors of an update that can stay while the others move.
+func longestIncreasingRun(_ values: [Int]) -> [Int] {
+    var tails: [Int] = [], previous = [Int](repeating: -1, count: values.count)
+    for (position, value) in values.enumerated() {
+        var low = 0, high = tails.count
+        while low < high {
+            let middle = (low + high) / 2
+            if values[tails[middle]] < value { low = middle + 1 } else { high = middle }
+        }
+        if low > 0 { previous[position] = tails[low - 1] }
+        if low == tails.count { tails.append(position) } else { tails[low] = position }
+    }
+    var run: [Int] = []
+    var position = tails.last ?? -1
+    while position >= 0 {
+        run.append(position)
+        position = previous[position]
+    }
+    return run.reversed()
+}
+
+/// The header of a list with no sections: never made, as its item type has no values.
+@MainActor
+public final class NoSectionHeader: ListCell, ListItemCell {
+    /// No header item exists.
+    public enum Item: Identifiable, Equatable, Sendable {
+        /// Never called: there is no value to ask.
+        public var id: Int { switch self {} }
+    }
+
+    /// A header cell, for the type system's sake.
+    public init() { super.init(reuseIdentifier: "strata.no-header") }
+
+    /// Never called.
+    public func configure(with item: Item) {}
 }
 
 /// The row a `ListItems` shows at the end while a batch fetch runs: "Loading…", centred.

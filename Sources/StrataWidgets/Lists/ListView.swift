@@ -62,6 +62,10 @@ open class ListView: ScrollView {
     public private(set) var ranges = ListRanges(visible: 0..<0, display: 0..<0, preload: 0..<0)
 
     private var heights = HeightIndex()
+    /// The section headers, ascending, as the data source last reported them.
+    private var headers: [Int] = []
+    /// The header pinned to the top, kept live wherever its section is.
+    private var stickyIndex: Int?
     /// Cells showing items, by index.
     private var liveCells: [Int: ListCell] = [:]
     /// Cells waiting for reuse, by identifier.
@@ -113,11 +117,13 @@ open class ListView: ScrollView {
         prelayouts = [:]
         guard let count = reportedCount() else {
             itemCount = 0
+            headers = []
             heights.replaceAll(with: [])
             contentSize = Size(width: bounds.width, height: 0)
             return
         }
         itemCount = count
+        loadHeaders()
         heights.replaceAll(with: Array(repeating: estimatedItemHeight, count: count))
         contentSize = Size(width: bounds.width, height: heights.total)
         updateCells()
@@ -269,22 +275,27 @@ open class ListView: ScrollView {
             jobs[id] = nil
             statistics.prelayoutsCancelled += 1
         }
-        for index in Array(liveCells.keys) where !display.contains(index) { recycleCell(at: index) }
+        let sticky = stickyHeader()
+        stickyIndex = sticky
+        for index in Array(liveCells.keys) where !display.contains(index) && index != sticky { recycleCell(at: index) }
         prelayouts = prelayouts.filter { preload.contains($0.key) }
 
         // What is on screen first, then outwards in the scroll direction.
         let forward = lastDirection.y >= 0
         let ahead = forward ? Array(visible.upperBound..<preload.upperBound) : Array((preload.lowerBound..<visible.lowerBound).reversed())
         let behind = forward ? Array((preload.lowerBound..<visible.lowerBound).reversed()) : Array(visible.upperBound..<preload.upperBound)
-        for index in Array(visible) + ahead + behind { requestLayout(at: index) }
+        for index in (sticky.map { [$0] } ?? []) + Array(visible) + ahead + behind { requestLayout(at: index) }
 
-        for index in display where liveCells[index] == nil {
+        for index in (sticky.map { [$0] } ?? []) + Array(display) where liveCells[index] == nil {
             if let layout = readyLayout(at: index) { configureCell(at: index, layout: layout) }
         }
         for (index, cell) in liveCells {
-            let frame = Rect(x: 0, y: heights.offset(of: index), width: bounds.width, height: heights.heights[index])
+            let frame = Rect(x: 0, y: index == sticky ? stickyOffset(of: index) : heights.offset(of: index), width: bounds.width,
+                             height: heights.heights[index])
             if cell.frame != frame { cell.frame = frame }
         }
+        // Above the items scrolling under it, including cells added since.
+        if let sticky, let cell = liveCells[sticky] { contentLayer.bringSublayerToFront(cell) }
         recordVisibility(visible)
     }
 
@@ -293,6 +304,55 @@ open class ListView: ScrollView {
         guard itemCount > 0, !span.isEmpty, let first = heights.index(at: span.lowerBound),
               let last = heights.index(at: span.upperBound.nextDown) else { return 0..<0 }
         return first..<(last + 1)
+    }
+
+    // MARK: Section headers
+
+    /// Takes the data source's section headers, keeping those ascending and in range; any others
+    /// are reported and left out.
+    private func loadHeaders() {
+        guard let dataSource else { return headers = [] }
+        let reported = dataSource.sectionHeaderIndices(in: self)
+        var kept: [Int] = []
+        kept.reserveCapacity(min(reported.count, itemCount))
+        for index in reported where index >= 0 && index < itemCount && index > (kept.last ?? -1) { kept.append(index) }
+        if kept.count != reported.count {
+            report(Error(.dataSourceFailed, "\(reported.count - kept.count) section header index(es) out of range or order; left out"))
+        }
+        headers = kept
+    }
+
+    /// The header of the section at the top of the viewport, if any.
+    private func stickyHeader() -> Int? {
+        guard !headers.isEmpty, let first = heights.index(at: max(contentOffset.y, 0)) else { return nil }
+        // The last header at or above the first visible item.
+        let after = headerPosition(after: first)
+        return after > 0 ? headers[after - 1] : nil
+    }
+
+    /// The position in `headers` of the first header after item `index`.
+    private func headerPosition(after index: Int) -> Int {
+        var low = 0, high = headers.count
+        while low < high {
+            let middle = (low + high) / 2
+            if headers[middle] <= index { low = middle + 1 } else { high = middle }
+        }
+        return low
+    }
+
+    /// Where the pinned header `index` sits: at the top of the viewport, or in its place below
+    /// it, pushed up by the next section's header as that arrives.
+    private func stickyOffset(of index: Int) -> Double {
+        var y = max(contentOffset.y, heights.offset(of: index))
+        let next = headerPosition(after: index)
+        if next < headers.count { y = min(y, heights.offset(of: headers[next]) - heights.heights[index]) }
+        return y
+    }
+
+    /// The item under `point` in content coordinates: the pinned header where it covers others.
+    private func item(under point: Point) -> Int? {
+        if let sticky = stickyIndex, let cell = liveCells[sticky], cell.frame.contains(point) { return sticky }
+        return item(at: point.y)
     }
 
     // MARK: Prelayout
@@ -559,6 +619,7 @@ open class ListView: ScrollView {
         liveCells = moved
         if let current = aim { aim = mapping[current.index] >= 0 ? (mapping[current.index], current.offset, current.animated) : nil }
         itemCount = newCount
+        loadHeaders()
         heights.replaceAll(with: newHeights)
         contentSize = Size(width: bounds.width, height: heights.total)
         if let anchorOld, mapping[anchorOld] >= 0 {
@@ -585,7 +646,7 @@ open class ListView: ScrollView {
         let wasMoving = isDecelerating
         let handled = super.pointerPressed(event)
         // A tap that stops a fling only stops it.
-        guard !wasMoving, event.button == .left, let index = item(at: event.location.y) else {
+        guard !wasMoving, event.button == .left, let index = item(under: event.location) else {
             press = nil
             return handled
         }
@@ -606,7 +667,7 @@ open class ListView: ScrollView {
         super.pointerReleased(event)
         guard let start = press, event.source == start.source else { return }
         press = nil
-        if item(at: event.location.y) == start.index { delegate?.list(self, didSelectItemAt: start.index) }
+        if item(under: event.location) == start.index { delegate?.list(self, didSelectItemAt: start.index) }
     }
 
     open override func pointerCancelled(_ event: PointerEvent) {
