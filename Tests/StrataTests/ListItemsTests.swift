@@ -344,3 +344,35 @@ extension ListItemsTests {
         #expect(try #require(list.cell(at: 0)).frame.minY == 160)
     }
 }
+
+extension ListItemsTests {
+    /// A simple list needs no cell class: standard rows lay out their image, title and detail in
+    /// either style, measured on workers.
+    @Test func standardRowsNeedNoCellClass() throws {
+        let scene = HeadlessScene(width: 300, height: 400)
+        let list = ListView()
+        list.frame = Rect(x: 0, y: 0, width: 300, height: 400)
+        scene.root.addSublayer(list)
+        let icon = try Bitmap(width: 8, height: 8)
+        let rows = [
+            StandardRow(id: "a", title: "Wi-Fi", detail: "Home", style: .value),
+            StandardRow(id: "b", title: "Inbox", detail: "Three new messages from people you follow, and two more from lists", image: icon),
+            StandardRow(id: "c", title: "Plain"),
+        ]
+        let source = ListItems<StandardCell>(list: list, items: rows)
+        try scene.settle(until: { list.pendingPrelayouts == 0 })
+        #expect(source.items.count == 3)
+        let value = try #require(list.cell(at: 0) as? StandardCell)
+        let subtitle = try #require(list.cell(at: 1) as? StandardCell)
+        let plain = try #require(list.cell(at: 2) as? StandardCell)
+        // Value style: the detail at the trailing edge, on the title's line.
+        #expect(value.detailLabel.frame.maxX == 300 - 16)
+        #expect(value.detailLabel.frame.midY == value.titleLabel.frame.midY)
+        // Subtitle style: the image at the leading edge, the detail under the title, on two lines.
+        #expect(subtitle.imageView.frame == Rect(x: 16, y: ((subtitle.frame.height - 32) / 2).rounded(), width: 32, height: 32))
+        #expect(subtitle.titleLabel.frame.minX == 16 + 32 + 12)
+        #expect(subtitle.detailLabel.frame.minY >= subtitle.titleLabel.frame.maxY)
+        #expect(subtitle.frame.height > plain.frame.height + 20)
+        #expect(plain.imageView.isHidden)
+    }
+}
