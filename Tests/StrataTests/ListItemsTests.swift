@@ -376,3 +376,37 @@ extension ListItemsTests {
         #expect(plain.imageView.isHidden)
     }
 }
+
+extension ListItemsTests {
+    /// In a grid and a waterfall, rows are laid out at the column's width on workers, placed in
+    /// their columns, reused as the scroll goes, and the main thread still solves nothing.
+    @Test(arguments: [ListArrangement.grid(columns: 2, spacing: 8), .waterfall(columns: 3, spacing: 6)])
+    func gridsLayOutCellsAtTheColumnsWidth(arrangement: ListArrangement) throws {
+        let fixture = ItemsScene<ArticleCell>(count: 300)
+        fixture.list.arrangement = arrangement
+        try fixture.settle()
+        let columns = arrangement.columns, spacing = arrangement.spacing
+        let columnWidth = (240 - spacing * Double(columns - 1)) / Double(columns)
+        let solved = LayoutSpec.solvesOnCurrentThread
+        for step in 0...6 {
+            fixture.list.contentOffset = Point(x: 0, y: Double(step) * 500)
+            try fixture.settle()
+            let live = fixture.list.liveItems
+            #expect(Set(live.map { $0.cell.frame.minX }).count == columns, "cells in every column")
+            for (index, cell) in live {
+                let cell = try #require(cell as? ArticleCell)
+                #expect(cell.frame == fixture.list.frame(ofItem: index))
+                #expect(cell.frame.width == columnWidth)
+                #expect(cell.title.frame.width == columnWidth - 24)
+            }
+            // No two live cells overlap.
+            let frames = live.map(\.cell.frame)
+            for (a, first) in frames.enumerated() {
+                for second in frames[(a + 1)...] { #expect(!first.intersects(second), "\(first) overlaps \(second)") }
+            }
+        }
+        #expect(LayoutSpec.solvesOnCurrentThread == solved)
+        #expect(fixture.list.statistics.cellsReused > 0)
+        #expect(fixture.errors.isEmpty)
+    }
+}

@@ -356,7 +356,9 @@ where Header.Item: Identifiable & Equatable, Cell.Item: Identifiable & Equatable
     /// Sizes `cell` for its layout before `configure` runs (the layout was made for that size),
     /// then gives it the frames a worker solved.
     private static func place(_ cell: ListCell, at index: Int, in list: ListView, layout: ListItemLayout, configure: () -> Void) -> ListCell {
-        cell.frame = Rect(x: 0, y: list.offset(ofItem: index), width: list.bounds.width, height: layout.height)
+        var frame = list.frame(ofItem: index) ?? Rect(x: 0, y: list.offset(ofItem: index), width: list.bounds.width, height: 0)
+        frame.size.height = layout.height
+        cell.frame = frame
         configure()
         if let frames = layout.content as? SublayerFrames { cell.adopt(frames) }
         return cell
@@ -383,7 +385,7 @@ where Header.Item: Identifiable & Equatable, Cell.Item: Identifiable & Equatable
         return lastNumber
     }
 
-    /// As wide as the list, as tall as the row needs.
+    /// As wide as the list's column, as tall as the row needs.
     private nonisolated static func range(width: Double) -> SizeRange {
         SizeRange(min: Size(width: width, height: 0), max: Size(width: width, height: .infinity))
     }

@@ -61,7 +61,23 @@ open class ListView: ScrollView {
     /// The ranges at the last update.
     public private(set) var ranges = ListRanges(visible: 0..<0, display: 0..<0, preload: 0..<0)
 
-    private var heights = HeightIndex()
+    /// Where the items go: their heights and frames for the arrangement.
+    private var positions = ItemPositions()
+
+    /// How the items are arranged: in a list (the default), a grid or a waterfall. Items are
+    /// laid out at the arrangement's column width. Section headers stick only in a list.
+    public var arrangement = ListArrangement.list {
+        didSet {
+            guard arrangement != oldValue else { return }
+            let oldWidth = positions.itemWidth
+            positions.configure(arrangement, width: bounds.width)
+            // Layouts are per item width: cells stay until their items are laid out again.
+            if positions.itemWidth != oldWidth { cancelAllPrelayout() }
+            loadHeaders()
+            contentSize = Size(width: bounds.width, height: positions.total)
+            scheduleUpdate()
+        }
+    }
     /// The section headers, ascending, as the data source last reported them.
     private var headers: [Int] = []
     /// The header pinned to the top, kept live wherever its section is.
@@ -118,14 +134,14 @@ open class ListView: ScrollView {
         guard let count = reportedCount() else {
             itemCount = 0
             headers = []
-            heights.replaceAll(with: [])
+            positions.replaceAll(with: [])
             contentSize = Size(width: bounds.width, height: 0)
             return
         }
         itemCount = count
         loadHeaders()
-        heights.replaceAll(with: Array(repeating: estimatedItemHeight, count: count))
-        contentSize = Size(width: bounds.width, height: heights.total)
+        positions.replaceAll(with: Array(repeating: estimatedItemHeight, count: count))
+        contentSize = Size(width: bounds.width, height: positions.total)
         updateCells()
     }
 
@@ -171,13 +187,16 @@ open class ListView: ScrollView {
     public var cellCount: (live: Int, pooled: Int) { (liveCells.count, pool.values.reduce(0) { $0 + $1.count }) }
 
     /// The top of item `index` in content coordinates.
-    public func offset(ofItem index: Int) -> Double { heights.offset(of: index) }
+    public func offset(ofItem index: Int) -> Double { positions.offset(of: index) }
+
+    /// Where item `index` is in content coordinates, with its measured or estimated height.
+    public func frame(ofItem index: Int) -> Rect? { index >= 0 && index < itemCount ? positions.frame(of: index) : nil }
 
     /// The item at `y` in content coordinates.
-    public func item(at y: Double) -> Int? { y >= 0 && y < heights.total ? heights.index(at: y) : nil }
+    public func item(at y: Double) -> Int? { y >= 0 && y < positions.total ? positions.index(at: y) : nil }
 
     /// The height the list has for item `index`: measured, or the estimate.
-    public func height(ofItem index: Int) -> Double? { heights.heights.indices.contains(index) ? heights.heights[index] : nil }
+    public func height(ofItem index: Int) -> Double? { positions.heights.indices.contains(index) ? positions.heights[index] : nil }
 
     /// Scrolls so item `index` is at the top (or as near as the content allows), and keeps it
     /// there as measured heights replace the estimates around it, until the user scrolls or the
@@ -185,7 +204,7 @@ open class ListView: ScrollView {
     public func scrollToItem(at index: Int, animated: Bool) {
         guard index >= 0, index < itemCount else { return }
         aim = nil
-        let target = clamped(Point(x: 0, y: heights.offset(of: index)))
+        let target = clamped(Point(x: 0, y: positions.offset(of: index)))
         setContentOffset(target, animated: animated)
         aim = (index, target.y, animated)
     }
@@ -197,7 +216,7 @@ open class ListView: ScrollView {
     private func reaim() {
         guard let current = aim else { return }
         guard current.index < itemCount else { return aim = nil }
-        let target = clamped(Point(x: 0, y: heights.offset(of: current.index)))
+        let target = clamped(Point(x: 0, y: positions.offset(of: current.index)))
         guard target.y != current.offset else { return }
         // Still easing there: a new ease from where it is; arrived: a jump, as the item is on screen.
         let animated = current.animated && isDecelerating
@@ -233,7 +252,8 @@ open class ListView: ScrollView {
         if widthChanged {
             // Layouts are per width: cells stay until their items are laid out again.
             cancelAllPrelayout()
-            contentSize = Size(width: bounds.width, height: heights.total)
+            positions.configure(arrangement, width: bounds.width)
+            contentSize = Size(width: bounds.width, height: positions.total)
         }
         scheduleUpdate()
     }
@@ -266,7 +286,7 @@ open class ListView: ScrollView {
         // Out of a tree there is no scale to lay out for and no loop to hear back on; joining
         // one schedules an update.
         guard dataSource != nil, host != nil, itemCount > 0, bounds.width > 0, bounds.height > 0 else { return }
-        ranges = ListRanges.compute(offset: contentOffset.y, length: bounds.height, contentLength: heights.total,
+        ranges = ListRanges.compute(offset: contentOffset.y, length: bounds.height, contentLength: positions.total,
                                     direction: lastDirection.y, speed: abs(velocity.y), display: displayTuning, preload: preloadTuning)
         let preload = items(in: ranges.preload), display = items(in: ranges.display), visible = items(in: ranges.visible)
 
@@ -290,8 +310,8 @@ open class ListView: ScrollView {
             if let layout = readyLayout(at: index) { configureCell(at: index, layout: layout) }
         }
         for (index, cell) in liveCells {
-            let frame = Rect(x: 0, y: index == sticky ? stickyOffset(of: index) : heights.offset(of: index), width: bounds.width,
-                             height: heights.heights[index])
+            var frame = positions.frame(of: index)
+            if index == sticky { frame.origin.y = stickyOffset(of: index) }
             if cell.frame != frame { cell.frame = frame }
         }
         // Above the items scrolling under it, including cells added since.
@@ -301,9 +321,8 @@ open class ListView: ScrollView {
 
     /// The items overlapping `span`.
     private func items(in span: Range<Double>) -> Range<Int> {
-        guard itemCount > 0, !span.isEmpty, let first = heights.index(at: span.lowerBound),
-              let last = heights.index(at: span.upperBound.nextDown) else { return 0..<0 }
-        return first..<(last + 1)
+        guard itemCount > 0 else { return 0..<0 }
+        return positions.items(in: span)
     }
 
     // MARK: Section headers
@@ -311,7 +330,7 @@ open class ListView: ScrollView {
     /// Takes the data source's section headers, keeping those ascending and in range; any others
     /// are reported and left out.
     private func loadHeaders() {
-        guard let dataSource else { return headers = [] }
+        guard let dataSource, arrangement == .list else { return headers = [] }
         let reported = dataSource.sectionHeaderIndices(in: self)
         var kept: [Int] = []
         kept.reserveCapacity(min(reported.count, itemCount))
@@ -324,7 +343,7 @@ open class ListView: ScrollView {
 
     /// The header of the section at the top of the viewport, if any.
     private func stickyHeader() -> Int? {
-        guard !headers.isEmpty, let first = heights.index(at: max(contentOffset.y, 0)) else { return nil }
+        guard !headers.isEmpty, let first = positions.index(at: max(contentOffset.y, 0)) else { return nil }
         // The last header at or above the first visible item.
         let after = headerPosition(after: first)
         return after > 0 ? headers[after - 1] : nil
@@ -343,16 +362,16 @@ open class ListView: ScrollView {
     /// Where the pinned header `index` sits: at the top of the viewport, or in its place below
     /// it, pushed up by the next section's header as that arrives.
     private func stickyOffset(of index: Int) -> Double {
-        var y = max(contentOffset.y, heights.offset(of: index))
+        var y = max(contentOffset.y, positions.offset(of: index))
         let next = headerPosition(after: index)
-        if next < headers.count { y = min(y, heights.offset(of: headers[next]) - heights.heights[index]) }
+        if next < headers.count { y = min(y, positions.offset(of: headers[next]) - positions.heights[index]) }
         return y
     }
 
     /// The item under `point` in content coordinates: the pinned header where it covers others.
     private func item(under point: Point) -> Int? {
         if let sticky = stickyIndex, let cell = liveCells[sticky], cell.frame.contains(point) { return sticky }
-        return item(at: point.y)
+        return point.y >= 0 && point.y < positions.total ? positions.item(at: point) : nil
     }
 
     // MARK: Prelayout
@@ -373,7 +392,7 @@ open class ListView: ScrollView {
     /// The cached layout of item `index` if it matches the item's version, width and scale.
     private func readyLayout(at index: Int) -> ListItemLayout? {
         guard let item = prelayout(at: index), var cached = layouts[item.id], cached.version == item.version,
-              cached.width == bounds.width, cached.scale == currentScale else { return nil }
+              cached.width == positions.itemWidth, cached.scale == currentScale else { return nil }
         useClock &+= 1
         cached.lastUse = useClock
         layouts[item.id] = cached
@@ -391,7 +410,7 @@ open class ListView: ScrollView {
         let generation = sentinel.value
         jobs[item.id] = PrelayoutJob(sentinel: sentinel, index: index, version: item.version)
         statistics.prelayoutsStarted += 1
-        let (make, width, scale, id, version) = (item.make, bounds.width, currentScale, item.id, item.version)
+        let (make, width, scale, id, version) = (item.make, positions.itemWidth, currentScale, item.id, item.version)
         prelayoutQueues.next().async { [weak self] in
             let isCancelled = { sentinel.isCancelled(since: generation) }
             // Cancelled while queued: it costs nothing.
@@ -435,18 +454,20 @@ open class ListView: ScrollView {
         // now, since setting the height may update the ranges and configure from the new one.
         let outdated = liveCells[index]
         setHeight(layout.height, at: index)
-        if let outdated, liveCells[index] === outdated, width == bounds.width { recycleCell(at: index) }
+        if let outdated, liveCells[index] === outdated, width == positions.itemWidth { recycleCell(at: index) }
         scheduleUpdate()
     }
 
     /// Sets an item's height, keeping the first visible item where it is on screen.
     private func setHeight(_ height: Double, at index: Int) {
-        let old = heights.heights[index]
-        guard height != old else { return }
-        let anchor = heights.index(at: contentOffset.y) ?? 0
-        heights.setHeight(height, at: index)
-        contentSize = Size(width: bounds.width, height: heights.total)
-        if index < anchor, contentOffset.y > 0 { shiftContentOffset(by: Point(x: 0, y: height - old)) }
+        guard height != positions.heights[index] else { return }
+        // The first visible item stays where it is on screen, however the change moves it.
+        let anchor = positions.index(at: contentOffset.y) ?? 0
+        let before = positions.offset(of: anchor)
+        positions.setHeight(height, at: index)
+        contentSize = Size(width: bounds.width, height: positions.total)
+        let moved = positions.offset(of: anchor) - before
+        if moved != 0, contentOffset.y > 0 { shiftContentOffset(by: Point(x: 0, y: moved)) }
         reaim()
     }
 
@@ -496,7 +517,7 @@ open class ListView: ScrollView {
         }
         cell.index = index
         cell.isHidden = false
-        cell.frame = Rect(x: 0, y: heights.offset(of: index), width: bounds.width, height: heights.heights[index])
+        cell.frame = positions.frame(of: index)
         cell.showPlaceholderUntilGroupCommits()
         timings[ObjectIdentifier(cell)] = CellTiming()
         liveCells[index] = cell
@@ -586,9 +607,9 @@ open class ListView: ScrollView {
             return reloadData()
         }
         // The first visible item that survives, and where it is on screen.
-        let firstVisible = heights.index(at: contentOffset.y) ?? 0
+        let firstVisible = positions.index(at: contentOffset.y) ?? 0
         let anchorOld = (firstVisible..<oldCount).first { !validDeletions.contains($0) }
-        let anchorScreenOffset = anchorOld.map { heights.offset(of: $0) - contentOffset.y } ?? 0
+        let anchorScreenOffset = anchorOld.map { positions.offset(of: $0) - contentOffset.y } ?? 0
 
         // Old index → new index for survivors.
         var mapping = [Int](repeating: -1, count: oldCount)
@@ -602,7 +623,7 @@ open class ListView: ScrollView {
             }
             while validDeletions.contains(old) { old += 1 }
             mapping[old] = new
-            newHeights.append(heights.heights[old])
+            newHeights.append(positions.heights[old])
             old += 1
         }
         cancelAllPrelayout()
@@ -620,10 +641,10 @@ open class ListView: ScrollView {
         if let current = aim { aim = mapping[current.index] >= 0 ? (mapping[current.index], current.offset, current.animated) : nil }
         itemCount = newCount
         loadHeaders()
-        heights.replaceAll(with: newHeights)
-        contentSize = Size(width: bounds.width, height: heights.total)
+        positions.replaceAll(with: newHeights)
+        contentSize = Size(width: bounds.width, height: positions.total)
         if let anchorOld, mapping[anchorOld] >= 0 {
-            let target = heights.offset(of: mapping[anchorOld]) - anchorScreenOffset
+            let target = positions.offset(of: mapping[anchorOld]) - anchorScreenOffset
             shiftContentOffset(by: Point(x: 0, y: target - contentOffset.y))
         }
         updateCells()
