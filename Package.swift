@@ -91,6 +91,8 @@ let package = Package(
         .executableTarget(name: "gallery", dependencies: ["GalleryKit", "Strata"], path: "Examples/gallery/App"),
         // The shortest whole app: a header, a button, a list of rows declared as specs, a footer.
         .executableTarget(name: "reading-list", dependencies: ["Strata"], path: "Examples/reading-list", exclude: ["screenshot.png"]),
+        // Photos in a waterfall grid with batch fetching.
+        .executableTarget(name: "photo-grid", dependencies: ["FeedKit", "Strata"], path: "Examples/photo-grid", exclude: ["screenshot.png"]),
         .executableTarget(name: "headless-scene", dependencies: ["Strata"], path: "Examples/headless-scene", exclude: ["screenshot.png"]),
 
         // Tests.
