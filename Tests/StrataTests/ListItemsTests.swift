@@ -71,9 +71,9 @@ private struct ItemsScene<Cell: ListItemCell> where Cell.Item == Article {
 
     final class Recorder { var errors: [ListView.Error] = [] }
 
-    init(count: Int = 1_000, scale: Double = 1) {
-        scene = HeadlessScene(width: 240, height: 300, scale: scale)
-        list.frame = Rect(x: 0, y: 0, width: 240, height: 300)
+    init(count: Int = 1_000, scale: Double = 1, width: Double = 240) {
+        scene = HeadlessScene(width: width, height: 300, scale: scale)
+        list.frame = Rect(x: 0, y: 0, width: width, height: 300)
         list.estimatedItemHeight = 60
         scene.root.addSublayer(list)
         items = ListItems<Cell>(list: list, items: (0..<count).map(Article.numbered))
@@ -408,5 +408,26 @@ extension ListItemsTests {
         #expect(LayoutSpec.solvesOnCurrentThread == solved)
         #expect(fixture.list.statistics.cellsReused > 0)
         #expect(fixture.errors.isEmpty)
+    }
+}
+
+extension ListItemsTests {
+    /// Rows declared as specs, in a list and in a waterfall, at two widths and two scales, match
+    /// their goldens: the text wraps to each width and every cell is drawn whole.
+    @Test(arguments: [(ListArrangement.list, 240.0), (.list, 360), (.waterfall(columns: 2, spacing: 8), 240), (.waterfall(columns: 2, spacing: 8), 360)],
+          [1.0, 2.0])
+    func rowsMatchTheirGoldens(arrangement: (ListArrangement, Double), scale: Double) throws {
+        let fixture = ItemsScene<ArticleCell>(count: 40, scale: scale, width: arrangement.1)
+        fixture.list.showsScrollIndicators = false
+        fixture.list.backgroundColor = .white
+        fixture.list.arrangement = arrangement.0
+        try fixture.settle()
+        for (_, cell) in fixture.list.liveItems where cell.frame.intersects(Rect(origin: fixture.list.contentOffset, size: fixture.list.bounds.size)) {
+            #expect(!cell.isShowingGroupPlaceholder, "a visible cell is still a placeholder")
+        }
+        fixture.scene.expectPresentedFrameIsCompleteRepaint()
+        let frame = try #require(fixture.scene.backend.presentedBitmap)
+        let kind = arrangement.0 == .list ? "list" : "waterfall"
+        GoldenImage().check(frame, named: "items-\(kind)-\(Int(arrangement.1))@\(Int(scale))x")
     }
 }
