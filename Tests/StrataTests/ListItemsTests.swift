@@ -132,6 +132,7 @@ struct ListItemsTests {
         }
         #expect(fixture.list.statistics.cellsConfigured > 20)
         #expect(fixture.list.statistics.specsSolvedWhileConfiguring == 0)
+        #expect(fixture.list.statistics.mainThreadLayoutNanoseconds > 0, "the main thread's share is counted")
         #expect(TextLayout.layoutsMadeOnCurrentThread == shaped, "the main thread shaped text")
         #expect(LayoutSpec.solvesOnCurrentThread == solved, "the main thread solved a spec")
 

@@ -70,6 +70,9 @@ struct PhaseRecord {
     var scrollMismatches = 0
     var contentMovedPixels = 0.0
     var layoutsMadeWhileConfiguring = 0
+    /// Main-thread layout time and cells configured in the phase (ListStatistics).
+    var mainThreadLayoutNanoseconds: UInt64 = 0
+    var cellsConfigured = 0
 }
 
 /// Drives the feed a fixed step a frame from the display link, through the phases, and records
@@ -252,7 +255,9 @@ final class FeedScrollRun {
         carry = 0
         lastHost = host.statistics
         phases[phase].layoutsMadeWhileConfiguring = -list.statistics.layoutsMadeWhileConfiguring
+        phaseListStart = list.statistics
     }
+    private var phaseListStart: ListStatistics?
 
     private func finishSample(phase: Int, at start: (wall: Int64, cpu: Int64, process: Int64), moved: Double?, statistics: ListStatistics) {
         guard let last = lastTickStart, !phases[phase].samples.isEmpty else { return }
@@ -280,6 +285,10 @@ final class FeedScrollRun {
         phases[phase].framesPresented = hostStatistics.framesPresented - lastHost.framesPresented
         phases[phase].framesDiscarded = hostStatistics.framesDiscardedByCompositor - lastHost.framesDiscardedByCompositor
         phases[phase].layoutsMadeWhileConfiguring += list.statistics.layoutsMadeWhileConfiguring
+        if let first = phaseListStart {
+            phases[phase].mainThreadLayoutNanoseconds = list.statistics.mainThreadLayoutNanoseconds &- first.mainThreadLayoutNanoseconds
+            phases[phase].cellsConfigured = list.statistics.cellsConfigured - first.cellsConfigured
+        }
     }
 
     // MARK: Clicks

@@ -36,6 +36,8 @@ struct SubjectReport {
             "wall_ms": Double(phase.wallMicroseconds) / 1_000,
             "content_moved_px": phase.contentMovedPixels, "scroll_mismatches": phase.scrollMismatches, "wraps": phase.wraps,
             "layouts_made_while_configuring": phase.layoutsMadeWhileConfiguring,
+            "main_layout_us_per_cell": phase.cellsConfigured > 0
+                ? Double(phase.mainThreadLayoutNanoseconds) / 1_000 / Double(phase.cellsConfigured) : NSNull(),
             "visible_cell_frames": phase.samples.reduce(0) { $0 + $1.visibleCells },
             "incomplete_cell_frames": phase.samples.reduce(0) { $0 + $1.incompleteCells },
             "clicks": phase.clicks.map(click),

@@ -81,6 +81,8 @@ enum FeedScroll {
             // The like-for-like figure: moving work to other threads is no saving by itself.
             recorder.ratio("process_cpu_strata_over_gtk_\(label)", perFrame(mine, "process_cpu_ms"), over: perFrame(theirs, "process_cpu_ms"),
                            goal: .atMost(0.2), note: "CPU per frame of the whole process, every thread")
+            recorder.record("strata_main_layout_per_cell_\(label)", (mine["main_layout_us_per_cell"] as? NSNumber)?.doubleValue, unit: "µs",
+                            note: "main-thread time per configured cell: asking for its prelayout and configuring it")
             let visible = mine["visible_cell_frames"] as? Int ?? 0, incomplete = mine["incomplete_cell_frames"] as? Int
             recorder.record("strata_incomplete_cells_\(label)", incomplete.flatMap { visible > 0 ? Double($0) * 100 / Double(visible) : nil },
                             unit: "%", goal: index == 0 ? .atMost(1) : nil,

@@ -379,6 +379,8 @@ open class ListView: ScrollView {
     private func prelayout(at index: Int) -> ListPrelayout? {
         if let known = prelayouts[index] { return known }
         guard let dataSource else { return nil }
+        let started = Monotonic.now
+        defer { statistics.mainThreadLayoutNanoseconds &+= Monotonic.now &- started }
         do {
             let made = try dataSource.list(self, prelayoutForItemAt: index)
             prelayouts[index] = made
@@ -488,6 +490,8 @@ open class ListView: ScrollView {
 
     private func configureCell(at index: Int, layout: ListItemLayout) {
         guard let dataSource else { return }
+        let started = Monotonic.now
+        defer { statistics.mainThreadLayoutNanoseconds &+= Monotonic.now &- started }
         let shapedBefore = TextLayout.layoutsMadeOnCurrentThread, solvedBefore = LayoutSpec.solvesOnCurrentThread
         dequeued = []
         let made = Result { try dataSource.list(self, cellForItemAt: index, layout: layout) }
@@ -756,6 +760,10 @@ public struct ListStatistics: Sendable, Equatable {
     /// Layout specs solved on the main thread while the data source configured cells; 0 when
     /// workers solved every cell's spec.
     public var specsSolvedWhileConfiguring = 0
+    /// Main-thread time spent on items' layout, in nanoseconds: asking the data source for each
+    /// prelayout (a `ListItems` configures its stand-in cell then) and configuring each cell.
+    /// Divided by `cellsConfigured`, the main thread's layout cost per cell.
+    public var mainThreadLayoutNanoseconds: UInt64 = 0
     /// Visible items summed over every update of the ranges (about one per frame while scrolling).
     public var visibleCellFrames = 0
     /// Of those, items shown incomplete: no cell yet, or a cell still showing its placeholder.
