@@ -121,6 +121,7 @@ let package = Package(
         .testTarget(name: "StrataCoreTests", dependencies: ["StrataCore", "CoreTestSupport", "Locking", "RenderTestSupport"], exclude: ["Golden"]),
         .testTarget(name: "StrataTests", dependencies: ["Strata", "CoreTestSupport", "Locking", "RenderTestSupport"], exclude: ["Golden"]),
         .testTarget(name: "FeedTests", dependencies: ["FeedKit", "Strata", "CoreTestSupport", "RenderTestSupport"], exclude: ["Golden"]),
+        .testTarget(name: "GalleryKitTests", dependencies: ["GalleryKit", "Strata", "CoreTestSupport", "RenderTestSupport"], exclude: ["Golden"]),
         .testTarget(name: "WindowTests", dependencies: ["Strata", "WaylandTestSupport", "RenderTestSupport", "embed-host"]),
         // Input end to end under the headless sway Scripts/test starts: a raw client, and a driver
         // making real wl_pointer and wl_keyboard events through sway's virtual devices. The driver's

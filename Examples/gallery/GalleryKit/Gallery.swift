@@ -73,108 +73,135 @@ public enum Gallery {
     /// The size the gallery's window opens at, in points.
     public static let size = Size(width: 560, height: 600)
 
-    /// Fills `window`'s content layer with the gallery's controls, lays them out, and wires their
-    /// events and the window's key commands and input to `report`. The window owns everything
-    /// made here, through its layers and the closures it stores.
+    /// The gallery's background.
+    public static let backgroundColor = Color(rgb: 0xF7F7FA)
+
+    /// Fills `window`'s content layer with the gallery's controls, laid out by their spec, and
+    /// wires their events and the window's key commands and input to `report`. The window owns
+    /// everything made here, through its layers and the closures it stores.
     public static func populate(_ window: Window, report: @escaping Report) {
-        build(in: window, report: report)
+        window.backgroundColor = backgroundColor
+        let content = GalleryContent(report: report)
+        window.contentLayer.addSublayer(content)
+        window.contentLayer.layoutSpecHandler = { _ in .layer(content) }
+        // Ctrl+F finds, from anywhere in the window, even while another field has the focus.
+        window.keyCommands = [
+            KeyCommand("f", title: "Find") { [weak content] in
+                _ = content?.search.becomeFocused()
+                report("command=find")
+            },
+        ]
+        window.host.input.onEvent = { [weak content] event, _ in
+            guard case let .key(key) = event, key.state == .pressed else { return }
+            let modifiers = key.modifiers.subtracting([.capsLock, .numLock])
+            let name = (modifiers.isEmpty ? "" : "\(modifiers)+") + key.keysym.name
+            let text = key.text.isEmpty ? "" : "  text “\(key.text)”"
+            content?.keyLabel.text = "Last key: \(name)\(text)"
+            report("key name=\(key.keysym.name) modifiers=\(modifiers) text=\(key.text)")
+        }
+        window.onClose = { report("closed") }
+        // Closures stored on the window or its layers hold it weakly: it owns them.
+        content.layoutHandler = { [weak window] content in
+            guard let window, let content = content as? GalleryContent else { return }
+            let decorations = window.hasClientDecorations ? "client" : "server"
+            report("layout decorations=\(decorations) surface=\(Int(window.host.size.width)),\(Int(window.host.size.height)) "
+                   + content.placedParts())
+        }
     }
 }
 
+/// The gallery's controls and their layout spec: a title, buttons, a toggle, a slider, a key
+/// label, a hover card, a scroll pad, a form, a hint with links and a note.
 @MainActor
-private func build(in window: Window, report: @escaping Gallery.Report) {
-    window.backgroundColor = Color(rgb: 0xF7F7FA)
-    let content = window.contentLayer
-
+public final class GalleryContent: Layer {
     let title = Label(text: "Controls", font: Font(size: 22, weight: .bold), color: Color(rgb: 0x1C1C1E))
     let counter = Button(title: "Clicked 0 times")
     let reset = Button(title: "Reset")
-    reset.setBackgroundColor(Color(rgb: 0x8E8E93), for: .normal)
     let disabled = Button(title: "Disabled")
-    disabled.isEnabled = false
     let toggle = Toggle()
     let toggleLabel = Label(text: "Off", font: Font(size: 14), color: Color(rgb: 0x3A3A3C))
     let slider = Slider(value: 0.5)
-    slider.step = 0.05
     let sliderLabel = Label(text: "50 %", font: Font(size: 14), color: Color(rgb: 0x3A3A3C))
     let keyLabel = Label(text: "Press a key", font: Font(size: 14), color: Color(rgb: 0x3A3A3C))
-    keyLabel.backgroundColor = .white
-    keyLabel.cornerRadius = 8
-    keyLabel.insets = 10
-    let hover = HoverCard(report: report)
-    let pad = ScrollPad(report: report)
-    // A form: each field reports its text as it changes (the password only its length).
+    let hover: HoverCard
+    let pad: ScrollPad
     let name = TextField(placeholder: "Name")
     let password = TextField(placeholder: "Password")
-    password.isSecureTextEntry = true
-    password.contentType = TextContentType(purpose: .password, hints: [.sensitiveData, .hiddenText])
     let search = TextField(placeholder: "Search")
-    search.contentType = TextContentType(purpose: .normal, hints: [.completion])
-    for (field, label) in [(name, "name"), (password, "password"), (search, "search")] {
-        field.addAction(for: .editingChanged) { field in
-            report("field=\(label) " + (field.isSecureTextEntry ? "length=\(field.text.count)" : "text=\(field.text)"))
-        }
-        field.addAction(for: .primaryActionTriggered) { _ in report("field=\(label) return") }
-    }
-    // A multi-line note: it reports its text with line feeds shown as \n.
     let note = TextView(text: "")
-    note.backgroundColor = .white
-    note.cornerRadius = 6
-    note.borderWidth = 1
-    note.borderColor = Color(rgb: 0xD1D5DB)
-    note.onTextChange = { view in
-        report("note paragraphs=\(view.editor.storage.paragraphCount) text=" + view.text.split(separator: "\n", omittingEmptySubsequences: false).joined(separator: "\\n"))
-    }
     let hint = Label(text: "Tab moves the focus; Space or Enter presses. Read https://strata.dev or #gallery",
                      font: Font(size: 12), color: Color(rgb: 0x8E8E93))
-    // Links in the hint are found, coloured and tappable; Tab reaches them too.
-    hint.linkDetector = StandardLinkDetector()
-    hint.onLinkActivated = { link, _ in report("link target=\(link.target)") }
-    // Its text can be selected and copied, as GTK's selectable labels; the links stay tappable.
-    hint.isSelectable = true
-    // Ctrl+F finds, from anywhere in the window, even while another field has the focus.
-    window.keyCommands = [
-        KeyCommand("f", title: "Find") {
-            _ = search.becomeFocused()
-            report("command=find")
-        },
-    ]
-    for layer in [title, counter, reset, disabled, toggle, toggleLabel, slider, sliderLabel, keyLabel, hover, pad, name, password,
-                  search, hint, note] as [Layer] {
-        content.addSublayer(layer)
+    private var clicks = 0
+
+    /// The controls, reporting what happens to them to `report`.
+    public init(report: @escaping Gallery.Report) {
+        hover = HoverCard(report: report)
+        pad = ScrollPad(report: report)
+        super.init()
+        reset.setBackgroundColor(Color(rgb: 0x8E8E93), for: .normal)
+        disabled.isEnabled = false
+        slider.step = 0.05
+        keyLabel.backgroundColor = .white
+        keyLabel.cornerRadius = 8
+        keyLabel.insets = 10
+        // A form: each field reports its text as it changes (the password only its length).
+        password.isSecureTextEntry = true
+        password.contentType = TextContentType(purpose: .password, hints: [.sensitiveData, .hiddenText])
+        search.contentType = TextContentType(purpose: .normal, hints: [.completion])
+        for (field, label) in [(name, "name"), (password, "password"), (search, "search")] {
+            field.addAction(for: .editingChanged) { field in
+                report("field=\(label) " + (field.isSecureTextEntry ? "length=\(field.text.count)" : "text=\(field.text)"))
+            }
+            field.addAction(for: .primaryActionTriggered) { _ in report("field=\(label) return") }
+        }
+        // A multi-line note: it reports its text with line feeds shown as \n.
+        note.backgroundColor = .white
+        note.cornerRadius = 6
+        note.borderWidth = 1
+        note.borderColor = Color(rgb: 0xD1D5DB)
+        note.onTextChange = { view in
+            report("note paragraphs=\(view.editor.storage.paragraphCount) text=" + view.text.split(separator: "\n", omittingEmptySubsequences: false).joined(separator: "\\n"))
+        }
+        // Links in the hint are found, coloured and tappable; Tab reaches them too.
+        hint.linkDetector = StandardLinkDetector()
+        hint.onLinkActivated = { link, _ in report("link target=\(link.target)") }
+        // Its text can be selected and copied, as GTK's selectable labels; the links stay tappable.
+        hint.isSelectable = true
+        for layer in [title, counter, reset, disabled, toggle, toggleLabel, slider, sliderLabel, keyLabel, hover, pad, name, password,
+                      search, hint, note] as [Layer] {
+            addSublayer(layer)
+        }
+
+        counter.addAction(for: .primaryActionTriggered) { [unowned self] button in
+            clicks += 1
+            button.title = "Clicked \(clicks) time" + (clicks == 1 ? "" : "s")
+            report("clicked count=\(clicks)")
+        }
+        reset.addAction(for: .primaryActionTriggered) { [unowned self] _ in
+            clicks = 0
+            counter.title = "Clicked 0 times"
+            report("reset")
+        }
+        toggle.addAction(for: .valueChanged) { [toggleLabel] toggle in
+            toggleLabel.text = toggle.isOn ? "On" : "Off"
+            report("toggle isOn=\(toggle.isOn)")
+        }
+        slider.addAction(for: .valueChanged) { [sliderLabel] slider in
+            sliderLabel.text = "\(Int((slider.value * 100).rounded())) %"
+            report("slider value=\(slider.value)")
+        }
     }
 
-    var clicks = 0
-    counter.addAction(for: .primaryActionTriggered) { button in
-        clicks += 1
-        button.title = "Clicked \(clicks) time" + (clicks == 1 ? "" : "s")
-        report("clicked count=\(clicks)")
+    /// Draws every text with `library`, as golden tests pin their fonts.
+    public func useFonts(_ library: FontLibrary) {
+        for label in [title, toggleLabel, sliderLabel, keyLabel, hint, hover.caption, pad.caption] { label.fontLibrary = library }
+        for button in [counter, reset, disabled] { button.fontLibrary = library }
+        for field in [name, password, search] { field.fontLibrary = library }
+        note.fontLibrary = library
     }
-    reset.addAction(for: .primaryActionTriggered) { _ in
-        clicks = 0
-        counter.title = "Clicked 0 times"
-        report("reset")
-    }
-    toggle.addAction(for: .valueChanged) { toggle in
-        toggleLabel.text = toggle.isOn ? "On" : "Off"
-        report("toggle isOn=\(toggle.isOn)")
-    }
-    slider.addAction(for: .valueChanged) { slider in
-        sliderLabel.text = "\(Int((slider.value * 100).rounded())) %"
-        report("slider value=\(slider.value)")
-    }
-    window.host.input.onEvent = { event, _ in
-        guard case let .key(key) = event, key.state == .pressed else { return }
-        let modifiers = key.modifiers.subtracting([.capsLock, .numLock])
-        let name = (modifiers.isEmpty ? "" : "\(modifiers)+") + key.keysym.name
-        let text = key.text.isEmpty ? "" : "  text “\(key.text)”"
-        keyLabel.text = "Last key: \(name)\(text)"
-        report("key name=\(key.keysym.name) modifiers=\(modifiers) text=\(key.text)")
-    }
-    window.onClose = { report("closed") }
 
-    // The whole window as one spec: rows of controls in a column; nothing is placed by hand.
-    content.layoutSpecHandler = { _ in
+    /// The whole window as one spec: rows of controls in a column; nothing is placed by hand.
+    public override func layoutSpec() -> LayoutSpec? {
         .inset(EdgeInsets(all: 20), .stack(.vertical, spacing: 14, alignItems: .stretch, [
             .layer(title),
             .stack(.horizontal, spacing: 12, [.layer(counter).frame(minWidth: 180), .layer(reset), .layer(disabled)]),
@@ -189,10 +216,9 @@ private func build(in window: Window, report: @escaping Gallery.Report) {
             .layer(note).flex(grow: 1, shrink: 1).frame(minHeight: 40, maxHeight: 160),
         ]))
     }
-    // Closures stored on the window or its layers hold it weakly: it owns them.
-    content.layoutHandler = { [weak window] _ in
-        guard let window else { return }
-        // Where each part is, in surface points, for the end-to-end tests.
+
+    /// Where each part is, in surface points, for the end-to-end tests.
+    func placedParts() -> String {
         let parts: [(String, Layer)] = [("counter", counter), ("reset", reset), ("toggle", toggle), ("slider", slider),
                                          ("key", keyLabel), ("hover", hover), ("pad", pad), ("name", name), ("password", password),
                                          ("search", search), ("note", note), ("hint", hint)]
@@ -205,8 +231,6 @@ private func build(in window: Window, report: @escaping Gallery.Report) {
             let frame = hint.convert(box, to: nil)
             placed.append("link=\(Int(frame.minX)),\(Int(frame.minY)),\(Int(frame.width)),\(Int(frame.height))")
         }
-        let decorations = window.hasClientDecorations ? "client" : "server"
-        report("layout decorations=\(decorations) surface=\(Int(window.host.size.width)),\(Int(window.host.size.height)) "
-               + placed.joined(separator: " "))
+        return placed.joined(separator: " ")
     }
 }
