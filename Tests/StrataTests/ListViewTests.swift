@@ -386,6 +386,10 @@ struct ListViewTests {
         fixture.list.estimatedItemHeight = .nan
         #expect(fixture.list.estimatedItemHeight == 100)
         fixture.list.displayTuning = ListRangeTuning(leadingScreens: .infinity, trailingScreens: -1)
+        // Set through the properties, past the initializer's checks, NaN still counts as 0.
+        fixture.list.preloadTuning.leadingScreens = .nan
+        fixture.list.preloadTuning.trailingScreens = -.infinity
+        #expect(fixture.list.preloadTuning == ListRangeTuning(leadingScreens: 0, trailingScreens: 0))
         fixture.list.maximumPooledCellsPerIdentifier = -3
         fixture.list.scrollToItem(at: 1_000, animated: false)
         try fixture.settle()

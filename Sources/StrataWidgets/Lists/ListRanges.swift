@@ -1,18 +1,19 @@
 /// How far a range reaches beyond the viewport, in screens (viewport heights), after Texture's
 /// ASRangeTuningParameters: ahead in the scroll direction, and behind.
 public struct ListRangeTuning: Sendable, Equatable {
-    /// Screens ahead of the viewport, in the direction of scrolling.
-    public var leadingScreens: Double
-    /// Screens behind it.
-    public var trailingScreens: Double
+    /// Screens ahead of the viewport, in the direction of scrolling; checked as `init` says.
+    public var leadingScreens: Double { didSet { leadingScreens = Self.valid(leadingScreens) } }
+    /// Screens behind it; checked as `init` says.
+    public var trailingScreens: Double { didSet { trailingScreens = Self.valid(trailingScreens) } }
 
     /// A range of `leadingScreens` ahead and `trailingScreens` behind (negative and non-finite
     /// values count as 0; at most 20 screens each way).
     public init(leadingScreens: Double, trailingScreens: Double) {
-        func valid(_ value: Double) -> Double { value.isFinite ? min(max(value, 0), 20) : 0 }
-        self.leadingScreens = valid(leadingScreens)
-        self.trailingScreens = valid(trailingScreens)
+        self.leadingScreens = Self.valid(leadingScreens)
+        self.trailingScreens = Self.valid(trailingScreens)
     }
+
+    private static func valid(_ value: Double) -> Double { value.isFinite ? min(max(value, 0), 20) : 0 }
 
     /// Texture's default display range: one screen ahead, a quarter behind.
     public static let display = ListRangeTuning(leadingScreens: 1, trailingScreens: 0.25)
