@@ -27,6 +27,15 @@ public final class InputRouter {
     public static let maximumDoubleClickInterval = Duration.seconds(5)
     /// The farthest `doubleClickDistance` taken, in points.
     public static let maximumDoubleClickDistance = 100.0
+    /// How far, in points, a press must move before it counts as a drag: a scroll view then takes
+    /// a press over from the button it began on (`Layer.shouldTakeOverPress(_:)`). 8, GTK's
+    /// `gtk-dnd-drag-threshold`; clamped to 0…`maximumDragThreshold`, and 8 for a value that is
+    /// not a number.
+    public var dragThreshold = 8.0 {
+        didSet { dragThreshold = dragThreshold.isNaN ? 8 : min(max(dragThreshold, 0), Self.maximumDragThreshold) }
+    }
+    /// The farthest `dragThreshold` taken, in points.
+    public static let maximumDragThreshold = 100.0
     /// How many fingers are tracked at once; more are ignored until some lift.
     public let maximumTouches = 16
 
@@ -54,6 +63,8 @@ public final class InputRouter {
     /// Layers under the pointer, deepest first.
     private var hovered: [WeakLayer] = []
     private var mouseGrab: WeakLayer?
+    /// The press that began the mouse grab, for the ancestors that may take it over.
+    private var mousePress: WatchedPress?
     private var pressedButtons: Set<PointerButton> = []
     private var touches: [Int32: Touch] = [:]
     private var lastClick: (time: UInt32, location: Point, button: PointerButton, count: Int)?
@@ -61,6 +72,14 @@ public final class InputRouter {
     private struct Touch {
         weak var handler: Layer?
         var location: Point
+        var press: WatchedPress
+    }
+
+    /// A press a layer holds, with the ancestors that may still take it over, nearest first.
+    private struct WatchedPress {
+        /// The press as it began, in surface points (`location` too).
+        let start: PointerEvent
+        var watchers: [WeakLayer]
     }
 
     init(host: LayerHost) {
@@ -88,10 +107,17 @@ public final class InputRouter {
         case let .touchMoved(id, point):
             guard point.isFinite, var touch = touches[id] else { return }
             touch.location = point
-            touches[id] = touch
-            if let handler = touch.handler.flatMap(attached) {
-                handler.pointerDragged(pointerEvent(for: handler, at: point, source: .touch(id: id), time: time))
+            guard let holder = touch.handler.flatMap(attached) else {
+                touches[id] = touch
+                return
             }
+            let takeover = takeOver(&touch.press, from: holder, at: point, time: time)
+            if let takeover { touch.handler = takeover.layer }
+            touches[id] = touch
+            if let takeover { handOver(from: holder, to: takeover, at: point, source: .touch(id: id), time: time) }
+            let handler = takeover?.layer ?? holder
+            guard attached(handler) != nil else { return }
+            handler.pointerDragged(pointerEvent(for: handler, at: point, source: .touch(id: id), time: time))
         case let .touchUp(id):
             guard let touch = touches.removeValue(forKey: id) else { return }
             if let handler = touch.handler.flatMap(attached) {
@@ -186,7 +212,19 @@ public final class InputRouter {
     private func pointerMoved(to point: Point, time: UInt32) {
         pointerLocation = point
         if let grab = mouseGrab?.layer.flatMap(attached) {
-            grab.pointerDragged(pointerEvent(for: grab, at: point, source: .mouse, time: time))
+            var handler = grab
+            if var press = mousePress {
+                let takeover = takeOver(&press, from: grab, at: point, time: time)
+                mousePress = press
+                if let takeover {
+                    mouseGrab = WeakLayer(takeover.layer)
+                    handOver(from: grab, to: takeover, at: point, source: .mouse, time: time)
+                    handler = takeover.layer
+                }
+            }
+            if attached(handler) != nil {
+                handler.pointerDragged(pointerEvent(for: handler, at: point, source: .mouse, time: time))
+            }
         } else {
             let hit = hitTest(point)
             updateHover(hit, at: point, time: time)
@@ -201,6 +239,7 @@ public final class InputRouter {
             grab.pointerCancelled(pointerEvent(for: grab, at: point, source: .mouse, time: time))
         }
         mouseGrab = nil
+        mousePress = nil
         pressedButtons = []
         updateHover(nil, at: point, time: time)
         pointerLocation = nil
@@ -216,11 +255,20 @@ public final class InputRouter {
             return
         }
         let hit = hitTest(point)
-        focusOnPress(hit)
-        let handler = bubble(from: hit, at: point) {
-            $0.pointerPressed(pointerEvent(for: $0, local: $1, at: point, button: button, clickCount: count, time: time))
+        let start = PointerEvent(location: point, hostLocation: point, button: button, source: .mouse, clickCount: count,
+                                 modifiers: modifiers, time: time)
+        let handler: Layer?
+        if let taker = takeOverAtBeginning(start, hit: hit) {
+            focusOnPress(taker)
+            handler = taker
+        } else {
+            focusOnPress(hit)
+            handler = bubble(from: hit, at: point) {
+                $0.pointerPressed(pointerEvent(for: $0, local: $1, at: point, button: button, clickCount: count, time: time))
+            }
         }
         mouseGrab = handler.map(WeakLayer.init)
+        mousePress = handler.map { WatchedPress(start: start, watchers: watchers(above: $0)) }
         refreshCursor()
     }
 
@@ -232,6 +280,7 @@ public final class InputRouter {
         }
         if pressedButtons.isEmpty, mouseGrab != nil {
             mouseGrab = nil
+            mousePress = nil
             updateHover(hitTest(point), at: point, time: time)
             refreshCursor()
         }
@@ -265,11 +314,96 @@ public final class InputRouter {
         }
         guard touches.count < maximumTouches else { return }
         let hit = hitTest(point)
-        focusOnPress(hit)
-        let handler = bubble(from: hit, at: point) {
-            $0.pointerPressed(pointerEvent(for: $0, local: $1, at: point, source: .touch(id: id), time: time))
+        let start = PointerEvent(location: point, hostLocation: point, source: .touch(id: id), modifiers: modifiers, time: time)
+        let handler: Layer?
+        if let taker = takeOverAtBeginning(start, hit: hit) {
+            focusOnPress(taker)
+            handler = taker
+        } else {
+            focusOnPress(hit)
+            handler = bubble(from: hit, at: point) {
+                $0.pointerPressed(pointerEvent(for: $0, local: $1, at: point, source: .touch(id: id), time: time))
+            }
         }
-        touches[id] = Touch(handler: handler, location: point)
+        touches[id] = Touch(handler: handler, location: point,
+                            press: WatchedPress(start: start, watchers: handler.map(watchers(above:)) ?? []))
+    }
+
+    // MARK: Presses taken over
+
+    /// The ancestors of `layer` that watch their descendants' presses, nearest first.
+    private func watchers(above layer: Layer) -> [WeakLayer] {
+        var result: [WeakLayer] = []
+        var node = layer.superlayer
+        while let ancestor = node {
+            if ancestor.watchesDescendantPresses { result.append(WeakLayer(ancestor)) }
+            node = ancestor.superlayer
+        }
+        return result
+    }
+
+    /// `press` as `layer` sees it, at `point` (surface points) now.
+    private func describe(_ press: WatchedPress, for layer: Layer, at point: Point, time: UInt32,
+                          isBeginning: Bool = false) -> DescendantPress {
+        var start = press.start
+        start.location = layer.convertFromHost(start.hostLocation)
+        var current = start
+        current.location = layer.convertFromHost(point)
+        current.hostLocation = point
+        current.time = time
+        return DescendantPress(start: start, current: current, isBeginning: isBeginning)
+    }
+
+    /// Offers a press that is beginning to the watching ancestors of `hit`, nearest first, before
+    /// any descendant sees it; returns the one that took it (a moving scroll view a tap stops).
+    private func takeOverAtBeginning(_ start: PointerEvent, hit: Layer?) -> Layer? {
+        let press = WatchedPress(start: start, watchers: [])
+        var node = hit?.superlayer
+        while let layer = node {
+            if layer.watchesDescendantPresses {
+                let offered = describe(press, for: layer, at: start.hostLocation, time: start.time, isBeginning: true)
+                if layer.shouldTakeOverPress(offered) == .takeOver {
+                    layer.pressTakenOver(offered)
+                    return layer
+                }
+            }
+            node = layer.superlayer
+        }
+        return nil
+    }
+
+    /// Offers a moved press that `holder` has to the ancestors still watching it, nearest first,
+    /// and returns the first that takes it over with the holder's consent. Each watcher decides
+    /// once: declining, or wanting it (whether or not the holder yields), ends its watch.
+    private func takeOver(_ press: inout WatchedPress, from holder: Layer, at point: Point,
+                          time: UInt32) -> (layer: Layer, press: DescendantPress)? {
+        var index = 0
+        while index < press.watchers.count {
+            guard let watcher = press.watchers[index].layer.flatMap(attached), holder.isDescendant(of: watcher) else {
+                press.watchers.remove(at: index)
+                continue
+            }
+            let offered = describe(press, for: watcher, at: point, time: time)
+            switch watcher.shouldTakeOverPress(offered) {
+            case .undecided:
+                index += 1
+            case .decline:
+                press.watchers.remove(at: index)
+            case .takeOver:
+                press.watchers.remove(at: index)
+                if holder.yieldsPress(describe(press, for: holder, at: point, time: time), to: watcher) { return (watcher, offered) }
+            }
+        }
+        return nil
+    }
+
+    /// The holder of a press loses it (cancelled: no action, no highlight) and the layer that took
+    /// it over starts tracking it.
+    private func handOver(from holder: Layer, to takeover: (layer: Layer, press: DescendantPress), at point: Point,
+                          source: PointerSource, time: UInt32) {
+        holder.pointerCancelled(pointerEvent(for: holder, at: point, source: source, time: time))
+        takeover.layer.pressTakenOver(takeover.press)
+        refreshCursor()
     }
 
     // MARK: Keys
@@ -396,6 +530,7 @@ public final class InputRouter {
         }
         if let grab = mouseGrab?.layer, grab.isDescendant(of: removed) {
             mouseGrab = nil
+            mousePress = nil
             grab.pointerCancelled(pointerEvent(for: grab, at: pointerLocation ?? .zero, source: .mouse, time: 0))
         }
         for (id, touch) in touches {

@@ -540,6 +540,25 @@ open class Layer {
     /// The press this layer handled was taken away (a touch cancel, the pointer lost, the layer
     /// removed): undo any highlight and do not perform the press's action.
     open func pointerCancelled(_ event: PointerEvent) {}
+    /// Whether this layer watches the presses its descendants take, and may take one over, as a
+    /// scroll view does so that a drag that starts on a button scrolls (UIKit's
+    /// `cancelsTouchesInView`). The router asks only layers that say so
+    /// (`shouldTakeOverPress(_:)`); false by default.
+    open var watchesDescendantPresses: Bool { false }
+    /// Whether to take over a press on a descendant, asked of each watching ancestor, nearest
+    /// first: as the press begins (`press.isBeginning`, before any descendant sees it) and as it
+    /// moves, until the answer is `.decline` or `.takeOver`. With `.takeOver` the holder is asked
+    /// to yield (`yieldsPress(_:to:)`); if it does, it gets `pointerCancelled`, this layer gets
+    /// `pressTakenOver(_:)` and then `pointerDragged` with the move, and the rest of the press is
+    /// this layer's, as if its `pointerPressed` had returned true. The default declines.
+    open func shouldTakeOverPress(_ press: DescendantPress) -> PressTakeover { .decline }
+    /// This layer took over `press` (see `shouldTakeOverPress(_:)`): start tracking it from
+    /// `press.start`. The default does nothing.
+    open func pressTakenOver(_ press: DescendantPress) {}
+    /// Whether this layer, holding `press`, lets `ancestor` take it over; asked once, when the
+    /// ancestor wants it, whose decision is then final for the press. True by default; a slider
+    /// keeps sideways drags, text keeps a mouse's selection drag.
+    open func yieldsPress(_ press: DescendantPress, to ancestor: Layer) -> Bool { true }
     /// The pointer moved over the layer while no layer holds a grab. Return true to stop it
     /// bubbling.
     open func pointerMoved(_ event: PointerEvent) -> Bool { false }
