@@ -189,6 +189,13 @@ open class Label: AsyncLayer, AsyncLayerDelegate {
         linkPointerCancelled(event)
         selectionPointerEnded()
     }
+    /// A mouse's selection drag, and a finger selecting after a long press, stay with the label
+    /// when a scroll view around it would take them over; a pressed link goes, as a button does.
+    open override func yieldsPress(_ press: DescendantPress, to ancestor: Layer) -> Bool {
+        guard pressedLink == nil, selectionController != nil else { return true }
+        if press.start.source == .mouse { return false }
+        return selectionTouch.map { !($0.fired && $0.source == press.start.source) } ?? true
+    }
     open override func pointerMoved(_ event: PointerEvent) -> Bool { linkPointerMoved(event) }
     open override func pointerExited(_ event: PointerEvent) { linkPointerExited(event) }
     open override func focusChanged() {

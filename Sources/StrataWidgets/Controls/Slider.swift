@@ -136,6 +136,11 @@ open class Slider: Control {
         if isContinuous { sendActions(for: .valueChanged) }
     }
 
+    /// The slider keeps a drag that runs sideways, along its track, even in a scroll view that
+    /// scrolls sideways; one that runs more up and down than sideways may scroll a list around it
+    /// (the value then goes back to where the press found it).
+    open override func yieldsPress(_ press: DescendantPress, to ancestor: Layer) -> Bool { press.isMostlyVertical }
+
     private func move(toX x: Double) {
         let old = storedValue
         value = value(atX: x - bounds.minX)

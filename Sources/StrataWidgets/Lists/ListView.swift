@@ -699,6 +699,14 @@ open class ListView: ScrollView {
         super.pointerCancelled(event)
         press = nil
     }
+
+    /// A drag that began on a control in a cell: the list stops following an item, and selects
+    /// nothing.
+    open override func pressTakenOver(_ press: DescendantPress) {
+        aim = nil
+        self.press = nil
+        super.pressTakenOver(press)
+    }
 }
 
 extension ListView {

@@ -6,12 +6,21 @@ import StrataCore
 /// composition time and never asks content to draw again.
 ///
 /// It scrolls with the wheel (notches from discrete axis events), the touchpad (finger axis
-/// events, with momentum after `axis_stop`), touch drags (with momentum at release), and
-/// `setContentOffset(_:animated:)`. Past an edge, drags and touchpad scrolling stretch with a
-/// rubber band and settle back on a spring; momentum that reaches an edge bounces the same way.
-/// Scroll indicators show while it moves and fade out after. Motion advances from the display
-/// link's target presentation time, and the view leaves the display link as soon as everything
-/// is at rest, so an idle scroll view costs no wake-ups. Main actor only.
+/// events, with momentum after `axis_stop`), touch drags (with momentum at release), mouse drags
+/// when `scrollsWithMouseDrag` is on, and `setContentOffset(_:animated:)`. Past an edge, drags
+/// and touchpad scrolling stretch with a rubber band and settle back on a spring; momentum that
+/// reaches an edge bounces the same way. Scroll indicators show while it moves and fade out
+/// after. Motion advances from the display link's target presentation time, and the view leaves
+/// the display link as soon as everything is at rest, so an idle scroll view costs no wake-ups.
+/// Main actor only.
+///
+/// A drag that starts on content scrolls too. A press on a control inside goes to the control;
+/// once it moves past `InputRouter.dragThreshold` mostly along an axis the view scrolls, the view
+/// takes it over (UIKit's `cancelsTouchesInView`): the control is cancelled, neither firing nor
+/// staying highlighted, and the content follows the finger from where it pressed. A drag mostly
+/// along another axis stays the control's (a slider in a vertical list), and a control may keep a
+/// press by refusing to yield (`Layer.yieldsPress(_:to:)`): text keeps a mouse's selection drag.
+/// A press that lands while the view is moving only stops it, and reaches nothing inside.
 @MainActor
 open class ScrollView: Layer {
     /// The scrolled content: add sublayers here, in content coordinates. Its frame is
@@ -50,6 +59,10 @@ open class ScrollView: Layer {
     public var wheelStepDistance: Double?
     /// Whether the indicators show while scrolling.
     public var showsScrollIndicators = true { didSet { updateIndicators() } }
+    /// Whether a drag with the mouse's left button scrolls, as a finger does, also when it starts
+    /// on a control inside. Off by default, as in GTK and browsers, where a mouse drag selects or
+    /// moves things; turn it on for touch-style screens (a feed, a kiosk). Touch always drags.
+    public var scrollsWithMouseDrag = false
     /// Called after every change of the content offset.
     public var onScroll: ((ScrollView) -> Void)?
 
@@ -115,7 +128,7 @@ open class ScrollView: Layer {
         shift(&motion.x, delta.x)
         shift(&motion.y, delta.y)
         if let current = drag {
-            drag = (current.touch, current.start, Point(x: current.startOffset.x + delta.x, y: current.startOffset.y + delta.y))
+            drag = (current.source, current.start, Point(x: current.startOffset.x + delta.x, y: current.startOffset.y + delta.y))
             trackers.x.shift(by: delta.x)
             trackers.y.shift(by: delta.y)
         }
@@ -172,32 +185,76 @@ open class ScrollView: Layer {
         vertically ? maximumContentOffset.y > 0 || alwaysBouncesVertical : maximumContentOffset.x > 0 || alwaysBouncesHorizontal
     }
 
-    // MARK: Touch
+    // MARK: Touch and drags
 
-    private var drag: (touch: Int32, start: Point, startOffset: Point)?
+    private var drag: (source: PointerSource, start: Point, startOffset: Point)?
     private var trackers = (x: VelocityTracker(), y: VelocityTracker())
 
-    open override func pointerPressed(_ event: PointerEvent) -> Bool {
-        // A new finger stops momentum wherever it lands, as on iOS; the mouse does not drag
-        // content (a desktop convention), but its press still stops a fling.
-        let wasMoving = motion.x != nil || motion.y != nil
-        stopMotion()
-        guard isScrollEnabled, case let .touch(id) = event.source, drag == nil else {
-            if wasMoving { settleIfOvershot() }
-            return false
+    /// Whether `event` may drag the content: a finger, or the mouse's left button when
+    /// `scrollsWithMouseDrag`; one at a time.
+    private func drags(_ event: PointerEvent) -> Bool {
+        guard isScrollEnabled, drag == nil else { return false }
+        switch event.source {
+        case .touch: return true
+        case .mouse: return scrollsWithMouseDrag && event.button == .left
         }
-        drag = (id, event.hostLocation, contentOffset)
+    }
+
+    /// The content follows `event`'s pointer or finger from where it pressed.
+    private func beginDrag(_ event: PointerEvent) {
+        drag = (event.source, event.hostLocation, contentOffset)
         trackers.x.reset()
         trackers.y.reset()
         let seconds = Double(event.time) / 1000
         trackers.x.add(contentOffset.x, at: seconds)
         trackers.y.add(contentOffset.y, at: seconds)
         isTracking = true
+    }
+
+    open override func pointerPressed(_ event: PointerEvent) -> Bool {
+        // A new finger stops momentum wherever it lands, as on iOS; the mouse drags content only
+        // when asked (a desktop convention), but its press still stops a fling.
+        let wasMoving = motion.x != nil || motion.y != nil
+        stopMotion()
+        guard drags(event) else {
+            if wasMoving { settleIfOvershot() }
+            return false
+        }
+        beginDrag(event)
         return true
     }
 
+    /// Watches presses on the content, to take one over when it turns into a drag.
+    open override var watchesDescendantPresses: Bool { true }
+
+    /// Takes a press on the content that could drag it: at once while the view moves (the tap
+    /// only stops it), else once it has moved past the drag threshold mostly along an axis the
+    /// view scrolls; one that moves mostly along another axis is left alone.
+    open override func shouldTakeOverPress(_ press: DescendantPress) -> PressTakeover {
+        guard drags(press.start) else { return .decline }
+        if press.isBeginning { return isDecelerating ? .takeOver : .undecided }
+        let moved = press.translation
+        let threshold = host?.input.dragThreshold ?? 8
+        guard moved.x * moved.x + moved.y * moved.y >= threshold * threshold else { return .undecided }
+        return canScroll(vertically: press.isMostlyVertical) ? .takeOver : .decline
+    }
+
+    /// The press is a drag from where it began: the content point pressed follows it.
+    open override func pressTakenOver(_ press: DescendantPress) {
+        stopMotion()
+        beginDrag(press.start)
+    }
+
+    /// A press this view is dragging stays with it along an axis it scrolls; an outer view gets
+    /// a drag along another one (a carousel in a vertical list). One it is not dragging (a mouse
+    /// press a list selects with) goes.
+    open override func yieldsPress(_ press: DescendantPress, to ancestor: Layer) -> Bool {
+        guard let drag, drag.source == press.start.source else { return true }
+        return !canScroll(vertically: press.isMostlyVertical)
+    }
+
     open override func pointerDragged(_ event: PointerEvent) {
-        guard let drag, event.source == .touch(id: drag.touch) else { return }
+        guard let drag, event.source == drag.source else { return }
         let raw = Point(x: drag.startOffset.x - (event.hostLocation.x - drag.start.x) * (canScroll(vertically: false) ? 1 : 0),
                         y: drag.startOffset.y - (event.hostLocation.y - drag.start.y) * (canScroll(vertically: true) ? 1 : 0))
         let seconds = Double(event.time) / 1000
@@ -208,7 +265,8 @@ open class ScrollView: Layer {
     }
 
     open override func pointerReleased(_ event: PointerEvent) {
-        guard drag != nil else { return }
+        // Another mouse button let go during a left-button drag does not end it.
+        guard let current = drag, event.source == current.source, event.source != .mouse || event.button == .left else { return }
         drag = nil
         isTracking = false
         fling(velocity: Point(x: trackers.x.velocity, y: trackers.y.velocity))

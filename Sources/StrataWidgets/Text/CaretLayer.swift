@@ -115,6 +115,9 @@ final class SelectionHandleLayer: Layer {
         return true
     }
 
+    /// A handle's drag is never a scroll: the text view or list around it may not take it.
+    override func yieldsPress(_ press: DescendantPress, to ancestor: Layer) -> Bool { false }
+
     override func pointerDragged(_ event: PointerEvent) {
         onDrag?(convert(Point(x: event.location.x - grab.x, y: event.location.y - grab.y), to: superlayer))
     }

@@ -375,6 +375,13 @@ open class TextField: Control, TextEditingView {
         return true
     }
 
+    /// A mouse's selection drag, and a finger selecting after a long press, stay with the field
+    /// when a scroll view around it would take them over; a finger that has not rested goes.
+    open override func yieldsPress(_ press: DescendantPress, to ancestor: Layer) -> Bool {
+        if press.start.source == .mouse { return false }
+        return touch.map { !($0.fired && $0.source == press.start.source) } ?? true
+    }
+
     open override func pointerDragged(_ event: PointerEvent) {
         if let press = touch, press.source == event.source, !press.fired, !press.isNear(event.hostLocation) { endTouch() }
         // Past the left or right edge, the text scrolls each frame while the pointer stays out.

@@ -577,6 +577,14 @@ open class TextView: ScrollView, TextEditingView {
         return true
     }
 
+    /// A mouse's selection drag, and a finger selecting after a long press, stay here; a finger
+    /// scrolling the text goes as a scroll view's drag does.
+    open override func yieldsPress(_ press: DescendantPress, to ancestor: Layer) -> Bool {
+        if let pressSource, pressSource == press.start.source { return false }
+        if let touch, touch.fired, touch.source == press.start.source { return false }
+        return super.yieldsPress(press, to: ancestor)
+    }
+
     open override func pointerDragged(_ event: PointerEvent) {
         if let press = touch, press.source == event.source {
             if press.fired {
