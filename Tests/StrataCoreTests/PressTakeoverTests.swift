@@ -10,6 +10,8 @@ private final class Node: Layer {
     let log: Log
     var handlesPress = false
     var watches = false
+    var focusable = false
+    var defers = false
     /// What it answers when asked to take a descendant's press over.
     var decide: (DescendantPress) -> PressTakeover = { _ in .decline }
     var yields = true
@@ -22,6 +24,8 @@ private final class Node: Layer {
         self.frame = frame
     }
 
+    override var acceptsFocus: Bool { focusable }
+    override var defersTabFocusToDescendants: Bool { defers }
     override var watchesDescendantPresses: Bool { watches }
     override func shouldTakeOverPress(_ press: DescendantPress) -> PressTakeover {
         asked.append(press)
@@ -189,4 +193,29 @@ struct PressTakeoverTests {
         #expect(tree.log.take() == ["button press", "button drag (10.0, 70.0)", "button release"])
     }
 
+    @Test func aDeferringLayerIsATabStopOnlyWithoutFocusableDescendants() {
+        let tree = Tree()
+        for node in [tree.outer, tree.inner] {
+            node.focusable = true
+            node.defers = true
+        }
+        let other = Node("other", Rect(x: 0, y: 0, width: 5, height: 5), log: tree.log)
+        other.focusable = true
+        tree.scene.root.addSublayer(other)
+        func order() -> [String] {
+            var names: [String] = []
+            for _ in 0..<3 {
+                tree.input.moveFocus(forward: true)
+                names.append((tree.input.focusedLayer as? Node)?.name ?? "none")
+            }
+            tree.input.focus(nil, visible: false)
+            return names
+        }
+        // The inner one has nothing focusable in it, so it stays; the outer one has the inner.
+        #expect(order() == ["inner", "other", "inner"])
+        tree.button.focusable = true
+        #expect(order() == ["button", "other", "button"])
+        tree.inner.defers = false
+        #expect(order() == ["inner", "button", "other"])
+    }
 }

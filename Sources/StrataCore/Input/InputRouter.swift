@@ -195,14 +195,30 @@ public final class InputRouter {
     }
 
     /// Focusable layers that can be seen and take input, in tree order (pre-order, bottom
-    /// sublayer first). Iterative, so a deep tree cannot overflow the stack.
+    /// sublayer first); a layer that defers to its descendants (`defersTabFocusToDescendants`)
+    /// only when none of them is in the order. Iterative, so a deep tree cannot overflow the
+    /// stack.
     static func focusOrder(in root: Layer) -> [Layer] {
+        enum Step {
+            case visit(Layer)
+            /// The subtree of the deferring layer at this index of the result is done.
+            case close(Int)
+        }
         var result: [Layer] = []
-        var stack = [root]
-        while let layer = stack.popLast() {
-            guard !layer.isHidden, layer.isUserInteractionEnabled, layer.opacity > 0 else { continue }
-            if layer.acceptsFocus, !layer.bounds.isEmpty { result.append(layer) }
-            stack.append(contentsOf: layer.sublayers.reversed())
+        var stack = [Step.visit(root)]
+        while let step = stack.popLast() {
+            switch step {
+            case let .close(index):
+                // Deeper deferring layers were closed first and sit after it: the index holds.
+                if result.count > index + 1 { result.remove(at: index) }
+            case let .visit(layer):
+                guard !layer.isHidden, layer.isUserInteractionEnabled, layer.opacity > 0 else { continue }
+                if layer.acceptsFocus, !layer.bounds.isEmpty {
+                    if layer.defersTabFocusToDescendants { stack.append(.close(result.count)) }
+                    result.append(layer)
+                }
+                stack.append(contentsOf: layer.sublayers.reversed().map(Step.visit))
+            }
         }
         return result
     }

@@ -559,6 +559,10 @@ open class Layer {
     /// ancestor wants it, whose decision is then final for the press. True by default; a slider
     /// keeps sideways drags, text keeps a mouse's selection drag.
     open func yieldsPress(_ press: DescendantPress, to ancestor: Layer) -> Bool { true }
+    /// Whether Tab passes over this layer while a descendant can take the focus, as GTK's
+    /// scrolled window is a Tab stop only when nothing in it is; a click still focuses it.
+    /// False by default.
+    open var defersTabFocusToDescendants: Bool { false }
     /// The pointer moved over the layer while no layer holds a grab. Return true to stop it
     /// bubbling.
     open func pointerMoved(_ event: PointerEvent) -> Bool { false }
