@@ -707,6 +707,16 @@ open class ListView: ScrollView {
         self.press = nil
         super.pressTakenOver(press)
     }
+
+    /// End aims at the last item, so the estimated heights that measuring replaces on the way
+    /// cannot stop it short; the other keys scroll as a scroll view's do.
+    open override func keyPressed(_ event: KeyEvent) -> Bool {
+        guard isScrollEnabled, !isTracking, itemCount > 0, keyScroll(for: event) == .toEnd(vertical: true) else {
+            return super.keyPressed(event)
+        }
+        scrollToItem(at: itemCount - 1, animated: true)
+        return true
+    }
 }
 
 extension ListView {

@@ -7,20 +7,25 @@ import StrataCore
 ///
 /// It scrolls with the wheel (notches from discrete axis events), the touchpad (finger axis
 /// events, with momentum after `axis_stop`), touch drags (with momentum at release), mouse drags
-/// when `scrollsWithMouseDrag` is on, and `setContentOffset(_:animated:)`. Past an edge, drags
-/// and touchpad scrolling stretch with a rubber band and settle back on a spring; momentum that
-/// reaches an edge bounces the same way. Scroll indicators show while it moves and fade out
-/// after. Motion advances from the display link's target presentation time, and the view leaves
-/// the display link as soon as everything is at rest, so an idle scroll view costs no wake-ups.
-/// Main actor only.
+/// when `scrollsWithMouseDrag` is on, the keyboard, and `setContentOffset(_:animated:)`. Past an
+/// edge, drags and touchpad scrolling stretch with a rubber band and settle back on a spring;
+/// momentum that reaches an edge bounces the same way. Scroll indicators show while it moves and
+/// fade out after. Motion advances from the display link's target presentation time, and the
+/// view leaves the display link as soon as everything is at rest, so an idle scroll view costs
+/// no wake-ups. Main actor only.
 ///
-/// A drag that starts on content scrolls too. A press on a control inside goes to the control;
-/// once it moves past `InputRouter.dragThreshold` mostly along an axis the view scrolls, the view
-/// takes it over (UIKit's `cancelsTouchesInView`): the control is cancelled, neither firing nor
-/// staying highlighted, and the content follows the finger from where it pressed. A drag mostly
-/// along another axis stays the control's (a slider in a vertical list), and a control may keep a
-/// press by refusing to yield (`Layer.yieldsPress(_:to:)`): text keeps a mouse's selection drag.
-/// A press that lands while the view is moving only stops it, and reaches nothing inside.
+/// - **Drags that start on content.** A press on a control inside goes to the control; once it
+///   moves past `InputRouter.dragThreshold` mostly along an axis the view scrolls, the view takes
+///   it over (UIKit's `cancelsTouchesInView`): the control is cancelled, neither firing nor staying
+///   highlighted, and the content follows the finger from where it pressed. A drag mostly along
+///   another axis stays the control's (a slider in a vertical list), and a control may keep a
+///   press by refusing to yield (`Layer.yieldsPress(_:to:)`): text keeps a mouse's selection drag.
+///   A press that lands while the view is moving only stops it, and reaches nothing inside.
+/// - **Keys**, when the view or something in it has the focus and nothing in it handled the key:
+///   the arrows scroll a line (`lineScrollDistance`), Page Up and Page Down, Space and Shift+Space
+///   a page less a tenth, Home and End to the ends (animated). A key that cannot move the view
+///   further passes on to an outer scroll view. As GTK's scrolled window, the view is a Tab stop
+///   only while nothing inside can take the focus; a click on content that cannot focuses it.
 @MainActor
 open class ScrollView: Layer {
     /// The scrolled content: add sublayers here, in content coordinates. Its frame is
@@ -63,6 +68,12 @@ open class ScrollView: Layer {
     /// on a control inside. Off by default, as in GTK and browsers, where a mouse drag selects or
     /// moves things; turn it on for touch-style screens (a feed, a kiosk). Touch always drags.
     public var scrollsWithMouseDrag = false
+    /// How far an arrow key scrolls, in points (40, a browser's line); a value that is not a
+    /// positive number counts as 40. Never more than a page.
+    public var lineScrollDistance = 40.0
+    /// The focus ring's colour, drawn inside the edges while the focus was reached by the
+    /// keyboard.
+    public var focusRingColor = ControlStyle.accent { didSet { focusRing.borderColor = focusRingColor } }
     /// Called after every change of the content offset.
     public var onScroll: ((ScrollView) -> Void)?
 
@@ -86,6 +97,11 @@ open class ScrollView: Layer {
             indicator.isUserInteractionEnabled = false
             addSublayer(indicator)
         }
+        focusRing.isHidden = true
+        focusRing.isUserInteractionEnabled = false
+        focusRing.borderWidth = 2
+        focusRing.borderColor = focusRingColor
+        addSublayer(focusRing)
     }
 
     /// Moves the content so that `offset` is at the top-left corner, within the content's
@@ -163,6 +179,7 @@ open class ScrollView: Layer {
         super.boundsSizeChanged()
         if !isTracking, motion.x == nil, motion.y == nil { setOffset(clamped(contentOffset)) }
         updateIndicators()
+        placeFocusRing()
     }
 
     // MARK: Limits
@@ -345,6 +362,98 @@ open class ScrollView: Layer {
         return true
     }
 
+    // MARK: Keys
+
+    /// What a key does to the offset.
+    enum KeyScroll: Equatable {
+        /// Moves by this much from where the view is going.
+        case by(Point, animated: Bool)
+        /// To the start or the end of one axis.
+        case toStart(vertical: Bool)
+        case toEnd(vertical: Bool)
+    }
+
+    /// The scroll a key asks for, or nil for keys that do not scroll (and with Alt or Super). The
+    /// arrows move a line (Ctrl too: GTK binds those), Page Up and Page Down, Space and
+    /// Shift+Space a page along the vertical axis (the horizontal one when only it scrolls), Home
+    /// and End (Ctrl too) to its ends.
+    func keyScroll(for event: KeyEvent) -> KeyScroll? {
+        let modifiers = event.modifiers.intersection([.shift, .control, .alt, .logo])
+        let plainOrControl = modifiers.isEmpty || modifiers == .control
+        let limit = maximumContentOffset
+        let vertical = limit.y > 0 || limit.x == 0
+        let extent = vertical ? bounds.height : bounds.width
+        // A page keeps a tenth of the view in sight, as GTK's page increment does.
+        let page = max(extent * 0.9, 1)
+        let chosenLine = lineScrollDistance.isFinite && lineScrollDistance > 0 ? lineScrollDistance : 40
+        let line = min(chosenLine, page)
+        func along(_ amount: Double) -> Point { vertical ? Point(x: 0, y: amount) : Point(x: amount, y: 0) }
+        switch event.keysym.normalized {
+        case .up where plainOrControl: return .by(Point(x: 0, y: -line), animated: false)
+        case .down where plainOrControl: return .by(Point(x: 0, y: line), animated: false)
+        case .left where plainOrControl: return .by(Point(x: -line, y: 0), animated: false)
+        case .right where plainOrControl: return .by(Point(x: line, y: 0), animated: false)
+        case .pageUp where modifiers.isEmpty: return .by(along(-page), animated: true)
+        case .pageDown where modifiers.isEmpty: return .by(along(page), animated: true)
+        case .space where modifiers.isEmpty: return .by(along(page), animated: true)
+        case .space where modifiers == .shift: return .by(along(-page), animated: true)
+        case .home where plainOrControl: return .toStart(vertical: vertical)
+        case .end where plainOrControl: return .toEnd(vertical: vertical)
+        default: return nil
+        }
+    }
+
+    /// Where the offset is going: an animation's end while one runs (so that a second Page Down
+    /// goes a page further than the first), else where it is.
+    private var scrollTarget: Point {
+        func target(_ axis: AxisMotion?, _ current: Double) -> Double {
+            if case let .ease(ease)? = axis?.kind { return ease.to }
+            return current
+        }
+        return Point(x: target(motion.x, contentOffset.x), y: target(motion.y, contentOffset.y))
+    }
+
+    /// Scrolls for the key when nothing inside handled it; a key that cannot move the view (at
+    /// the end already, or along an axis it does not scroll) passes on.
+    open override func keyPressed(_ event: KeyEvent) -> Bool {
+        guard isScrollEnabled, !isTracking, let scroll = keyScroll(for: event) else { return super.keyPressed(event) }
+        let from = scrollTarget
+        let limit = maximumContentOffset
+        let target: Point
+        let animated: Bool
+        switch scroll {
+        case let .by(delta, isAnimated):
+            target = clamped(Point(x: from.x + delta.x, y: from.y + delta.y))
+            animated = isAnimated
+        case let .toStart(vertical):
+            target = vertical ? Point(x: from.x, y: 0) : Point(x: 0, y: from.y)
+            animated = true
+        case let .toEnd(vertical):
+            target = vertical ? Point(x: from.x, y: limit.y) : Point(x: limit.x, y: from.y)
+            animated = true
+        }
+        guard target != clamped(from) else { return super.keyPressed(event) }
+        setContentOffset(target, animated: animated)
+        return true
+    }
+
+    /// Focusable while there is something to scroll, so that a click on content that takes no
+    /// focus (text, pictures) lets the keys scroll.
+    open override var acceptsFocus: Bool {
+        let limit = maximumContentOffset
+        return isScrollEnabled && (limit.x > 0 || limit.y > 0)
+    }
+
+    /// A Tab stop only while nothing inside can take the focus, as GTK's scrolled window: keys
+    /// reach the view from a focused control inside anyway.
+    open override var defersTabFocusToDescendants: Bool { true }
+
+    open override func focusChanged() {
+        super.focusChanged()
+        focusRing.isHidden = !(drawsFocusRing && isFocused && host?.input.isFocusVisible == true)
+        placeFocusRing()
+    }
+
     // MARK: Motion
 
     private struct AxisMotion {
@@ -481,6 +590,7 @@ open class ScrollView: Layer {
         bounds.origin = offset
         indicatorShownAt = nil
         updateIndicators()
+        placeFocusRing()
         if showsScrollIndicators, !indicatorsVisible, !(verticalIndicator.isHidden && horizontalIndicator.isHidden) {
             indicatorsVisible = true
             verticalIndicator.opacity = 1
@@ -491,10 +601,21 @@ open class ScrollView: Layer {
         onScroll?(self)
     }
 
-    // MARK: Indicators
+    // MARK: Indicators and the focus ring
 
     private let verticalIndicator = Layer()
     private let horizontalIndicator = Layer()
+    private let focusRing = Layer()
+
+    /// Whether the view draws its focus ring; a text view shows its focus with the caret instead.
+    var drawsFocusRing: Bool { true }
+
+    /// Keeps the ring over the visible part of the bounds, which move as the content scrolls.
+    private func placeFocusRing() {
+        guard !focusRing.isHidden else { return }
+        focusRing.frame = bounds
+        focusRing.cornerRadius = cornerRadius
+    }
     /// The indicators' thickness and their inset from the edges.
     static let indicatorThickness = 3.0, indicatorInset = 2.0
 
@@ -548,6 +669,8 @@ open class ScrollView: Layer {
 
     /// How opaque the vertical indicator is now (0 when hidden): for tests.
     package var indicatorOpacity: Double { verticalIndicator.isHidden ? 0 : verticalIndicator.opacity }
+    /// Whether the focus ring shows: for tests.
+    package var showsFocusRing: Bool { !focusRing.isHidden }
     /// Whether the view follows the display link now; for tests of idleness.
     package var followsFrames: Bool { frames != nil }
 }

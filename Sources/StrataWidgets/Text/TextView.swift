@@ -513,6 +513,9 @@ open class TextView: ScrollView, TextEditingView {
     // MARK: Keys
 
     open override var acceptsFocus: Bool { true }
+    /// Always a Tab stop: it is edited, not only scrolled.
+    open override var defersTabFocusToDescendants: Bool { false }
+    override var drawsFocusRing: Bool { false }
 
     open override func focusChanged() {
         super.focusChanged()
