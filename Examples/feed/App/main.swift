@@ -7,7 +7,9 @@
 // a web address, @mention or #hashtag in it to see what it would open. With STRATA_DEMO_SECONDS
 // set (as Scripts/demo does under the embedded compositor) it scrolls itself: a fling through
 // the real input path, then steady scrolling at 2 000 points per second, and quits when the time
-// is up. `feed --export-assets DIR` writes its pictures as PNG files for the GTK4 peer.
+// is up. `feed --export-assets DIR` writes its pictures as PNG files for the GTK4 peer. With
+// STRATA_FEED_BUTTONS=1 it shows rows with a button each instead, in a list that a mouse drag
+// scrolls, for the end-to-end test of drags that start on a button (ButtonRows.swift).
 import FeedKit
 import Glibc
 import Strata
@@ -61,6 +63,11 @@ let arguments = CommandLine.arguments.dropFirst()
 if arguments.first == "--export-assets" {
     guard let directory = arguments.dropFirst().first else { fail("--export-assets needs a directory") }
     do { try FeedAssets.export(to: directory) } catch { fail("cannot export the assets: \(error)") }
+    exit(0)
+}
+
+if getenv("STRATA_FEED_BUTTONS") != nil {
+    do { try runButtonRows() } catch { fail("\(error)") }
     exit(0)
 }
 

@@ -1,0 +1,37 @@
+import Testing
+import WaylandTestSupport
+
+/// A drag that starts on a button in a list cell, through sway's seat: the list scrolls and the
+/// button is not pressed. The feed's button mode lets a mouse drag scroll its list as a finger
+/// does, since sway offers a virtual pointer but no virtual touch device.
+extension InputEndToEnd {
+    @Test func aPointerDragThatStartsOnAButtonInAListScrollsItAndDoesNotPressTheButton() throws {
+        // Devices first: the window gets the pointer focus when it maps on a seat that has one.
+        let input = try VirtualInput(display: display)
+        let process = try ExampleProcess("feed", display: display, environment: "STRATA_FEED_BUTTONS=1")
+        let layout = try process.waitForLine { $0.hasPrefix("feed: layout row=") }
+        let row = try #require(layout.split(separator: " ").first { $0.hasPrefix("row=") }.flatMap { Int($0.dropFirst(4)) })
+        let button = try Part.parse("button", in: layout)
+        let (x, y) = button.centre
+        #expect(y >= 300, "the middle row's button leaves room to drag 250 points up: \(layout)")
+
+        // A click without moving presses the button.
+        try input.move(to: x, y)
+        try input.click()
+        try process.waitForLine { $0 == "feed: opened \(row)" }
+
+        // The same button pressed again and dragged 250 points up, in steps as a hand moves.
+        try input.press()
+        for step in 1...10 { try input.move(to: x, y - UInt32(step * 25)) }
+        try input.release()
+        let released = try process.waitForLine { $0.hasPrefix("feed: list released at ") }
+        // The content followed the pointer from where it pressed: 250 points.
+        #expect(released == "feed: list released at 250", "the list took the drag over and scrolled with it")
+        let lines = process.lines
+        let press = try #require(lines.lastIndex(of: "feed: pressed \(row)"))
+        let after = lines[press...]
+        #expect(after.contains("feed: cancelled \(row)"), "the button's press was cancelled when the list took it")
+        #expect(!after.contains("feed: opened \(row)"), "the drag fired the button: \(lines)")
+        #expect(lines.filter { $0.hasPrefix("feed: opened") }.count == 1)
+    }
+}
