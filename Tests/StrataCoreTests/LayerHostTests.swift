@@ -473,3 +473,38 @@ struct TickHandlerTests {
         #expect(scene.host.isIdle)
     }
 }
+
+/// A loop dropped while a render's result still waits in it, as a test or an embedder that
+/// makes its own loop may leave it: the work holds the render's context, which must not hold
+/// the loop, or the two keep each other (and the bitmaps the work holds) alive for good.
+@MainActor
+struct DroppedLoopTests {
+    @Test func aLoopDroppedWithARenderPostedIsFreed() throws {
+        weak var weakLoop: MainLoop?
+        weak var weakLayer: AsyncLayer?
+        try {
+            let loop = MainLoop()
+            let queues = RenderQueuePool(processorCount: 1)
+            let backend = HeadlessBackend()
+            let host = LayerHost(size: Size(width: 40, height: 40), backend: backend, loop: loop, queues: queues)
+            // The render finishes only when let, so its result cannot be drained in the turn
+            // that starts it.
+            let drawing = DispatchSemaphore(value: 0)
+            let layer = AsyncLayer { canvas, size, _ in
+                drawing.wait()
+                canvas.fill(Rect(origin: .zero, size: size), color: .blue)
+            }
+            layer.frame = Rect(x: 0, y: 0, width: 40, height: 40)
+            host.rootLayer.addSublayer(layer)
+            try loop.runOnce(timeout: .zero)
+            #expect(host.statistics.displayTasksStarted == 1)
+            drawing.signal()
+            // Once its queue is idle, the render's result waits in the loop.
+            queues.waitUntilIdle()
+            #expect(host.statistics.displayTasksFinished == 0, "the result is still posted, not shown")
+            (weakLoop, weakLayer) = (loop, layer)
+        }()
+        #expect(weakLayer == nil)
+        #expect(weakLoop == nil, "the loop and the work posted to it are freed")
+    }
+}

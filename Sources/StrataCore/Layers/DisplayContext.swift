@@ -12,7 +12,10 @@ public struct DisplayContext {
     public let bitmapPool: BitmapPool
     /// The queues renders run on.
     public let renderQueues: RenderQueuePool
-    private let loop: MainLoop
+    /// Weak: work a render posts holds the context, and a loop holding its own posted work
+    /// must not also be held by it, or a loop dropped with renders still posted is never freed,
+    /// nor the buffers that work holds.
+    private weak var loop: MainLoop?
     private weak var recorder: (any DisplayRecorder)?
     /// The group the displaying layer belongs to (see `Layer.groupCommit`), set by the host's
     /// display pass, which knows it on the way down without walking up from every layer.
@@ -28,9 +31,10 @@ public struct DisplayContext {
         self.recorder = recorder
     }
 
-    /// Runs `work` on the main thread at the loop's next iteration; callable from any thread.
+    /// Runs `work` on the main thread at the loop's next iteration, or drops it once the loop
+    /// is gone; callable from any thread.
     public nonisolated var post: @Sendable (@escaping @Sendable @MainActor () -> Void) -> Void {
-        { [loop] work in loop.post(work) }
+        { [weak loop] work in loop?.post(work) }
     }
 
     /// Records a render's progress or outcome with the host (statistics, and whether renders are
