@@ -40,6 +40,7 @@ let package = Package(
         systemLibrary("CFontconfig", pkgConfig: "fontconfig", apt: "libfontconfig-dev"),
         systemLibrary("CHarfBuzz", pkgConfig: "harfbuzz", apt: "libharfbuzz-dev"),
         systemLibrary("CPNG", pkgConfig: "libpng", apt: "libpng-dev"),
+        systemLibrary("CSDBus", pkgConfig: "libsystemd", apt: "libsystemd-dev"),
 
         // A lock ThreadSanitizer understands (see Locked.swift for why not Synchronization.Mutex).
         .target(name: "Locking"),
@@ -50,6 +51,9 @@ let package = Package(
 
         // Linux below everything else: system calls with typed errors, shared memory, the main loop.
         .target(name: "StrataPlatform", dependencies: ["CLinux", "Locking", system, log]),
+
+        // D-Bus over sd-bus, driven by the main loop: the desktop's settings now, accessibility later.
+        .target(name: "StrataDBus", dependencies: ["CSDBus", "StrataPlatform", system]),
 
         // Protocol bindings: hand-written runtime plus generated code.
         .target(name: "WaylandProtocols", dependencies: ["CWaylandClient", "Locking", system]),
@@ -145,6 +149,10 @@ let package = Package(
         ),
         .executableTarget(name: "strata-fuzz", dependencies: ["FuzzTargets"], path: "Tests/Fuzz/strata-fuzz"),
         .testTarget(name: "FuzzCorpusTests", dependencies: ["FuzzTargets"]),
+        // A private dbus-daemon per test, and pumping a loop until the bus has answered.
+        .target(name: "DBusTestSupport", dependencies: ["StrataDBus", "StrataPlatform", "WaylandTestSupport"], path: "Tests/DBusTestSupport"),
+        // The D-Bus layer against a real daemon, with this layer serving the other end.
+        .testTarget(name: "StrataDBusTests", dependencies: ["StrataDBus", "DBusTestSupport", "StrataPlatform"]),
         .testTarget(
             name: "SystemLibraryTests",
             dependencies: ["CXKBCommon", "CPixman", "CFreeType", "CFontconfig", "CHarfBuzz", "CPNG"]

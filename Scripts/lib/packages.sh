@@ -4,7 +4,11 @@
 STRATA_PACKAGES=(
     # C libraries bound by the system-library targets
     libwayland-dev libxkbcommon-dev libpixman-1-dev libfreetype-dev libfontconfig-dev
-    libharfbuzz-dev libpng-dev libicu-dev
+    libharfbuzz-dev libpng-dev libicu-dev libsystemd-dev
+    # a private session bus for the D-Bus tests, and the desktop's appearance settings to follow:
+    # the portal with its GTK backend, GNOME's schemas, gsettings and dconf behind them
+    dbus-daemon dbus-bin xdg-desktop-portal xdg-desktop-portal-gtk gsettings-desktop-schemas
+    libglib2.0-bin dconf-service dconf-gsettings-backend
     # protocol XML, the test compositor, and the pinned fonts for golden images
     wayland-protocols weston fonts-dejavu-core fonts-wqy-microhei
     # colour emoji (CBDT) and Thai, for the text tests and the feed; Unicode's conformance files
