@@ -45,7 +45,7 @@ final class ClientDecorations {
 
     let bar = TitleBarLayer()
     let closeButton = CloseButtonLayer()
-    private let titleLabel = Label(font: Font(size: 13, weight: .semibold))
+    private let titleLabel = Label()
     /// The resize handles, over everything else so they win at the very edge.
     private let edges = PassThroughLayer()
     private var isVisible = true
@@ -53,6 +53,7 @@ final class ClientDecorations {
     init() {
         closeButton.cornerRadius = Self.closeButtonSize / 2
         closeButton.onStateChange = { [weak self] in self?.updateColours() }
+        bar.onThemeChange = { [weak self] in self?.updateColours() }
         titleLabel.alignment = .center
         bar.addSublayer(titleLabel)
         bar.addSublayer(closeButton)
@@ -101,14 +102,18 @@ final class ClientDecorations {
         edges.isHidden = !(isVisible && isResizable)
     }
 
+    /// The theme's title bar colours and title font, for the window's state.
     private func updateColours() {
-        bar.backgroundColor = isActive ? Color(rgb: 0xE8E8EC) : Color(rgb: 0xF4F4F6)
+        let theme = bar.theme
+        let colors = theme.colors
+        bar.backgroundColor = isActive ? colors.titleBar : colors.titleBarInactive
         closeButton.backgroundColor = switch closeButton.state {
-        case .normal: Color(rgb: 0xFF5F57)
-        case .hovered: Color(rgb: 0xD93A30)
-        case .pressed: Color(rgb: 0xB02A22)
+        case .normal: colors.closeButton
+        case .hovered: colors.closeButtonHovered
+        case .pressed: colors.closeButtonPressed
         }
-        titleLabel.textColor = isActive ? Color(rgb: 0x303034) : Color(rgb: 0x8E8E93)
+        titleLabel.font = theme.fonts.title
+        titleLabel.textColor = isActive ? colors.titleText : colors.titleTextInactive
     }
 }
 
@@ -116,9 +121,16 @@ final class ClientDecorations {
 /// restores it, a secondary press opens the window menu.
 @MainActor
 final class TitleBarLayer: Layer {
+    /// The bar's theme changed: the decorations recolour themselves.
+    var onThemeChange: (() -> Void)?
     var onMove: ((PointerEvent) -> Void)?
     var onToggleMaximize: (() -> Void)?
     var onShowMenu: ((PointerEvent) -> Void)?
+
+    override func themeDidChange() {
+        super.themeDidChange()
+        onThemeChange?()
+    }
 
     override func pointerPressed(_ event: PointerEvent) -> Bool {
         switch event.button {

@@ -50,8 +50,9 @@ public final class Window: SurfaceClient {
         get { host.rootLayer.keyCommands }
         set { host.rootLayer.keyCommands = newValue }
     }
-    /// The colour behind the window's layers (white until set).
-    public var backgroundColor: Color {
+    /// The colour behind the window's layers: the theme's window background until set
+    /// (null-resettable).
+    public var backgroundColor: Color! {
         get { host.backgroundColor }
         set { host.backgroundColor = newValue }
     }

@@ -126,7 +126,7 @@ extension Label: TextEditingView {
                                            (handles.end, range.upperBound, .upstream)] {
             let caret = layout.caretRects(offset: offset, affinity: affinity).primary
             handle.place(at: Rect(x: origin.x + caret.minX, y: origin.y + caret.minY, width: 0, height: caret.height),
-                         color: ControlStyle.accent)
+                         color: theme.colors.caret)
             handle.isHidden = false
         }
     }

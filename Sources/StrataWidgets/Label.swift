@@ -22,15 +22,37 @@ open class Label: AsyncLayer, AsyncLayerDelegate {
     /// The label's text in its `font` and `textColor`. Reading gives the plain string.
     public var text: String {
         get { attributedText.string }
-        set { attributedText = AttributedText(newValue, style: TextStyle(font: font, color: textColor)) }
+        set {
+            settingPlainText = true
+            attributedText = AttributedText(newValue, style: TextStyle(font: font, color: textColor))
+            settingPlainText = false
+            isPlainText = true
+        }
     }
     /// Text with its own styles and inline images; `font` and `textColor` then apply only to
-    /// later `text` assignments.
-    public var attributedText = AttributedText() { didSet { if attributedText != oldValue { contentChanged() } } }
-    /// The font of plain `text`.
-    public var font = Font() { didSet { if font != oldValue { restyle() } } }
-    /// The colour of plain `text`.
-    public var textColor = Color.black { didSet { if textColor != oldValue { restyle() } } }
+    /// later `text` assignments, and the theme does not restyle it.
+    public var attributedText = AttributedText() {
+        didSet {
+            if !settingPlainText { isPlainText = false }
+            if attributedText != oldValue { contentChanged() }
+        }
+    }
+    /// Whether `attributedText` came from `text`, in the label's own font and colour: only
+    /// then does a theme change restyle it.
+    private var isPlainText = true
+    private var settingPlainText = false
+    /// The font of plain `text`: the theme's body font unless set (null-resettable).
+    public var font: Font! {
+        get { fontValue.resolve(in: theme) }
+        set { if fontValue.set(newValue, in: theme) { restyle() } }
+    }
+    private var fontValue = ThemedValue(\Theme.fonts.body)
+    /// The colour of plain `text`: the theme's text colour unless set (null-resettable).
+    public var textColor: Color! {
+        get { textColorValue.resolve(in: theme) }
+        set { if textColorValue.set(newValue, in: theme) { restyle() } }
+    }
+    private var textColorValue = ThemedValue(\Theme.colors.text)
     /// How lines sit between the label's edges.
     public var alignment = TextAlignment.natural { didSet { if alignment != oldValue { contentChanged() } } }
     /// Where the text block sits when the label is taller than the text.
@@ -47,10 +69,19 @@ open class Label: AsyncLayer, AsyncLayerDelegate {
     /// and makes them tappable, coloured `linkColor`; nil finds none. Links the text carries
     /// itself (`TextStyle.link`) are tappable either way.
     public var linkDetector: (any TextLinkDetector)? { didSet { contentChanged() } }
-    /// The colour of links the detector finds.
-    public var linkColor = Color(rgb: 0x2563EB) { didSet { if linkColor != oldValue { contentChanged() } } }
-    /// Shown over a link while it is pressed, as a layer: the text is not drawn again.
-    public var linkHighlightColor = Color(red: 0.15, green: 0.39, blue: 0.92, alpha: 0.22)
+    /// The colour of links the detector finds: the theme's unless set (null-resettable).
+    public var linkColor: Color! {
+        get { linkColorValue.resolve(in: theme) }
+        set { if linkColorValue.set(newValue, in: theme) { contentChanged() } }
+    }
+    private var linkColorValue = ThemedValue(\Theme.colors.link)
+    /// Shown over a link while it is pressed, as a layer: the text is not drawn again. The
+    /// theme's unless set (null-resettable).
+    public var linkHighlightColor: Color! {
+        get { linkHighlightValue.resolve(in: theme) }
+        set { _ = linkHighlightValue.set(newValue, in: theme) }
+    }
+    private var linkHighlightValue = ThemedValue(\Theme.colors.linkHighlight)
     /// Called when a link is clicked or tapped (released over the link it was pressed on), or
     /// activated with Enter or Space after Tab reached it; with the link and the characters it
     /// covers in the label's text.
@@ -63,13 +94,28 @@ open class Label: AsyncLayer, AsyncLayerDelegate {
         didSet { if textLayout !== oldValue { contentChanged() } }
     }
 
-    /// A label showing `text` in one font and colour.
-    public init(text: String = "", font: Font = Font(), color: Color = .black) {
+    /// A label showing `text` in one font and colour; nil for either follows the theme.
+    public init(text: String = "", font: Font? = nil, color: Color? = nil) {
         super.init()
         self.font = font
         textColor = color
-        attributedText = AttributedText(text, style: TextStyle(font: font, color: color))
+        self.text = text
         delegate = self
+    }
+
+    /// Restyles plain text whose font or colour comes from the theme, redraws links and a
+    /// selection in the theme's colours; a label the app styled itself is left alone.
+    open override func themeDidChange() {
+        super.themeDidChange()
+        // A given layout ignores the text properties: nothing to restyle.
+        let showsLinks = linkDetector != nil && linkColorValue.isThemed && textLayout == nil
+        if isPlainText, textLayout == nil, fontValue.isThemed || textColorValue.isThemed {
+            restyle()
+        } else if showsLinks {
+            contentChanged()
+        } else if selectedRange != nil, selectionColorValue.isThemed {
+            setNeedsDisplayAtNextTick()
+        }
     }
 
     /// Measures the text on any thread: the size it needs within a range, insets included,
@@ -99,6 +145,7 @@ open class Label: AsyncLayer, AsyncLayerDelegate {
 
     public func displayTask(for layer: AsyncLayer) -> DisplayTask {
         let insets = insets, vertical = verticalAlignment
+        let selectionColor: Color = self.selectionColor
         let selection = selectedRange.map { ($0, selectionColor) }
         if let given = textLayout {
             return DisplayTask(display: { canvas, size, _ in
@@ -215,10 +262,12 @@ open class Label: AsyncLayer, AsyncLayerDelegate {
     /// a double or triple click, Shift-click, Shift with the arrows, Ctrl+A and Ctrl+C; selecting
     /// offers the primary selection. Links stay tappable.
     public var isSelectable = false { didSet { if isSelectable != oldValue { selectabilityChanged() } } }
-    /// The selection's colour, drawn beneath the text.
-    public var selectionColor = ControlStyle.accent.withAlpha(0.28) {
-        didSet { if selectionColor != oldValue, selectedRange != nil { setNeedsDisplayAtNextTick() } }
+    /// The selection's colour, drawn beneath the text: the theme's unless set (null-resettable).
+    public var selectionColor: Color! {
+        get { selectionColorValue.resolve(in: theme) }
+        set { if selectionColorValue.set(newValue, in: theme), selectedRange != nil { setNeedsDisplayAtNextTick() } }
     }
+    private var selectionColorValue = ThemedValue(\Theme.colors.selection)
     /// Selects and copies, while `isSelectable`.
     var selectionController: TextEditingController?
     /// A finger down on selectable text that may become a long press.
@@ -252,7 +301,10 @@ open class Label: AsyncLayer, AsyncLayerDelegate {
     /// `font` and `textColor` restyle plain text (a single text piece).
     private func restyle() {
         if attributedText.pieces.count <= 1, case let .text(string, _)? = attributedText.pieces.first {
+            let plain = isPlainText
+            settingPlainText = plain
             attributedText = AttributedText(string, style: TextStyle(font: font, color: textColor))
+            settingPlainText = false
         }
         contentChanged()
     }

@@ -22,8 +22,31 @@ public final class LayerHost {
     public var size: Size { geometry.size }
     /// Device pixels per point.
     public var scale: Double { geometry.scale }
-    /// What shows where no layer draws.
-    public var backgroundColor: Color = .white { didSet { composer.damageEverything(geometry); invalidate() } }
+    /// What shows where no layer draws: the theme's window background unless set (null-resettable:
+    /// nil follows the theme again).
+    public var backgroundColor: Color! {
+        get { explicitBackgroundColor ?? theme.colors.windowBackground }
+        set {
+            let old = backgroundColor
+            explicitBackgroundColor = newValue
+            if backgroundColor != old { backgroundDidChange() }
+        }
+    }
+    private var explicitBackgroundColor: Color?
+    /// The theme of the layers in this host that pin none (`Layer.themeOverride`). Changing it
+    /// calls `themeDidChange()` on each layer whose theme changes, and no other.
+    public var theme: Theme = .light {
+        didSet {
+            guard theme != oldValue else { return }
+            if explicitBackgroundColor == nil, theme.colors.windowBackground != oldValue.colors.windowBackground { backgroundDidChange() }
+            themeChanged()
+        }
+    }
+
+    private func backgroundDidChange() {
+        composer.damageEverything(geometry)
+        invalidate()
+    }
     /// What this host did: counts and timings, observed, never used to decide anything.
     public internal(set) var statistics = Statistics()
     /// Called for each problem after it is logged.

@@ -463,6 +463,13 @@ open class Layer {
     /// the host's frames subscribes to its `displayLink` here. The default does nothing.
     open func didJoin(_ host: LayerHost) {}
 
+    /// Called when `theme` changes for this layer: its host's theme changed (the desktop went
+    /// dark), an override above it was set, or it joined a tree with another theme. Only layers
+    /// whose theme changed are called, top down. Widgets draw again here when they show a value
+    /// from the theme; the default does nothing, so a layer that draws its own colours is not
+    /// drawn again.
+    open func themeDidChange() {}
+
     // MARK: Input
 
     /// Whether the layer and its subtree take pointer and touch input; when false, hit-testing
@@ -628,6 +635,8 @@ open class Layer {
             layer.didJoin(host)
             layer.hostScaleChanged(to: scale)
         }
+        // A subtree made, or last shown, under another theme takes this tree's.
+        notifyThemeChanges(from: self)
         // Whatever the subtree had pending is walked for at the next tick.
         host.layoutNeeded()
         host.displayNeeded()
@@ -635,6 +644,14 @@ open class Layer {
     }
 
     func markDisplayed() { needsDisplay = false }
+
+    // MARK: Theme (Layer+Theme.swift)
+
+    /// A theme pinned for this layer and its subtree; nil follows the superlayer's.
+    var storedThemeOverride: Theme?
+    /// The theme this layer was last told about (`themeDidChange`), so a tree walk calls only the
+    /// layers whose theme changed; nil until the first change from `Theme.light`.
+    var seenTheme: Theme?
 }
 
 /// Visits `root` and every layer below it, without recursion.

@@ -8,7 +8,8 @@ import StrataCore
 /// `focused`, `hovered`, `selected` and `highlighted`, ending at `normal`: a colour set only for
 /// `.highlighted` shows whenever the button is pressed. The default look is a blue filled button
 /// with a white title, lighter when hovered, darker when pressed or selected, grey when
-/// disabled, with a 2-point accent focus ring when focused from the keyboard.
+/// disabled, with a 2-point accent focus ring when focused from the keyboard; its colours, font
+/// and metrics come from the theme (`Layer.theme`) wherever the app sets none.
 ///
 /// `Layer.backgroundColor` and `Layer.cornerRadius` still work (the compositor draws them under
 /// the contents); the button's own background is `setBackgroundColor(_:for:)` with
@@ -41,47 +42,100 @@ open class Button: Control {
         invalidateMeasurement()
     }
 
-    /// The title's font.
-    public var font = Font(size: 14, weight: .semibold) { didSet { if font != oldValue { sizeDidChange() } } }
+    /// The title's font: the theme's button font unless set (null-resettable).
+    public var font: Font! {
+        get { fontValue.resolve(in: theme) }
+        set { if fontValue.set(newValue, in: theme) { sizeDidChange() } }
+    }
+    private var fontValue = ThemedValue(\Theme.fonts.button)
     /// Fonts used for the title; the shared library unless pinned (as golden tests do).
     public var fontLibrary = FontLibrary.shared { didSet { if fontLibrary !== oldValue { sizeDidChange() } } }
-    /// The rounding of the background (and of the focus ring, which follows it).
-    public var backgroundCornerRadius = 8.0 { didSet { if backgroundCornerRadius != oldValue { setNeedsDisplayAtNextTick() } } }
+    /// The rounding of the background (and of the focus ring, which follows it); the theme's
+    /// unless set (null-resettable).
+    public var backgroundCornerRadius: Double! {
+        get { cornerRadiusValue.resolve(in: theme) }
+        set { if cornerRadiusValue.set(newValue, in: theme) { setNeedsDisplayAtNextTick() } }
+    }
+    private var cornerRadiusValue = ThemedValue(\Theme.metrics.buttonCornerRadius)
     /// Space between the edges and the content, left and right; also the least `measurer()` keeps.
-    public var horizontalPadding = 16.0 { didSet { if horizontalPadding != oldValue { sizeDidChange() } } }
-    /// Space above and below the content, for `measurer()` and for fitting the image.
-    public var verticalPadding = 8.0 { didSet { if verticalPadding != oldValue { sizeDidChange() } } }
-    /// Space between the image and the title.
-    public var imageSpacing = 6.0 { didSet { if imageSpacing != oldValue { sizeDidChange() } } }
-    /// The focus ring's colour.
-    public var focusRingColor = ControlStyle.accent { didSet { if focusRingColor != oldValue { setNeedsDisplayAtNextTick() } } }
+    /// The theme's unless set (null-resettable).
+    public var horizontalPadding: Double! {
+        get { horizontalPaddingValue.resolve(in: theme) }
+        set { if horizontalPaddingValue.set(newValue, in: theme) { sizeDidChange() } }
+    }
+    private var horizontalPaddingValue = ThemedValue(\Theme.metrics.buttonHorizontalPadding)
+    /// Space above and below the content, for `measurer()` and for fitting the image. The
+    /// theme's unless set (null-resettable).
+    public var verticalPadding: Double! {
+        get { verticalPaddingValue.resolve(in: theme) }
+        set { if verticalPaddingValue.set(newValue, in: theme) { sizeDidChange() } }
+    }
+    private var verticalPaddingValue = ThemedValue(\Theme.metrics.buttonVerticalPadding)
+    /// Space between the image and the title; the theme's unless set (null-resettable).
+    public var imageSpacing: Double! {
+        get { imageSpacingValue.resolve(in: theme) }
+        set { if imageSpacingValue.set(newValue, in: theme) { sizeDidChange() } }
+    }
+    private var imageSpacingValue = ThemedValue(\Theme.metrics.buttonImageSpacing)
+    /// The focus ring's colour; the theme's unless set (null-resettable).
+    public var focusRingColor: Color! {
+        get { focusRingValue.resolve(in: theme) }
+        set { if focusRingValue.set(newValue, in: theme) { setNeedsDisplayAtNextTick() } }
+    }
+    private var focusRingValue = ThemedValue(\Theme.colors.focusRing)
 
-    private var backgroundColors = StateColors([
-        .normal: ControlStyle.accent, .hovered: ControlStyle.accentHovered, .highlighted: ControlStyle.accentPressed,
-        .selected: ControlStyle.accentSelected, [.selected, .hovered]: ControlStyle.accentSelectedHovered,
-        .disabled: ControlStyle.disabledFill,
-    ])
-    private var titleColors = StateColors([.normal: .white, .disabled: ControlStyle.disabledText])
+    /// Colours the app set per state; nil entries remove a state's colour, so it falls back.
+    private var pinnedBackgrounds: [State: Color?] = [:]
+    private var pinnedTitleColors: [State: Color?] = [:]
 
-    /// Sets the background for exactly `state` (nil removes it, so the state falls back).
+    /// The theme's colours per state, with the app's over them.
+    private func backgroundColors(in theme: Theme) -> StateColors {
+        let colors = theme.colors
+        var resolved = StateColors([
+            .normal: colors.accent, .hovered: colors.accentHovered, .highlighted: colors.accentPressed,
+            .selected: colors.accentSelected, [.selected, .hovered]: colors.accentSelectedHovered, .disabled: colors.disabledFill,
+        ])
+        for (state, color) in pinnedBackgrounds { resolved[exactly: state] = color }
+        return resolved
+    }
+
+    private func titleColors(in theme: Theme) -> StateColors {
+        var resolved = StateColors([.normal: theme.colors.onAccent, .disabled: theme.colors.disabledText])
+        for (state, color) in pinnedTitleColors { resolved[exactly: state] = color }
+        return resolved
+    }
+
+    /// Sets the background for exactly `state` (nil removes it, so the state falls back). A
+    /// state the app sets no colour for takes the theme's.
     public func setBackgroundColor(_ color: Color?, for state: State) {
-        guard backgroundColors[exactly: state] != color else { return }
-        backgroundColors[exactly: state] = color
+        guard pinnedBackgrounds[state] != .some(color) else { return }
+        pinnedBackgrounds.updateValue(color, forKey: state)
         setNeedsDisplayAtNextTick()
     }
 
     /// The background drawn in `state`, after falling back; nil draws none.
-    public func backgroundColor(for state: State) -> Color? { backgroundColors.resolve(state) }
+    public func backgroundColor(for state: State) -> Color? { backgroundColors(in: theme).resolve(state) }
 
-    /// Sets the title colour for exactly `state` (nil removes it, so the state falls back).
+    /// Sets the title colour for exactly `state` (nil removes it, so the state falls back). A
+    /// state the app sets no colour for takes the theme's.
     public func setTitleColor(_ color: Color?, for state: State) {
-        guard titleColors[exactly: state] != color else { return }
-        titleColors[exactly: state] = color
+        guard pinnedTitleColors[state] != .some(color) else { return }
+        pinnedTitleColors.updateValue(color, forKey: state)
         setNeedsDisplayAtNextTick()
     }
 
     /// The title colour in `state`, after falling back (black when none is set at all).
-    public func titleColor(for state: State) -> Color { titleColors.resolve(state) ?? .black }
+    public func titleColor(for state: State) -> Color { titleColors(in: theme).resolve(state) ?? .black }
+
+    /// The theme's colours show in every state the app did not colour, so the button draws again;
+    /// it measures again when its font or paddings come from the theme.
+    open override func themeDidChange() {
+        super.themeDidChange()
+        setNeedsDisplayAtNextTick()
+        if fontValue.isThemed || horizontalPaddingValue.isThemed || verticalPaddingValue.isThemed || imageSpacingValue.isThemed {
+            invalidateMeasurement()
+        }
+    }
 
     /// Measures on any thread the size that shows the whole title and image with the paddings;
     /// a narrower range truncates the title.
@@ -96,7 +150,7 @@ open class Button: Control {
     open override func displayTask(for layer: AsyncLayer) -> DisplayTask {
         let state = self.state
         let background = backgroundColor(for: state)
-        let (radius, ring, ringColor) = (backgroundCornerRadius, isFocusRingVisible, focusRingColor)
+        let (radius, ring, ringColor): (Double, Bool, Color) = (backgroundCornerRadius, isFocusRingVisible, focusRingColor)
         let content = Content(self, scale: host?.scale ?? 1, titleColor: titleColor(for: state))
         let imageOpacity = state.contains(.disabled) ? 0.5 : 1
         return DisplayTask(display: { canvas, size, isCancelled in

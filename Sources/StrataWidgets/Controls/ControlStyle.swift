@@ -1,22 +1,8 @@
 import StrataCore
 
-/// The default look shared by the controls: one accent, greys for tracks and disabled controls,
-/// and the focus ring. Colours are after Tailwind's blue and grey scales.
+/// Drawing shared by the controls: the focus ring and knobs. Their colours come from the theme
+/// (`Theme.Colors`); the ring's geometry is fixed, since controls measure room for it.
 enum ControlStyle {
-    static let accent = Color(rgb: 0x2563EB)
-    static let accentHovered = Color(rgb: 0x3B82F6)
-    static let accentPressed = Color(rgb: 0x1D4ED8)
-    static let accentSelected = Color(rgb: 0x1E3A8A)
-    static let accentSelectedHovered = Color(rgb: 0x1E40AF)
-    static let track = Color(rgb: 0xD1D5DB)
-    static let disabledFill = Color(rgb: 0xE5E7EB)
-    static let disabledText = Color(rgb: 0x9CA3AF)
-    static let knob = Color.white
-    static let shadow = Color.black
-    /// Disabled toggles and sliders draw their tracks faded rather than recoloured, so they suit
-    /// any backdrop.
-    static let disabledOpacity = 0.45
-
     /// The ring's width, and the clear gap between it and what it surrounds.
     static let focusRingWidth = 2.0
     static let focusRingGap = 2.0
@@ -24,11 +10,7 @@ enum ControlStyle {
     static let focusRingSpace = focusRingWidth + focusRingGap
 
     /// `a` moved `amount` of the way to `b`: hover shades of colours an app chose.
-    static func mix(_ a: Color, _ b: Color, _ amount: Double) -> Color {
-        func blend(_ x: Double, _ y: Double) -> Double { x + (y - x) * amount }
-        return Color(red: blend(a.red, b.red), green: blend(a.green, b.green), blue: blend(a.blue, b.blue),
-                     alpha: blend(a.alpha, b.alpha))
-    }
+    static func mix(_ a: Color, _ b: Color, _ amount: Double) -> Color { Theme.Colors.mix(a, b, amount) }
 
     /// A ring `focusRingGap` outside `rect`, which is rounded by `cornerRadius`.
     static func drawFocusRing(around rect: Rect, cornerRadius: Double, color: Color, on canvas: Canvas) {
@@ -38,7 +20,8 @@ enum ControlStyle {
 
     /// A disc with a soft edge below it, for knobs and thumbs. It stays opaque on a disabled
     /// control, which fades only its shadow, so the faded track does not show through it.
-    static func drawKnob(_ rect: Rect, color: Color, border: Color?, isDisabled: Bool, on canvas: Canvas) {
+    static func drawKnob(_ rect: Rect, color: Color, border: Color?, shadow: Color, isDisabled: Bool, disabledOpacity: Double,
+                         on canvas: Canvas) {
         let radius = min(rect.width, rect.height) / 2
         // Two widening rings of shade make a soft shadow without a blur.
         let strength = isDisabled ? disabledOpacity : 1

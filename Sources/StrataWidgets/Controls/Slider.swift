@@ -59,14 +59,37 @@ open class Slider: Control {
     /// Whether dragging sends `valueChanged` at every change (the default), or once on release.
     public var isContinuous = true
 
-    /// The filled part of the track, from the minimum to the thumb.
-    public var minimumTrackColor = ControlStyle.accent { didSet { if minimumTrackColor != oldValue { setNeedsDisplayAtNextTick() } } }
-    /// The rest of the track.
-    public var maximumTrackColor = ControlStyle.track { didSet { if maximumTrackColor != oldValue { setNeedsDisplayAtNextTick() } } }
-    /// The thumb's colour.
-    public var thumbColor = ControlStyle.knob { didSet { if thumbColor != oldValue { setNeedsDisplayAtNextTick() } } }
-    /// The focus ring's colour.
-    public var focusRingColor = ControlStyle.accent { didSet { if focusRingColor != oldValue { setNeedsDisplayAtNextTick() } } }
+    /// The filled part of the track, from the minimum to the thumb; the theme's accent unless
+    /// set (null-resettable).
+    public var minimumTrackColor: Color! {
+        get { minimumTrackValue.resolve(in: theme) }
+        set { if minimumTrackValue.set(newValue, in: theme) { setNeedsDisplayAtNextTick() } }
+    }
+    private var minimumTrackValue = ThemedValue(\Theme.colors.accent)
+    /// The rest of the track; the theme's track unless set (null-resettable).
+    public var maximumTrackColor: Color! {
+        get { maximumTrackValue.resolve(in: theme) }
+        set { if maximumTrackValue.set(newValue, in: theme) { setNeedsDisplayAtNextTick() } }
+    }
+    private var maximumTrackValue = ThemedValue(\Theme.colors.track)
+    /// The thumb's colour; the theme's knob unless set (null-resettable).
+    public var thumbColor: Color! {
+        get { thumbValue.resolve(in: theme) }
+        set { if thumbValue.set(newValue, in: theme) { setNeedsDisplayAtNextTick() } }
+    }
+    private var thumbValue = ThemedValue(\Theme.colors.knob)
+    /// The focus ring's colour; the theme's unless set (null-resettable).
+    public var focusRingColor: Color! {
+        get { focusRingValue.resolve(in: theme) }
+        set { if focusRingValue.set(newValue, in: theme) { setNeedsDisplayAtNextTick() } }
+    }
+    private var focusRingValue = ThemedValue(\Theme.colors.focusRing)
+
+    /// The thumb's shadow, edge shades and disabled fade are the theme's: the slider draws again.
+    open override func themeDidChange() {
+        super.themeDidChange()
+        setNeedsDisplayAtNextTick()
+    }
 
     /// The thumb's diameter in points.
     public nonisolated static let thumbDiameter = 20.0
@@ -175,8 +198,9 @@ open class Slider: Control {
     open override func displayTask(for layer: AsyncLayer) -> DisplayTask {
         let state = self.state
         let fraction = self.fraction
-        let (filled, rest, thumb) = (minimumTrackColor, maximumTrackColor, thumbColor)
-        let (ring, ringColor) = (isFocusRingVisible, focusRingColor)
+        let (filled, rest, thumb): (Color, Color, Color) = (minimumTrackColor, maximumTrackColor, thumbColor)
+        let (ring, ringColor): (Bool, Color) = (isFocusRingVisible, focusRingColor)
+        let colors = theme.colors, fade = theme.metrics.disabledOpacity
         let active = isTracking || state.contains(.highlighted)
         let hovered = state.contains(.hovered)
         let disabled = state.contains(.disabled)
@@ -184,7 +208,7 @@ open class Slider: Control {
             let inset = Self.inset
             let usable = size.width - inset * 2
             guard usable > 0 else { return }
-            canvas.opacity = disabled ? ControlStyle.disabledOpacity : 1
+            canvas.opacity = disabled ? fade : 1
             let midY = (size.height / 2).rounded()
             let track = Rect(x: inset - Self.trackHeight / 2, y: midY - Self.trackHeight / 2,
                              width: usable + Self.trackHeight, height: Self.trackHeight)
@@ -197,9 +221,9 @@ open class Slider: Control {
             canvas.opacity = 1
             if ring { ControlStyle.drawFocusRing(around: thumbRect, cornerRadius: diameter / 2, color: ringColor, on: canvas) }
             // Pressed or hovered, the thumb's edge takes the accent.
-            let border = active ? filled : (hovered ? ControlStyle.mix(rest, filled, 0.5) : ControlStyle.mix(rest, .black, 0.05))
-            ControlStyle.drawKnob(thumbRect, color: thumb, border: disabled ? ControlStyle.mix(rest, .white, 0.5) : border,
-                                 isDisabled: disabled, on: canvas)
+            let border = active ? filled : (hovered ? ControlStyle.mix(rest, filled, 0.5) : ControlStyle.mix(rest, colors.hoverShade, 0.05))
+            ControlStyle.drawKnob(thumbRect, color: thumb, border: disabled ? ControlStyle.mix(rest, colors.knob, 0.5) : border,
+                                 shadow: colors.knobShadow, isDisabled: disabled, disabledOpacity: fade, on: canvas)
             if active {
                 let dot = diameter * 0.3
                 canvas.fill(Rect(x: centerX - dot / 2, y: midY - dot / 2, width: dot, height: dot), color: filled, cornerRadius: dot / 2)

@@ -23,14 +23,37 @@ open class Toggle: Control {
 
     /// Whether the switch is on.
     public var isOn: Bool { didSet { if isOn != oldValue { setNeedsDisplayAtNextTick(); moveKnob() } } }
-    /// The track's colour when on.
-    public var onTintColor = ControlStyle.accent { didSet { if onTintColor != oldValue { setNeedsDisplayAtNextTick() } } }
-    /// The track's colour when off.
-    public var offTintColor = ControlStyle.track { didSet { if offTintColor != oldValue { setNeedsDisplayAtNextTick() } } }
-    /// The knob's colour.
-    public var knobColor = ControlStyle.knob { didSet { if knobColor != oldValue { knob.setNeedsDisplay() } } }
-    /// The focus ring's colour.
-    public var focusRingColor = ControlStyle.accent { didSet { if focusRingColor != oldValue { setNeedsDisplayAtNextTick() } } }
+    /// The track's colour when on; the theme's accent unless set (null-resettable).
+    public var onTintColor: Color! {
+        get { onTintValue.resolve(in: theme) }
+        set { if onTintValue.set(newValue, in: theme) { setNeedsDisplayAtNextTick() } }
+    }
+    private var onTintValue = ThemedValue(\Theme.colors.accent)
+    /// The track's colour when off; the theme's track unless set (null-resettable).
+    public var offTintColor: Color! {
+        get { offTintValue.resolve(in: theme) }
+        set { if offTintValue.set(newValue, in: theme) { setNeedsDisplayAtNextTick() } }
+    }
+    private var offTintValue = ThemedValue(\Theme.colors.track)
+    /// The knob's colour; the theme's unless set (null-resettable).
+    public var knobColor: Color! {
+        get { knobValue.resolve(in: theme) }
+        set { if knobValue.set(newValue, in: theme) { knob.setNeedsDisplay() } }
+    }
+    private var knobValue = ThemedValue(\Theme.colors.knob)
+    /// The focus ring's colour; the theme's unless set (null-resettable).
+    public var focusRingColor: Color! {
+        get { focusRingValue.resolve(in: theme) }
+        set { if focusRingValue.set(newValue, in: theme) { setNeedsDisplayAtNextTick() } }
+    }
+    private var focusRingValue = ThemedValue(\Theme.colors.focusRing)
+
+    /// The track (its hover shade and disabled fade are the theme's) and the knob's shadow draw again.
+    open override func themeDidChange() {
+        super.themeDidChange()
+        setNeedsDisplayAtNextTick()
+        knob.setNeedsDisplay()
+    }
 
     /// 44 × 24 points of track with room for the focus ring around it.
     open override func measurer() -> LayoutMeasurer {
@@ -94,13 +117,15 @@ open class Toggle: Control {
     }
 
     private func knobTask() -> DisplayTask {
-        let (color, disabled) = (knobColor, state.contains(.disabled))
+        let (color, disabled): (Color, Bool) = (knobColor, state.contains(.disabled))
+        let theme = self.theme
+        let (shadow, fade) = (theme.colors.knobShadow, theme.metrics.disabledOpacity)
         knobIsDisabled = disabled
         return DisplayTask(display: { canvas, size, _ in
             let space = Self.knobShadowSpace
             let rect = Rect(x: space, y: space, width: size.width - space * 2, height: size.height - space * 2)
             guard rect.width > 0, rect.height > 0 else { return }
-            ControlStyle.drawKnob(rect, color: color, border: nil, isDisabled: disabled, on: canvas)
+            ControlStyle.drawKnob(rect, color: color, border: nil, shadow: shadow, isDisabled: disabled, disabledOpacity: fade, on: canvas)
         })
     }
 
@@ -108,16 +133,18 @@ open class Toggle: Control {
         let state = self.state
         let isOn = self.isOn
         let pressed = state.contains(.highlighted)
-        var track = isOn ? onTintColor : offTintColor
+        let theme = self.theme
+        var track: Color = isOn ? onTintColor : offTintColor
         if state.contains(.hovered) && !pressed {
-            track = isOn ? ControlStyle.mix(track, .white, 0.15) : ControlStyle.mix(track, .black, 0.07)
+            track = isOn ? ControlStyle.mix(track, .white, 0.15) : ControlStyle.mix(track, theme.colors.hoverShade, 0.07)
         }
-        let (ring, ringColor) = (isFocusRingVisible, focusRingColor)
+        let (ring, ringColor): (Bool, Color) = (isFocusRingVisible, focusRingColor)
         let disabled = state.contains(.disabled)
+        let fade = theme.metrics.disabledOpacity
         return DisplayTask(display: { [track] canvas, size, _ in
             guard let trackRect = Self.trackRect(in: size) else { return }
             if ring { ControlStyle.drawFocusRing(around: trackRect, cornerRadius: trackRect.height / 2, color: ringColor, on: canvas) }
-            canvas.opacity = disabled ? ControlStyle.disabledOpacity : 1
+            canvas.opacity = disabled ? fade : 1
             canvas.fill(trackRect, color: track, cornerRadius: trackRect.height / 2)
         })
     }

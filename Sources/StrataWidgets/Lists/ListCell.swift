@@ -15,16 +15,25 @@ open class ListCell: Layer {
     /// The item the cell shows, or nil while it waits in the reuse pool.
     public internal(set) var index: Int?
 
-    /// What shows while the cell's item renders; also the cell's group placeholder.
-    public var placeholderColor: Color = Color(rgb: 0xF2F2F7) {
-        didSet { groupCommit?.placeholder = .color(placeholderColor) }
+    /// What shows while the cell's item renders; also the cell's group placeholder. The theme's
+    /// list placeholder unless set (null-resettable).
+    public var placeholderColor: Color! {
+        get { placeholderValue.resolve(in: theme) }
+        set { if placeholderValue.set(newValue, in: theme) { groupCommit?.placeholder = .color(placeholderColor) } }
     }
+    private var placeholderValue = ThemedValue(\Theme.colors.listPlaceholder)
 
     /// A cell of the kind `reuseIdentifier`.
     public init(reuseIdentifier: String) {
         self.reuseIdentifier = reuseIdentifier
         super.init()
         groupCommit = GroupCommit(placeholder: .color(placeholderColor), timeout: .milliseconds(500))
+    }
+
+    /// The group placeholder takes the theme's colour; nothing is drawn again for it.
+    open override func themeDidChange() {
+        super.themeDidChange()
+        if placeholderValue.isThemed { groupCommit?.placeholder = .color(placeholderColor) }
     }
 
     /// Called when the cell goes back to the reuse pool: drop what belongs to the old item

@@ -58,16 +58,46 @@ open class TextField: Control, TextEditingView {
     }
     /// Shown in `placeholderColor` while the field is empty.
     public var placeholder: String { didSet { if placeholder != oldValue { textDidChange() } } }
-    /// The text's font.
-    public var font = Font(size: 14) { didSet { if font != oldValue { textDidChange(); invalidateMeasurement() } } }
-    /// The text's colour.
-    public var textColor = Color(rgb: 0x111827) { didSet { if textColor != oldValue { textDidChange() } } }
-    /// The placeholder's colour.
-    public var placeholderColor = Color(rgb: 0x9CA3AF) { didSet { if placeholderColor != oldValue { textDidChange() } } }
-    /// The caret's colour.
-    public var caretColor = ControlStyle.accent { didSet { caret.backgroundColor = caretColor } }
-    /// The selection's colour while the field has the focus; a grey shows it otherwise.
-    public var selectionColor = ControlStyle.accent.withAlpha(0.28) { didSet { textDidChange() } }
+    /// The text's font: the theme's editable font unless set (null-resettable).
+    public var font: Font! {
+        get { fontValue.resolve(in: theme) }
+        set { if fontValue.set(newValue, in: theme) { textDidChange(); invalidateMeasurement() } }
+    }
+    private var fontValue = ThemedValue(\Theme.fonts.editable)
+    /// The text's colour: the theme's unless set (null-resettable).
+    public var textColor: Color! {
+        get { textColorValue.resolve(in: theme) }
+        set { if textColorValue.set(newValue, in: theme) { textDidChange() } }
+    }
+    private var textColorValue = ThemedValue(\Theme.colors.editableText)
+    /// The placeholder's colour: the theme's unless set (null-resettable).
+    public var placeholderColor: Color! {
+        get { placeholderColorValue.resolve(in: theme) }
+        set { if placeholderColorValue.set(newValue, in: theme) { textDidChange() } }
+    }
+    private var placeholderColorValue = ThemedValue(\Theme.colors.placeholderText)
+    /// The caret's colour: the theme's unless set (null-resettable).
+    public var caretColor: Color! {
+        get { caretColorValue.resolve(in: theme) }
+        set { if caretColorValue.set(newValue, in: theme) { caret.backgroundColor = caretColor } }
+    }
+    private var caretColorValue = ThemedValue(\Theme.colors.caret)
+    /// The selection's colour while the field has the focus (the theme's inactive selection
+    /// shows it otherwise): the theme's unless set (null-resettable).
+    public var selectionColor: Color! {
+        get { selectionColorValue.resolve(in: theme) }
+        set { if selectionColorValue.set(newValue, in: theme) { textDidChange() } }
+    }
+    private var selectionColorValue = ThemedValue(\Theme.colors.selection)
+
+    /// The box, the text, the placeholder, the caret and the selection take the theme's
+    /// colours wherever the app set none.
+    open override func themeDidChange() {
+        super.themeDidChange()
+        setNeedsDisplayAtNextTick()
+        textDidChange()
+        if fontValue.isThemed { invalidateMeasurement() }
+    }
     /// Fonts used; the shared library unless pinned (as golden tests do).
     public var fontLibrary = FontLibrary.shared { didSet { if fontLibrary !== oldValue { textDidChange(); invalidateMeasurement() } } }
     /// Seconds a finger rests on the text before it selects the word under it and shows the
@@ -165,7 +195,7 @@ open class TextField: Control, TextEditingView {
     /// a natural width), as tall as a line of the font with room above and below and for the
     /// focus ring.
     open override func measurer() -> LayoutMeasurer {
-        let (font, scale, library) = (font, measuringScale, fontLibrary)
+        let (font, scale, library): (Font, Double, FontLibrary) = (font, measuringScale, fontLibrary)
         return { range in
             let line = TextLayout.cached(AttributedText("Ag", style: TextStyle(font: font)), options: TextLayoutOptions(),
                                          scale: scale, library: library).size.height
@@ -196,13 +226,16 @@ open class TextField: Control, TextEditingView {
     open override func displayTask(for layer: AsyncLayer) -> DisplayTask {
         let state = state, ring = isFocusRingVisible
         let inset = ControlStyle.focusRingSpace
+        let theme = self.theme
+        let (colors, radius) = (theme.colors, theme.metrics.fieldCornerRadius)
         return DisplayTask(display: { canvas, size, _ in
             let box = Rect(x: inset, y: inset, width: size.width - inset * 2, height: size.height - inset * 2)
             guard box.width > 0, box.height > 0 else { return }
-            canvas.fill(box, color: state.contains(.disabled) ? ControlStyle.disabledFill : .white, cornerRadius: 6)
+            canvas.fill(box, color: state.contains(.disabled) ? colors.disabledFill : colors.fieldBackground, cornerRadius: radius)
             let focused = state.contains(.focused)
-            canvas.strokeBorder(box, width: focused ? 2 : 1, paint: .color(focused ? ControlStyle.accent : ControlStyle.track), cornerRadius: 6)
-            if ring { ControlStyle.drawFocusRing(around: box, cornerRadius: 6, color: ControlStyle.accent, on: canvas) }
+            canvas.strokeBorder(box, width: focused ? 2 : 1, paint: .color(focused ? colors.fieldFocusedBorder : colors.fieldBorder),
+                                cornerRadius: radius)
+            if ring { ControlStyle.drawFocusRing(around: box, cornerRadius: radius, color: colors.focusRing, on: canvas) }
         })
     }
 
@@ -299,7 +332,7 @@ open class TextField: Control, TextEditingView {
         let range = editor.markedRange == nil ? editor.selection.range : 0..<0
         let shownRange = shownOffset(range.lowerBound)..<max(shownOffset(range.lowerBound), shownOffset(range.upperBound))
         selectionLayer.show(layout.selectionRects(offsets: shownRange).map { $0.offsetBy(dx: textX, dy: 0) },
-                            color: isFocused ? selectionColor : Color(rgb: 0x9CA3AF).withAlpha(0.3))
+                            color: isFocused ? selectionColor : theme.colors.inactiveSelection)
         // The caret, while focused and nothing is selected (or the input method's cursor shows).
         let showsCaret = isFocused && isEnabled && (editor.selection.isCaret || editor.markedRange != nil) && !editor.markedCursorHidden
         caret.place(at: Rect(x: textX + caretX, y: carets.primary.minY, width: 0, height: carets.primary.height),

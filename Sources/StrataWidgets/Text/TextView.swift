@@ -42,14 +42,39 @@ open class TextView: ScrollView, TextEditingView {
         get { controller.editor.text }
         set { controller.perform { editor throws(RenderError) in try editor.setText(newValue) } }
     }
-    /// The text's font.
-    public var font = Font(size: 14) { didSet { if font != oldValue { styleChanged() } } }
-    /// The text's colour.
-    public var textColor = Color(rgb: 0x111827) { didSet { if textColor != oldValue { styleChanged() } } }
-    /// The caret's colour.
-    public var caretColor = ControlStyle.accent { didSet { refreshSelection() } }
-    /// The selection's colour while focused.
-    public var selectionColor = ControlStyle.accent.withAlpha(0.28) { didSet { refreshSelection() } }
+    /// The text's font: the theme's editable font unless set (null-resettable).
+    public var font: Font! {
+        get { fontValue.resolve(in: theme) }
+        set { if fontValue.set(newValue, in: theme) { styleChanged() } }
+    }
+    private var fontValue = ThemedValue(\Theme.fonts.editable)
+    /// The text's colour: the theme's unless set (null-resettable).
+    public var textColor: Color! {
+        get { textColorValue.resolve(in: theme) }
+        set { if textColorValue.set(newValue, in: theme) { styleChanged() } }
+    }
+    private var textColorValue = ThemedValue(\Theme.colors.editableText)
+    /// The caret's colour: the theme's unless set (null-resettable).
+    public var caretColor: Color! {
+        get { caretColorValue.resolve(in: theme) }
+        set { if caretColorValue.set(newValue, in: theme) { refreshSelection() } }
+    }
+    private var caretColorValue = ThemedValue(\Theme.colors.caret)
+    /// The selection's colour while focused (the theme's inactive selection shows it otherwise):
+    /// the theme's unless set (null-resettable).
+    public var selectionColor: Color! {
+        get { selectionColorValue.resolve(in: theme) }
+        set { if selectionColorValue.set(newValue, in: theme) { refreshSelection() } }
+    }
+    private var selectionColorValue = ThemedValue(\Theme.colors.selection)
+
+    /// Paragraphs are laid out again in the theme's font and colour (unless the app set both),
+    /// and the selection and caret take its colours.
+    open override func themeDidChange() {
+        super.themeDidChange()
+        if fontValue.isThemed || textColorValue.isThemed { styleChanged() }
+        refreshSelection()
+    }
     /// The fonts the text is shaped with.
     public var fontLibrary = FontLibrary.shared { didSet { if fontLibrary !== oldValue { styleChanged() } } }
     /// Space between the view's edges and the text, in points.
@@ -58,7 +83,7 @@ open class TextView: ScrollView, TextEditingView {
     /// Measures on any thread: as wide as offered (200 points when unbounded), and three lines of
     /// the font tall with the insets, as the view scrolls whatever it holds beyond that.
     open override func measurer() -> LayoutMeasurer {
-        let (font, scale, library, inset) = (font, measuringScale, fontLibrary, textInset)
+        let (font, scale, library, inset): (Font, Double, FontLibrary, Double) = (font, measuringScale, fontLibrary, textInset)
         return { range in
             let line = TextLayout.cached(AttributedText("Ag", style: TextStyle(font: font)), options: TextLayoutOptions(),
                                          scale: scale, library: library).size.height
@@ -442,7 +467,7 @@ open class TextView: ScrollView, TextEditingView {
             }
         }
         selectionLayer.frame = contentLayer.bounds
-        selectionLayer.show(rects, color: isFocused ? selectionColor : Color(rgb: 0x9CA3AF).withAlpha(0.3))
+        selectionLayer.show(rects, color: isFocused ? selectionColor : theme.colors.inactiveSelection)
         if !isFocused || range.isEmpty { showsHandles = false }
         handles.start.isHidden = !showsHandles
         handles.end.isHidden = !showsHandles
