@@ -54,6 +54,8 @@ let package = Package(
 
         // D-Bus over sd-bus, driven by the main loop: the desktop's settings now, accessibility later.
         .target(name: "StrataDBus", dependencies: ["CSDBus", "StrataPlatform", system]),
+        // The desktop's settings over D-Bus: its appearance (colour scheme, accent, text size).
+        .target(name: "StrataDesktop", dependencies: ["StrataDBus", "StrataCore"]),
 
         // Protocol bindings: hand-written runtime plus generated code.
         .target(name: "WaylandProtocols", dependencies: ["CWaylandClient", "Locking", system]),
@@ -78,10 +80,10 @@ let package = Package(
         // pointer, keyboard, touch and cursors.
         .target(
             name: "StrataWayland",
-            dependencies: ["StrataCore", "StrataWidgets", "WaylandClient", "StrataPlatform", "CXKBCommon", "CWaylandCursor", system, log]
+            dependencies: ["StrataCore", "StrataWidgets", "StrataDesktop", "WaylandClient", "StrataPlatform", "CXKBCommon", "CWaylandCursor", system, log]
         ),
         // The one module an app imports: everything above, re-exported.
-        .target(name: "Strata", dependencies: ["StrataWayland", "StrataWidgets", "StrataCore", "StrataRender", "WaylandClient", "StrataPlatform", system]),
+        .target(name: "Strata", dependencies: ["StrataWayland", "StrataWidgets", "StrataDesktop", "StrataDBus", "StrataCore", "StrataRender", "WaylandClient", "StrataPlatform", system]),
 
         // Examples.
         .executableTarget(name: "wayland-info", dependencies: ["WaylandClient"], path: "Examples/wayland-info"),
@@ -153,6 +155,13 @@ let package = Package(
         .target(name: "DBusTestSupport", dependencies: ["StrataDBus", "StrataPlatform", "WaylandTestSupport"], path: "Tests/DBusTestSupport"),
         // The D-Bus layer against a real daemon, with this layer serving the other end.
         .testTarget(name: "StrataDBusTests", dependencies: ["StrataDBus", "DBusTestSupport", "StrataPlatform"]),
+        // The desktop's appearance: a stand-in portal scripted to misbehave, and the real
+        // xdg-desktop-portal with its GTK backend on a private bus, driven by gsettings.
+        .testTarget(
+            name: "StrataDesktopTests",
+            dependencies: ["StrataDesktop", "StrataDBus", "StrataWidgets", "DBusTestSupport", "CoreTestSupport", "RenderTestSupport",
+                           "WaylandTestSupport", "StrataPlatform"]
+        ),
         .testTarget(
             name: "SystemLibraryTests",
             dependencies: ["CXKBCommon", "CPixman", "CFreeType", "CFontconfig", "CHarfBuzz", "CPNG"]

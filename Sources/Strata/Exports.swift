@@ -1,6 +1,8 @@
-// `import Strata` is all an app needs: the Wayland side, the widgets, the core, the render
-// layer, the Wayland layer and the platform layer all come with it.
+// `import Strata` is all an app needs: the Wayland side, the widgets, the desktop's settings and
+// D-Bus, the core, the render layer, the Wayland layer and the platform layer all come with it.
 @_exported import StrataCore
+@_exported import StrataDBus
+@_exported import StrataDesktop
 @_exported import StrataPlatform
 @_exported import StrataRender
 @_exported import StrataWayland

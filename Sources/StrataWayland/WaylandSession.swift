@@ -1,4 +1,8 @@
+import Glibc
+import Logging
 import StrataCore
+import StrataDBus
+import StrataDesktop
 import WaylandClient
 
 /// A connection to a compositor with the globals Strata's surfaces use, driven by a `MainLoop`.
@@ -59,6 +63,34 @@ public final class WaylandSession {
     public private(set) var shmFormats: Set<WlShm.Format> = []
     /// The clock `wp_presentation` timestamps use (a `clockid_t`), once announced.
     public private(set) var presentationClock: UInt32?
+
+    /// The theme of the session's windows that pin none (`Window.theme`): the desktop's
+    /// (`desktopAppearance.theme`) while `followsDesktopAppearance`, else light. Set one to pin
+    /// it for every window; nil follows the desktop again (null-resettable).
+    public var theme: Theme! {
+        get { pinnedTheme ?? (followsDesktopAppearance ? desktopAppearance.theme : .light) }
+        set {
+            pinnedTheme = newValue
+            themeChanged()
+        }
+    }
+    private var pinnedTheme: Theme?
+    /// Whether the session follows the desktop's colour scheme, accent and text size live,
+    /// through xdg-desktop-portal on the session bus (`DesktopAppearanceMonitor`). On by default
+    /// for a session that reads its display (an embedded one follows its host instead); the
+    /// environment variable `STRATA_FOLLOW_DESKTOP=0` turns it off, as the test suite does.
+    public var followsDesktopAppearance: Bool {
+        didSet {
+            guard followsDesktopAppearance != oldValue else { return }
+            if followsDesktopAppearance { followDesktop() } else { stopFollowingDesktop() }
+            themeChanged()
+        }
+    }
+    /// What the desktop says about appearance, as last read; `standard` while nothing was read
+    /// (no session bus, no portal, or not following).
+    public var desktopAppearance: DesktopAppearance { appearanceMonitor?.appearance ?? .standard }
+    /// Reads and follows the desktop's appearance while `followsDesktopAppearance`.
+    public private(set) var appearanceMonitor: DesktopAppearanceMonitor?
 
     /// The windows open in this session, in the order they opened; embedded surfaces are not
     /// windows.
@@ -145,6 +177,7 @@ public final class WaylandSession {
                 timeout: Duration = Connection.defaultTimeout) throws(WaylandError) {
         // A host client that reads the display owns its seats and forwards their input.
         followsSeats = reads
+        followsDesktopAppearance = reads && getenv("STRATA_FOLLOW_DESKTOP").map { String(cString: $0) } != "0"
         self.connection = connection
         self.loop = loop
         let registry = connection.registry
@@ -184,6 +217,33 @@ public final class WaylandSession {
             }
         }
         try connection.roundtrip(timeout: timeout)
+        if followsDesktopAppearance { followDesktop() }
+    }
+
+    /// Starts reading the desktop's appearance from the session bus. Without one the windows
+    /// stay light, with a note in the log.
+    private func followDesktop() {
+        guard appearanceMonitor == nil else { return }
+        do {
+            let monitor = DesktopAppearanceMonitor(connection: try DBusConnection.sessionBus(loop: loop))
+            monitor.onChange = { [weak self] _ in self?.themeChanged() }
+            monitor.onProblem = { error in appearanceLog.notice("the desktop's appearance setting could not be used: \(error)") }
+            appearanceMonitor = monitor
+            monitor.start()
+        } catch {
+            appearanceLog.notice("not following the desktop's appearance: \(error)")
+        }
+    }
+
+    private func stopFollowingDesktop() {
+        appearanceMonitor?.stop()
+        appearanceMonitor?.connection.close()
+        appearanceMonitor = nil
+    }
+
+    /// Each window that pins no theme takes the session's.
+    private func themeChanged() {
+        for window in windows { window.sessionThemeChanged() }
     }
 
     isolated deinit {
@@ -354,3 +414,5 @@ public final class Output {
         }
     }
 }
+
+private let appearanceLog = Logger(label: "strata.appearance")

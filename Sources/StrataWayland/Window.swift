@@ -56,6 +56,23 @@ public final class Window: SurfaceClient {
         get { host.backgroundColor }
         set { host.backgroundColor = newValue }
     }
+    /// The theme of the window's layers (those that pin none, `Layer.themeOverride`): the
+    /// session's, which follows the desktop's appearance, until set. Set `.dark`, `.light` or
+    /// one of your own to pin it; nil follows the session again (null-resettable). A change
+    /// redraws only the layers that show something from the theme.
+    public var theme: Theme! {
+        get { pinnedTheme ?? session.theme }
+        set {
+            pinnedTheme = newValue
+            host.theme = theme
+        }
+    }
+    private var pinnedTheme: Theme?
+
+    /// The session's theme changed: followed unless this window pins its own.
+    func sessionThemeChanged() {
+        if pinnedTheme == nil { host.theme = session.theme }
+    }
     /// Calls its subscribers once per frame of this window, holding them weakly, as
     /// `CADisplayLink` does: `window.displayLink.add(animator) { animator, frame in … }`. With no
     /// subscriber (and no `onFrame`), the window asks for no frames and the process sleeps.
@@ -152,6 +169,7 @@ public final class Window: SurfaceClient {
         host = LayerHost(size: contentSize, scale: 1, backend: backend, loop: session.loop)
         host.clipboard = session.clipboard
         host.primarySelection = session.primarySelection
+        host.theme = session.theme
         xdgSurface = try wmBase.getXdgSurface(surface: surface)
         toplevel = try xdgSurface.getToplevel()
 

@@ -40,7 +40,7 @@ public final class PrivateBus {
         for end in ends { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
         defer { close(ends[0]) }
         // The daemon prints its address once it listens: reading that line waits for exactly that.
-        group = try Subprocess.spawn("\(assignments.isEmpty ? "" : "env \(assignments) ")exec setsid dbus-daemon --nofork "
+        group = try Subprocess.spawn("exec \(assignments.isEmpty ? "" : "env \(assignments) ")setsid dbus-daemon --nofork "
             + "--config-file='\(directory)/bus.conf' --print-address=1 2>'\(directory)/log'", stdout: ends[1])
         close(ends[1])
         var line: [UInt8] = []
@@ -64,6 +64,9 @@ public final class PrivateBus {
         Glibc.kill(-group, SIGKILL)
         Subprocess.wait(group)
         self.group = nil
+        // The services it started are in its group but not its children: give them a moment to
+        // be gone, so nothing writes into a directory being removed.
+        for _ in 0..<100 where Glibc.kill(-group, 0) == 0 { usleep(10_000) }
     }
 
     deinit {
