@@ -5,7 +5,7 @@ counted: DocC shows the inherited text."""
 import glob, json, os, sys
 
 MODULES = {"StrataPlatform", "StrataRender", "StrataCore", "StrataWidgets", "StrataWayland",
-           "Strata", "WaylandClient", "WaylandProtocols", "Locking"}
+           "Strata", "WaylandClient", "WaylandProtocols", "Locking", "StrataDBus", "StrataDesktop"}
 
 def main(directory):
     missing = []

@@ -1,3 +1,5 @@
+import Dispatch
+import Glibc
 import StrataCore
 import StrataDBus
 
@@ -10,8 +12,12 @@ import StrataDBus
 /// (`ReadOne`, or `Read` on portals before version 2, which nest the value in a second variant).
 /// Every reply and signal is hostile until checked: bounded by `limits`, each key's type checked;
 /// a bad one is reported to `onProblem` as a typed error and the appearance stays as it was. An
-/// unset key (`NotFound`) counts as the desktop saying nothing. With no portal on the bus the
-/// appearance stays `standard` and `source` says `none`.
+/// unset key (`NotFound`) counts as the desktop saying nothing.
+///
+/// With no portal on the bus, or no bus at all, it falls back to GNOME's settings read with the
+/// `gsettings` program (which reads dconf's database file, no D-Bus needed), on a worker, bounded
+/// to a second and 4 KiB; with a bus it follows dconf's `Notify` signal to read them again when
+/// they change. With neither, the appearance stays `standard` and `source` says `none`.
 ///
 /// Main actor only, on the connection's loop.
 @MainActor
@@ -22,6 +28,19 @@ public final class DesktopAppearanceMonitor {
         case none
         /// xdg-desktop-portal's Settings interface.
         case portal
+        /// GNOME's settings through `gsettings`, with no portal.
+        case gsettings
+    }
+
+    /// Something the monitor could not use; the appearance is unchanged by it.
+    public enum Problem: Error, Sendable {
+        /// A failed call, or a reply or signal that was wrong.
+        case bus(DBusError)
+        /// `gsettings` could not be run, or printed something that is not a setting.
+        case gsettings(String)
+
+        /// The D-Bus error, for a `bus` problem.
+        public var busError: DBusError? { if case let .bus(error) = self { error } else { nil } }
     }
 
     /// The appearance as last read; `standard` until the portal answers.
@@ -34,10 +53,19 @@ public final class DesktopAppearanceMonitor {
     public var onChange: ((DesktopAppearance) -> Void)?
     /// Called once the first reads have all answered.
     public var onFinishedReading: (() -> Void)?
-    /// Called with each reply or signal that could not be used; the appearance is unchanged by it.
-    public var onProblem: ((DBusError) -> Void)?
-    /// The bus connection.
-    public let connection: DBusConnection
+    /// Called with each reply, signal or `gsettings` output that could not be used; the
+    /// appearance is unchanged by it.
+    public var onProblem: ((Problem) -> Void)?
+    /// The bus connection; nil when there is no session bus.
+    public let connection: DBusConnection?
+    /// The loop replies and `gsettings`' answers arrive on.
+    public let loop: MainLoop
+    /// Whether to read GNOME's settings with `gsettings` when no portal answers (the default).
+    public var fallsBackToGSettings = true
+    /// Variables added to `gsettings`' environment (tests point it at a private dconf).
+    var gsettingsEnvironment: [String: String] = [:]
+    /// The `gsettings` program, where Debian's libglib2.0-bin puts it.
+    var gsettingsPath = "/usr/bin/gsettings"
     /// How long each read may take; the first call may start the portal, which takes a moment.
     public var timeout: Duration = .seconds(10)
     /// Bounds on the portal's replies and signals: settings are small.
@@ -81,6 +109,9 @@ public final class DesktopAppearanceMonitor {
     private var textScale: Double?
 
     private var subscription: DBusSlot?
+    private var dconfSubscription: DBusSlot?
+    /// Counts `gsettings` reads, so an older one that lands late is ignored.
+    private var gsettingsGeneration = 0
     private var reads: [DBusSlot] = []
     private var outstanding = 0
     /// `ReadOne` (Settings version 2) until the portal says it has no such method.
@@ -90,27 +121,38 @@ public final class DesktopAppearanceMonitor {
     /// A monitor on `connection`; nothing is read until `start()`.
     public init(connection: DBusConnection) {
         self.connection = connection
+        loop = connection.loop
     }
 
-    /// A monitor on the session bus (`DBusConnection.sessionBus`), started.
-    /// - Throws: the connection's error when there is no session bus.
-    public static func sessionBus(loop: MainLoop = .main) throws(DBusError) -> DesktopAppearanceMonitor {
-        let monitor = DesktopAppearanceMonitor(connection: try DBusConnection.sessionBus(loop: loop))
-        monitor.start()
-        return monitor
+    /// A monitor with no bus: it reads GNOME's settings with `gsettings`, once, at `start()`.
+    public init(loop: MainLoop) {
+        connection = nil
+        self.loop = loop
+    }
+
+    /// A monitor on the session bus (`DBusConnection.sessionBus`), or on none when there is no
+    /// session bus; not started.
+    public static func sessionBus(loop: MainLoop = .main) -> DesktopAppearanceMonitor {
+        guard let connection = try? DBusConnection.sessionBus(loop: loop) else { return DesktopAppearanceMonitor(loop: loop) }
+        return DesktopAppearanceMonitor(connection: connection)
     }
 
     /// Subscribes to changes, then reads every key. Calling it again does nothing.
     public func start() {
         guard !isStarted else { return }
         isStarted = true
+        guard let connection else {
+            outstanding = 0
+            fallBack()
+            return
+        }
         let rule = DBusMatchRule(sender: Self.portalName, path: Self.portalPath, interface: Self.settingsInterface, member: "SettingChanged")
         do {
             // Subscribed first: a change made while the reads are under way still arrives, after
             // them, since the bus keeps one peer's messages in order.
             subscription = try connection.subscribe(to: rule, limits: Self.limits) { [weak self] result in self?.signalReceived(result) }
         } catch {
-            onProblem?(error)
+            onProblem?(.bus(error))
         }
         readAll()
     }
@@ -119,6 +161,9 @@ public final class DesktopAppearanceMonitor {
     public func stop() {
         subscription?.cancel()
         subscription = nil
+        dconfSubscription?.cancel()
+        dconfSubscription = nil
+        gsettingsGeneration += 1
         let pending = reads
         reads = []
         outstanding = 0
@@ -132,6 +177,7 @@ public final class DesktopAppearanceMonitor {
     }
 
     private func read(_ setting: Setting) {
+        guard let connection else { return readDone() }
         let method = DBusMethod(destination: Self.portalName, path: Self.portalPath, interface: Self.settingsInterface, member: readMethod)
         let usedMethod = readMethod
         do {
@@ -141,7 +187,7 @@ public final class DesktopAppearanceMonitor {
             }
             reads.append(slot)
         } catch {
-            onProblem?(error)
+            onProblem?(.bus(error))
             readDone()
         }
     }
@@ -154,7 +200,7 @@ public final class DesktopAppearanceMonitor {
             do throws(DBusError) {
                 apply(try Self.check(setting, try reply.single()), to: setting)
             } catch {
-                onProblem?(error)
+                onProblem?(.bus(error))
             }
         case let .failure(error) where error.isRemoteError(named: Self.notFound):
             source = .portal
@@ -168,7 +214,7 @@ public final class DesktopAppearanceMonitor {
             return
         case let .failure(error):
             // No portal (ServiceUnknown), no Settings on it, a timeout, a lost bus: keep what we have.
-            onProblem?(error)
+            onProblem?(.bus(error))
         }
         readDone()
     }
@@ -176,8 +222,92 @@ public final class DesktopAppearanceMonitor {
     private func readDone() {
         outstanding -= 1
         guard outstanding == 0, !hasFinishedReading else { return }
+        if source == .none, fallBack() { return }
+        finishReading()
+    }
+
+    private func finishReading() {
+        guard !hasFinishedReading else { return }
         hasFinishedReading = true
         onFinishedReading?()
+    }
+
+    // MARK: GNOME's settings without a portal
+
+    /// Reads GNOME's settings with `gsettings` and, on a bus, follows dconf's changes. Returns
+    /// false (having done nothing) when falling back is off or `gsettings` is missing.
+    @discardableResult
+    private func fallBack() -> Bool {
+        guard fallsBackToGSettings, access(gsettingsPath, X_OK) == 0 else {
+            finishReading()
+            return false
+        }
+        if let connection, dconfSubscription == nil {
+            // dconf's writer says which paths changed; its database file is then read again.
+            let rule = DBusMatchRule(path: "/ca/desrt/dconf/Writer/user", interface: "ca.desrt.dconf.Writer", member: "Notify")
+            dconfSubscription = try? connection.subscribe(to: rule, limits: Self.limits) { [weak self] result in
+                guard let self, case let .success(message) = result, let prefix = message.values.first?.string else { return }
+                let ours = "/org/gnome/desktop/interface/"
+                if prefix.hasPrefix(ours) || ours.hasPrefix(prefix) { readGSettings() }
+            }
+        }
+        readGSettings()
+        return true
+    }
+
+    /// A serial queue of its own for the program runs (see `DesktopSettings` for why not a global one).
+    private static let gsettingsQueue = DispatchQueue(label: "strata.gsettings", qos: .utility)
+
+    private func readGSettings() {
+        gsettingsGeneration += 1
+        let (generation, path, environment, loop) = (gsettingsGeneration, gsettingsPath, gsettingsEnvironment, loop)
+        Self.gsettingsQueue.async {
+            let schema = "org.gnome.desktop.interface"
+            let scheme = ProgramOutput.run(path, ["get", schema, "color-scheme"], environment: environment)
+            let factor = ProgramOutput.run(path, ["get", schema, "text-scaling-factor"], environment: environment)
+            loop.post { [weak self] in self?.gsettingsRead(scheme: scheme, factor: factor, generation: generation) }
+        }
+    }
+
+    private func gsettingsRead(scheme: ProgramOutput.Result?, factor: ProgramOutput.Result?, generation: Int) {
+        guard generation == gsettingsGeneration, isStarted else { return }
+        source = .gsettings
+        do throws(Problem) {
+            apply(.scheme(try Self.parseGSettingsScheme(scheme)), to: .gnomeColorScheme)
+        } catch {
+            onProblem?(error)
+        }
+        do throws(Problem) {
+            apply(.factor(try Self.parseGSettingsFactor(factor)), to: .textScalingFactor)
+        } catch {
+            onProblem?(error)
+        }
+        finishReading()
+    }
+
+    /// `'prefer-dark'`, as `gsettings get` prints a string.
+    static func parseGSettingsScheme(_ result: ProgramOutput.Result?) throws(Problem) -> DesktopAppearance.ColorScheme {
+        let text = try output(of: result, key: "color-scheme")
+        guard text.count >= 2, text.first == "'", text.last == "'" else {
+            throw .gsettings("color-scheme is not a string: \(LogText.quoted(text))")
+        }
+        let name = text.dropFirst().dropLast()
+        return name == "prefer-dark" ? .dark : name == "prefer-light" ? .light : .noPreference
+    }
+
+    /// `1.25`, as `gsettings get` prints a double.
+    static func parseGSettingsFactor(_ result: ProgramOutput.Result?) throws(Problem) -> Double {
+        let text = try output(of: result, key: "text-scaling-factor")
+        guard let factor = Double(text), factor.isFinite, factor > 0 else {
+            throw .gsettings("text-scaling-factor is not a usable factor: \(LogText.quoted(text))")
+        }
+        return factor
+    }
+
+    private static func output(of result: ProgramOutput.Result?, key: String) throws(Problem) -> String {
+        guard let result else { throw .gsettings("gsettings did not answer for \(key) within a second") }
+        guard result.status == 0 else { throw .gsettings("gsettings failed for \(key) (status \(result.status))") }
+        return result.output.trimmingWhitespace
     }
 
     private func signalReceived(_ result: Result<DBusMessage, DBusError>) {
@@ -185,7 +315,7 @@ public final class DesktopAppearanceMonitor {
         case let .success(message):
             let values = message.values
             guard values.count == 3, let namespace = values[0].string, let key = values[1].string else {
-                onProblem?(DBusError(.unexpectedReply, "SettingChanged of type (\(values.map(\.signature.rawValue).joined())), not (ssv)"))
+                onProblem?(.bus(DBusError(.unexpectedReply, "SettingChanged of type (\(values.map(\.signature.rawValue).joined())), not (ssv)")))
                 return
             }
             guard let setting = Setting(namespace: namespace, key: key) else { return }
@@ -193,10 +323,10 @@ public final class DesktopAppearanceMonitor {
                 apply(try Self.check(setting, values[2]), to: setting)
                 source = .portal
             } catch {
-                onProblem?(error)
+                onProblem?(.bus(error))
             }
         case let .failure(error):
-            onProblem?(error)
+            onProblem?(.bus(error))
         }
     }
 
@@ -255,5 +385,14 @@ public final class DesktopAppearanceMonitor {
         guard updated != appearance else { return }
         appearance = updated
         onChange?(updated)
+    }
+}
+
+extension String {
+    /// Without leading and trailing spaces, tabs and line ends; Foundation-free.
+    fileprivate var trimmingWhitespace: String {
+        let blank: (Character) -> Bool = { $0 == " " || $0 == "\t" || $0 == "\n" || $0 == "\r" }
+        guard let first = firstIndex(where: { !blank($0) }), let last = lastIndex(where: { !blank($0) }) else { return "" }
+        return String(self[first...last])
     }
 }

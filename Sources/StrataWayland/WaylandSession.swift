@@ -220,24 +220,21 @@ public final class WaylandSession {
         if followsDesktopAppearance { followDesktop() }
     }
 
-    /// Starts reading the desktop's appearance from the session bus. Without one the windows
-    /// stay light, with a note in the log.
+    /// Starts reading the desktop's appearance: from the portal on the session bus, else from
+    /// GNOME's settings; with neither the windows stay light.
     private func followDesktop() {
         guard appearanceMonitor == nil else { return }
-        do {
-            let monitor = DesktopAppearanceMonitor(connection: try DBusConnection.sessionBus(loop: loop))
-            monitor.onChange = { [weak self] _ in self?.themeChanged() }
-            monitor.onProblem = { error in appearanceLog.notice("the desktop's appearance setting could not be used: \(error)") }
-            appearanceMonitor = monitor
-            monitor.start()
-        } catch {
-            appearanceLog.notice("not following the desktop's appearance: \(error)")
-        }
+        let monitor = DesktopAppearanceMonitor.sessionBus(loop: loop)
+        if monitor.connection == nil { appearanceLog.notice("no session bus: the desktop's appearance is read once, from gsettings") }
+        monitor.onChange = { [weak self] _ in self?.themeChanged() }
+        monitor.onProblem = { problem in appearanceLog.notice("a desktop appearance setting could not be used: \(problem)") }
+        appearanceMonitor = monitor
+        monitor.start()
     }
 
     private func stopFollowingDesktop() {
         appearanceMonitor?.stop()
-        appearanceMonitor?.connection.close()
+        appearanceMonitor?.connection?.close()
         appearanceMonitor = nil
     }
 

@@ -16,9 +16,21 @@ public final class PrivateBus {
     public let address: String
     private var group: pid_t?
 
-    public init(activation: Bool = false, environment: [String: String] = [:]) throws {
+    /// A daemon that starts the services of `services` (names of files in the standard session
+    /// service directory, such as `ca.desrt.dconf`) when called, or every installed one with
+    /// `activation`, in `environment` added to this process's.
+    public init(activation: Bool = false, services: [String] = [], environment: [String: String] = [:]) throws {
         directory = try PrivateDirectory.make(prefix: "strata-bus")
         address = "unix:path=\(directory)/bus"
+        var serviceDirectory = ""
+        if !services.isEmpty {
+            try FileManager.default.createDirectory(atPath: directory + "/services", withIntermediateDirectories: false)
+            for name in services {
+                try FileManager.default.copyItem(atPath: "/usr/share/dbus-1/services/\(name).service",
+                                                 toPath: directory + "/services/\(name).service")
+            }
+            serviceDirectory = "<servicedir>\(directory)/services</servicedir>"
+        }
         let config = """
             <!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-Bus Bus Configuration 1.0//EN"
              "http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">
@@ -26,6 +38,7 @@ public final class PrivateBus {
               <type>session</type>
               <listen>\(address)</listen>
               \(activation ? "<standard_session_servicedirs/>" : "")
+              \(serviceDirectory)
               <policy context="default">
                 <allow send_destination="*" eavesdrop="true"/>
                 <allow eavesdrop="true"/>

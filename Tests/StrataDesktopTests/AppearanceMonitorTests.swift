@@ -17,9 +17,16 @@ struct AppearanceMonitorTests {
     private func monitor(on bus: PrivateBus, timeout: Duration = .seconds(5)) throws -> (DesktopAppearanceMonitor, Recorder) {
         let monitor = DesktopAppearanceMonitor(connection: try DBusConnection(address: bus.address, loop: loop))
         monitor.timeout = timeout
+        // Without a portal it falls back to gsettings: give that GNOME's defaults, not this machine's.
+        monitor.gsettingsEnvironment = ["GSETTINGS_BACKEND": "memory"]
         let recorder = Recorder()
         monitor.onChange = { recorder.changes.append($0) }
-        monitor.onProblem = { recorder.problems.append($0) }
+        monitor.onProblem = { problem in
+            switch problem {
+            case let .bus(error): recorder.problems.append(error)
+            case let .gsettings(text): recorder.gsettingsProblems.append(text)
+            }
+        }
         monitor.start()
         try pump(loop, until: { monitor.hasFinishedReading })
         return (monitor, recorder)
@@ -29,6 +36,7 @@ struct AppearanceMonitorTests {
     final class Recorder {
         var changes: [DesktopAppearance] = []
         var problems: [DBusError] = []
+        var gsettingsProblems: [String] = []
     }
 
     private func standardPortal(_ bus: PrivateBus) throws -> FakePortal {
@@ -144,13 +152,36 @@ struct AppearanceMonitorTests {
         #expect(monitor.hasFinishedReading)
     }
 
-    @Test func noPortalLeavesTheStandardAppearance() throws {
+    @Test func withNoPortalGNOMEsSettingsAreReadWithGSettings() throws {
         let bus = try PrivateBus()
         let (monitor, recorder) = try monitor(on: bus)
-        #expect(monitor.source == .none)
-        #expect(monitor.appearance == .standard)
+        #expect(monitor.source == .gsettings)
+        #expect(monitor.appearance == .standard, "GNOME's defaults: no preference, text at 1")
         #expect(recorder.problems.count == 4)
         #expect(recorder.problems.allSatisfy { $0.isRemoteError(named: DBusErrorName.serviceUnknown) })
+        #expect(recorder.gsettingsProblems.isEmpty)
+    }
+
+    @Test func withNeitherPortalNorGSettingsTheAppearanceIsStandard() throws {
+        let bus = try PrivateBus()
+        let monitor = DesktopAppearanceMonitor(connection: try DBusConnection(address: bus.address, loop: loop))
+        monitor.gsettingsPath = "/nonexistent/gsettings"
+        monitor.start()
+        try pump(loop, until: { monitor.hasFinishedReading })
+        #expect(monitor.source == .none)
+        #expect(monitor.appearance == .standard)
+    }
+
+    @Test func gsettingsOutputIsChecked() throws {
+        func result(_ output: String, status: Int32 = 0) -> ProgramOutput.Result { ProgramOutput.Result(status: status, output: output) }
+        #expect(try DesktopAppearanceMonitor.parseGSettingsScheme(result("'prefer-dark'\n")) == .dark)
+        #expect(try DesktopAppearanceMonitor.parseGSettingsScheme(result("'default'")) == .noPreference)
+        #expect(try DesktopAppearanceMonitor.parseGSettingsFactor(result("1.25\n")) == 1.25)
+        #expect(throws: DesktopAppearanceMonitor.Problem.self) { try DesktopAppearanceMonitor.parseGSettingsScheme(result("prefer-dark")) }
+        #expect(throws: DesktopAppearanceMonitor.Problem.self) { try DesktopAppearanceMonitor.parseGSettingsScheme(nil) }
+        #expect(throws: DesktopAppearanceMonitor.Problem.self) { try DesktopAppearanceMonitor.parseGSettingsFactor(result("nan")) }
+        #expect(throws: DesktopAppearanceMonitor.Problem.self) { try DesktopAppearanceMonitor.parseGSettingsFactor(result("-1")) }
+        #expect(throws: DesktopAppearanceMonitor.Problem.self) { try DesktopAppearanceMonitor.parseGSettingsFactor(result("1.5", status: 1)) }
     }
 
     @Test func aBusThatDiesKeepsTheLastAppearance() throws {

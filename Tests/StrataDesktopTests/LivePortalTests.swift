@@ -15,19 +15,22 @@ import WaylandTestSupport
 /// directory. The GTK backend needs a display, so it gets a private headless weston. GNOME's
 /// settings change through `gsettings`, as a user's would.
 private final class PrivateDesktop {
-    let weston: PrivateWeston
+    let weston: PrivateWeston?
     let home: String
     let runtime: String
     let bus: PrivateBus
 
-    init() throws {
-        weston = try PrivateWeston()
+    /// With `portal` false, the bus starts only dconf: a desktop with GNOME's settings and no portal.
+    init(portal: Bool = true) throws {
+        weston = portal ? try PrivateWeston() : nil
         home = try PrivateDirectory.make(prefix: "strata-desktop-home")
         runtime = try PrivateDirectory.make(prefix: "strata-desktop-runtime")
-        bus = try PrivateBus(activation: true, environment: Self.environment(home: home, runtime: runtime, display: weston.socketPath))
+        let environment = Self.environment(home: home, runtime: runtime, display: weston?.socketPath ?? "")
+        bus = portal ? try PrivateBus(activation: true, environment: environment)
+            : try PrivateBus(services: ["ca.desrt.dconf"], environment: environment)
     }
 
-    var environment: [String: String] { Self.environment(home: home, runtime: runtime, display: weston.socketPath) }
+    var environment: [String: String] { Self.environment(home: home, runtime: runtime, display: weston?.socketPath ?? "") }
 
     /// What the portal, its backend, dconf and gsettings run with.
     static func environment(home: String, runtime: String, display: String) -> [String: String] {
@@ -71,7 +74,7 @@ struct LivePortalTests {
         scene.root.addSublayer(button)
 
         let monitor = DesktopAppearanceMonitor(connection: try DBusConnection(address: desktop.bus.address, loop: scene.loop))
-        var problems: [DBusError] = []
+        var problems: [DesktopAppearanceMonitor.Problem] = []
         monitor.onProblem = { problems.append($0) }
         monitor.onChange = { scene.host.theme = $0.theme }
         monitor.start()
@@ -101,5 +104,27 @@ struct LivePortalTests {
         try scene.settle()
         #expect(scene.pixel(2, 2) == Theme.light.colors.windowBackground.premultipliedARGB)
         #expect(problems.isEmpty, "\(problems)")
+    }
+
+    @Test func withoutAPortalGSettingsAndDconfAreFollowedLive() throws {
+        try #require(PrivateDesktop.isInstalled, "install dconf-service, libglib2.0-bin and dbus-daemon (Scripts/lib/packages.sh)")
+        let desktop = try PrivateDesktop(portal: false)
+        try desktop.gsettings("set org.gnome.desktop.interface color-scheme prefer-dark")
+        let loop = MainLoop()
+        let monitor = DesktopAppearanceMonitor(connection: try DBusConnection(address: desktop.bus.address, loop: loop))
+        monitor.gsettingsEnvironment = desktop.environment
+        var problems: [DesktopAppearanceMonitor.Problem] = []
+        monitor.onProblem = { problems.append($0) }
+        monitor.start()
+        try pump(loop, until: { monitor.hasFinishedReading })
+        #expect(monitor.source == .gsettings)
+        #expect(monitor.appearance.colorScheme == .dark)
+        #expect(problems.allSatisfy { $0.busError?.isRemoteError(named: DBusErrorName.serviceUnknown) == true }, "\(problems)")
+        // dconf says what changed; the monitor reads GNOME's settings again.
+        try desktop.gsettings("set org.gnome.desktop.interface text-scaling-factor 1.5")
+        try pump(loop, until: { monitor.appearance.textScalingFactor == 1.5 })
+        try desktop.gsettings("set org.gnome.desktop.interface color-scheme prefer-light")
+        try pump(loop, until: { monitor.appearance.colorScheme == .light })
+        #expect(monitor.appearance.theme.fonts.body.size == 21)
     }
 }

@@ -79,41 +79,8 @@ enum DesktopSettings {
         let candidates: [String] = ["/usr/bin/gsettings", "/bin/gsettings"]
         let gsettings = candidates.first { path in access(path, X_OK) == 0 }
         guard let gsettings else { return nil }
-        return run(gsettings, ["get", "org.gnome.desktop.peripherals.mouse", "double-click"]).flatMap(parseGSettingsInt)
-    }
-
-    /// Runs a program and returns what it printed, or nil if it fails or takes over a second.
-    private static func run(_ path: String, _ arguments: [String]) -> String? {
-        var pipe: [Int32] = [0, 0]
-        guard Glibc.pipe(&pipe) == 0 else { return nil }
-        for end in pipe { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
-        defer { close(pipe[0]) }
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_adddup2(&actions, pipe[1], STDOUT_FILENO)
-        posix_spawn_file_actions_addopen(&actions, STDERR_FILENO, "/dev/null", O_WRONLY, 0)
-        let argv: [UnsafeMutablePointer<CChar>?] = ([path] + arguments).map { strdup($0) } + [nil]
-        defer { argv.forEach { free($0) } }
-        var pid: pid_t = 0
-        let spawned = posix_spawn(&pid, path, &actions, nil, argv, environ)
-        close(pipe[1])
-        guard spawned == 0 else { return nil }
-        var output: [UInt8] = []
-        let deadline = Monotonic.now.addingSaturating(1_000_000_000)
-        while output.count < 4096, Monotonic.now < deadline {
-            var descriptor = pollfd(fd: pipe[0], events: Int16(POLLIN), revents: 0)
-            guard poll(&descriptor, 1, 100) >= 0 || errno == EINTR else { break }
-            guard descriptor.revents != 0 else { continue }
-            var chunk = [UInt8](repeating: 0, count: 512)
-            let count = read(pipe[0], &chunk, chunk.count)
-            if count <= 0 { break }
-            output += chunk[..<count]
-        }
-        kill(pid, SIGKILL)
-        var status: Int32 = 0
-        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
-        return String(decoding: output, as: UTF8.self)
+        return ProgramOutput.run(gsettings, ["get", "org.gnome.desktop.peripherals.mouse", "double-click"])
+            .flatMap { $0.status == 0 ? parseGSettingsInt($0.output) : nil }
     }
 
     /// A settings file, if it is a regular file of reasonable size (never a FIFO that blocks).
