@@ -140,11 +140,11 @@ public final class DBusConnection {
         let microseconds = Self.microseconds(timeout)
         let slot = DBusSlot(connection: self, kind: .reply(handler, limits: limits,
                                                             deadline: Monotonic.now.addingSaturating(microseconds &* 1000)))
-        var made2: OpaquePointer?
-        result = sd_bus_call_async(bus, &made2, message, { message, userdata, _ in
+        var handle: OpaquePointer?
+        result = sd_bus_call_async(bus, &handle, message, { message, userdata, _ in
             DBusSlot.deliver(message, to: userdata)
         }, Unmanaged.passUnretained(slot).toOpaque(), microseconds)
-        guard result >= 0, let handle = made2 else { throw DBusError.library("sd_bus_call_async", result) }
+        guard result >= 0, let handle else { throw DBusError.library("sd_bus_call_async", result) }
         adopt(slot, handle: handle)
         return slot
     }
@@ -228,8 +228,8 @@ public final class DBusConnection {
         // DBUS_NAME_FLAG_DO_NOT_QUEUE; the reply is 1 (primary owner) or 4 (already owner).
         return try call(method, [.string(name), .uint32(4)]) { result in
             handler(result.flatMap { reply in
-                guard let code = (try? reply.single())?.uint32 else {
-                    return .failure(DBusError(.unexpectedReply, "RequestName did not return a uint32"))
+                guard reply.values.count == 1, let code = reply.values[0].uint32 else {
+                    return .failure(DBusError(.unexpectedReply, "RequestName did not return one uint32"))
                 }
                 return .success(code == 1 || code == 4)
             })

@@ -27,7 +27,7 @@ public struct DesktopAppearance: Hashable, Sendable {
     public init(colorScheme: ColorScheme = .noPreference, accentColor: Color? = nil, textScalingFactor: Double = 1) {
         self.colorScheme = colorScheme
         self.accentColor = accentColor
-        self.textScalingFactor = Theme.clampedTextScaleForDesktop(textScalingFactor)
+        self.textScalingFactor = Theme.clampedTextScale(textScalingFactor)
     }
 
     /// What a desktop that says nothing looks like: no preference, no accent, standard text.
@@ -37,12 +37,5 @@ public struct DesktopAppearance: Hashable, Sendable {
     /// with the accent and the text scale.
     public var theme: Theme {
         Theme(colorScheme: colorScheme == .dark ? .dark : .light, accent: accentColor, textScale: textScalingFactor)
-    }
-}
-
-extension Theme {
-    /// The desktop's factor as a theme takes it.
-    static func clampedTextScaleForDesktop(_ factor: Double) -> Double {
-        factor.isFinite ? Swift.min(Swift.max(factor, 0.5), 3) : 1
     }
 }

@@ -131,17 +131,26 @@ public final class DesktopAppearanceMonitor {
     }
 
     /// A monitor on the session bus (`DBusConnection.sessionBus`), or on none when there is no
-    /// session bus; not started.
+    /// session bus (`start()` then reports why to `onProblem`); not started.
     public static func sessionBus(loop: MainLoop = .main) -> DesktopAppearanceMonitor {
-        guard let connection = try? DBusConnection.sessionBus(loop: loop) else { return DesktopAppearanceMonitor(loop: loop) }
-        return DesktopAppearanceMonitor(connection: connection)
+        do {
+            return DesktopAppearanceMonitor(connection: try DBusConnection.sessionBus(loop: loop))
+        } catch {
+            let monitor = DesktopAppearanceMonitor(loop: loop)
+            monitor.connectionProblem = error
+            return monitor
+        }
     }
+
+    /// Why there is no connection, reported at `start()`.
+    private var connectionProblem: DBusError?
 
     /// Subscribes to changes, then reads every key. Calling it again does nothing.
     public func start() {
         guard !isStarted else { return }
         isStarted = true
         guard let connection else {
+            if let connectionProblem { onProblem?(.bus(connectionProblem)) }
             outstanding = 0
             fallBack()
             return
@@ -245,10 +254,24 @@ public final class DesktopAppearanceMonitor {
         if let connection, dconfSubscription == nil {
             // dconf's writer says which paths changed; its database file is then read again.
             let rule = DBusMatchRule(path: "/ca/desrt/dconf/Writer/user", interface: "ca.desrt.dconf.Writer", member: "Notify")
-            dconfSubscription = try? connection.subscribe(to: rule, limits: Self.limits) { [weak self] result in
-                guard let self, case let .success(message) = result, let prefix = message.values.first?.string else { return }
-                let ours = "/org/gnome/desktop/interface/"
-                if prefix.hasPrefix(ours) || ours.hasPrefix(prefix) { readGSettings() }
+            do throws(DBusError) {
+                dconfSubscription = try connection.subscribe(to: rule, limits: Self.limits) { [weak self] result in
+                    guard let self else { return }
+                    switch result {
+                    case let .success(message):
+                        guard let prefix = message.values.first?.string else {
+                            onProblem?(.bus(DBusError(.unexpectedReply, "a dconf Notify without a path")))
+                            return
+                        }
+                        let ours = "/org/gnome/desktop/interface/"
+                        if prefix.hasPrefix(ours) || ours.hasPrefix(prefix) { readGSettings() }
+                    case let .failure(error):
+                        onProblem?(.bus(error))
+                    }
+                }
+            } catch {
+                // GNOME's settings are still read once; they just are not followed.
+                onProblem?(.bus(error))
             }
         }
         readGSettings()

@@ -76,9 +76,11 @@ public final class WaylandSession {
     }
     private var pinnedTheme: Theme?
     /// Whether the session follows the desktop's colour scheme, accent and text size live,
-    /// through xdg-desktop-portal on the session bus (`DesktopAppearanceMonitor`). On by default
-    /// for a session that reads its display (an embedded one follows its host instead); the
-    /// environment variable `STRATA_FOLLOW_DESKTOP=0` turns it off, as the test suite does.
+    /// through xdg-desktop-portal on the session bus, or GNOME's settings without one
+    /// (`DesktopAppearanceMonitor`). On by default for a session that reads its display; one
+    /// adopted by a host client leaves the look to the host, which sets its embedded surfaces'
+    /// `host.theme`. The environment variable `STRATA_FOLLOW_DESKTOP=0` turns it off, as the
+    /// test suite does.
     public var followsDesktopAppearance: Bool {
         didSet {
             guard followsDesktopAppearance != oldValue else { return }
@@ -225,7 +227,6 @@ public final class WaylandSession {
     private func followDesktop() {
         guard appearanceMonitor == nil else { return }
         let monitor = DesktopAppearanceMonitor.sessionBus(loop: loop)
-        if monitor.connection == nil { appearanceLog.notice("no session bus: the desktop's appearance is read once, from gsettings") }
         monitor.onChange = { [weak self] _ in self?.themeChanged() }
         monitor.onProblem = { problem in appearanceLog.notice("a desktop appearance setting could not be used: \(problem)") }
         appearanceMonitor = monitor

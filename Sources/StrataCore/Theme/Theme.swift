@@ -106,7 +106,8 @@ public struct Theme: Hashable, Sendable {
         return copy
     }
 
-    static func clampedTextScale(_ factor: Double) -> Double {
+    /// `factor` within 0.5…3, and 1 when it is not finite: what a theme's text scale may be.
+    package static func clampedTextScale(_ factor: Double) -> Double {
         factor.isFinite ? Swift.min(Swift.max(factor, 0.5), 3) : 1
     }
 
