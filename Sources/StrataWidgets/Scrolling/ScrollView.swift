@@ -73,7 +73,18 @@ open class ScrollView: Layer {
     public var lineScrollDistance = 40.0
     /// The focus ring's colour, drawn inside the edges while the focus was reached by the
     /// keyboard.
-    public var focusRingColor = ControlStyle.accent { didSet { focusRing.borderColor = focusRingColor } }
+    /// The theme's unless set (null-resettable).
+    public var focusRingColor: Color! {
+        get { focusRingValue.resolve(in: theme) }
+        set { if focusRingValue.set(newValue, in: theme) { focusRing.borderColor = focusRingColor } }
+    }
+    private var focusRingValue = ThemedValue(\Theme.colors.focusRing)
+
+    /// The focus ring follows the theme's colour.
+    open override func themeDidChange() {
+        super.themeDidChange()
+        focusRing.borderColor = focusRingColor
+    }
     /// Called after every change of the content offset.
     public var onScroll: ((ScrollView) -> Void)?
 
