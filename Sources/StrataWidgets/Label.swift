@@ -47,12 +47,24 @@ open class Label: AsyncLayer, AsyncLayerDelegate {
         set { if fontValue.set(newValue, in: theme) { restyle() } }
     }
     private var fontValue = ThemedValue(\Theme.fonts.body)
+    /// The theme font `font` follows while the app has not set one: `\.fonts.body` unless set,
+    /// `\.fonts.caption` for captions and details.
+    public var fontRole: KeyPath<Theme, Font> {
+        get { fontValue.role }
+        set { if fontValue.set(role: newValue, in: theme) { restyle() } }
+    }
     /// The colour of plain `text`: the theme's text colour unless set (null-resettable).
     public var textColor: Color! {
         get { textColorValue.resolve(in: theme) }
         set { if textColorValue.set(newValue, in: theme) { restyle() } }
     }
     private var textColorValue = ThemedValue(\Theme.colors.text)
+    /// The theme colour `textColor` follows while the app has not set one: `\.colors.text`
+    /// unless set, `\.colors.secondaryText` for captions and details.
+    public var textColorRole: KeyPath<Theme, Color> {
+        get { textColorValue.role }
+        set { if textColorValue.set(role: newValue, in: theme) { restyle() } }
+    }
     /// How lines sit between the label's edges.
     public var alignment = TextAlignment.natural { didSet { if alignment != oldValue { contentChanged() } } }
     /// Where the text block sits when the label is taller than the text.

@@ -376,6 +376,27 @@ extension ListItemsTests {
         #expect(subtitle.frame.height > plain.frame.height + 20)
         #expect(plain.imageView.isHidden)
     }
+
+    /// Rows are measured in the list's theme, though the stand-in cell that measures them is in
+    /// no tree: larger text makes them taller, and a standard row's detail is in the theme's
+    /// secondary colour and caption font.
+    @Test func rowsAreMeasuredInTheListsTheme() throws {
+        let scene = HeadlessScene(width: 300, height: 400)
+        let list = ListView()
+        list.frame = Rect(x: 0, y: 0, width: 300, height: 400)
+        scene.root.addSublayer(list)
+        _ = ListItems<StandardCell>(list: list, items: [StandardRow(id: "a", title: "Inbox", detail: "Three new messages")])
+        try scene.settle(until: { list.pendingPrelayouts == 0 })
+        let before = try #require(list.height(ofItem: 0))
+        scene.host.theme = Theme(colorScheme: .dark, textScale: 2)
+        try scene.settle(until: { list.pendingPrelayouts == 0 && list.cell(at: 0) != nil })
+        let after = try #require(list.height(ofItem: 0))
+        #expect(after > before * 1.5, "measured with the doubled fonts")
+        let cell = try #require(list.cell(at: 0) as? StandardCell)
+        #expect(cell.detailLabel.textColor == Theme.dark.colors.secondaryText)
+        #expect(cell.detailLabel.font.size == 26)
+        #expect(cell.titleLabel.frame.height > 30, "the cell shows the layout made in the new theme")
+    }
 }
 
 extension ListItemsTests {

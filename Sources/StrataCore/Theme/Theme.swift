@@ -268,10 +268,15 @@ extension Theme {
         public var editable: Font
         /// A client-side title bar's title.
         public var title: Font
+        /// The main text of a list row.
+        public var rowTitle: Font
+        /// Captions and details under or beside other text.
+        public var caption: Font
 
         /// The standard sizes, before any text scaling.
         public static let standard = Fonts(body: Font(size: 14), button: Font(size: 14, weight: .semibold),
-                                           editable: Font(size: 14), title: Font(size: 13, weight: .semibold))
+                                           editable: Font(size: 14), title: Font(size: 13, weight: .semibold),
+                                           rowTitle: Font(size: 15), caption: Font(size: 13))
 
         /// Every font `factor` times as large.
         public func scaled(by factor: Double) -> Fonts {
@@ -280,7 +285,8 @@ extension Theme {
                 scaled.size = font.size * factor
                 return scaled
             }
-            return Fonts(body: scale(body), button: scale(button), editable: scale(editable), title: scale(title))
+            return Fonts(body: scale(body), button: scale(button), editable: scale(editable), title: scale(title),
+                         rowTitle: scale(rowTitle), caption: scale(caption))
         }
     }
 

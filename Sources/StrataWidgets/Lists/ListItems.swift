@@ -301,9 +301,14 @@ where Header.Item: Identifiable & Equatable, Cell.Item: Identifiable & Equatable
     public func sectionHeaderIndices(in list: ListView) -> [Int] { headerRows }
 
     public func list(_ list: ListView, prelayoutForItemAt index: Int) throws -> ListPrelayout {
-        let scale = list.host?.scale
+        // Stand-ins are in no tree: they measure at the list's scale and in its theme.
+        let (scale, theme) = (list.host?.scale, list.theme)
+        func prepare(_ cell: ListCell) {
+            cell.detachedScale = scale
+            cell.themeOverride = theme
+        }
         if batchFetch != nil, index == rows.count {
-            loadingCell.detachedScale = scale
+            prepare(loadingCell)
             return Self.prelayout(of: loadingCell, id: Self.loadingRowID, version: 0)
         }
         guard rows.indices.contains(index) else { throw ListView.Error(.dataSourceFailed, "no row at \(index) of \(rows.count)") }
@@ -312,11 +317,11 @@ where Header.Item: Identifiable & Equatable, Cell.Item: Identifiable & Equatable
         let number = number(for: row.id)
         switch row {
         case let .header(header):
-            headerStandIn.detachedScale = scale
+            prepare(headerStandIn)
             headerStandIn.configure(with: header)
             return Self.prelayout(of: headerStandIn, id: number, version: versions[number] ?? 0)
         case let .item(item):
-            standIn.detachedScale = scale
+            prepare(standIn)
             standIn.configure(with: item)
             return Self.prelayout(of: standIn, id: number, version: versions[number] ?? 0)
         }
@@ -449,11 +454,13 @@ public final class NoSectionHeader: ListCell, ListItemCell {
 @MainActor
 open class ListLoadingCell: ListCell {
     /// The text shown.
-    public let label = Label(text: "Loading…", font: Font(size: 13), color: Color(rgb: 0x8E8E93))
+    public let label = Label(text: "Loading…")
 
     /// A loading row.
     public init() {
         super.init(reuseIdentifier: "strata.loading")
+        label.fontRole = \.fonts.caption
+        label.textColorRole = \.colors.secondaryText
         label.alignment = .center
         addSublayer(label)
     }

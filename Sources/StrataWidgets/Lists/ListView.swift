@@ -271,6 +271,15 @@ open class ListView: ScrollView {
         scheduleUpdate()
     }
 
+    open override func themeDidChange() {
+        super.themeDidChange()
+        // Fonts may have grown or shrunk with it: every layout is made again, in the new theme.
+        cancelAllPrelayout()
+        layouts = [:]
+        prelayouts = [:]
+        scheduleUpdate()
+    }
+
     /// Updates the ranges at the next loop turn, once however many things asked.
     private func scheduleUpdate() {
         guard !updateScheduled, let loop = host?.loop else { return }

@@ -51,9 +51,9 @@ public struct StandardRow: Identifiable, Equatable, Sendable {
 @MainActor
 public final class StandardCell: ListCell, ListItemCell {
     /// The title's label.
-    public let titleLabel = Label(font: Font(size: 15))
+    public let titleLabel = Label()
     /// The detail's label.
-    public let detailLabel = Label(font: Font(size: 13), color: Color(rgb: 0x6B7280))
+    public let detailLabel = Label()
     /// The image at the leading edge.
     public let imageView = ImageView(contentMode: .aspectFill)
     private var row: StandardRow?
@@ -61,7 +61,9 @@ public final class StandardCell: ListCell, ListItemCell {
     /// An empty row.
     public init() {
         super.init(reuseIdentifier: "strata.standard")
-        backgroundColor = .white
+        titleLabel.fontRole = \.fonts.rowTitle
+        detailLabel.fontRole = \.fonts.caption
+        detailLabel.textColorRole = \.colors.secondaryText
         imageView.cornerRadius = 6
         imageView.clipsToBounds = true
         for layer in [imageView, titleLabel, detailLabel] as [Layer] { addSublayer(layer) }

@@ -84,6 +84,7 @@ open class ScrollView: Layer {
     open override func themeDidChange() {
         super.themeDidChange()
         focusRing.borderColor = focusRingColor
+        for indicator in [verticalIndicator, horizontalIndicator] { indicator.backgroundColor = theme.colors.scrollIndicator }
     }
     /// Called after every change of the content offset.
     public var onScroll: ((ScrollView) -> Void)?
@@ -103,7 +104,7 @@ open class ScrollView: Layer {
         clipsToBounds = true
         addSublayer(contentLayer)
         for indicator in [verticalIndicator, horizontalIndicator] {
-            indicator.backgroundColor = Color.black.withAlpha(0.4)
+            indicator.backgroundColor = theme.colors.scrollIndicator
             indicator.opacity = 0
             indicator.isUserInteractionEnabled = false
             addSublayer(indicator)
