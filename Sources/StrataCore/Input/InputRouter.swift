@@ -270,21 +270,10 @@ public final class InputRouter {
             _ = grab.pointerPressed(pointerEvent(for: grab, at: point, button: button, source: .mouse, clickCount: count, time: time))
             return
         }
-        let hit = hitTest(point)
-        let start = PointerEvent(location: point, hostLocation: point, button: button, source: .mouse, clickCount: count,
-                                 modifiers: modifiers, time: time)
-        let handler: Layer?
-        if let taker = takeOverAtBeginning(start, hit: hit) {
-            focusOnPress(taker)
-            handler = taker
-        } else {
-            focusOnPress(hit)
-            handler = bubble(from: hit, at: point) {
-                $0.pointerPressed(pointerEvent(for: $0, local: $1, at: point, button: button, clickCount: count, time: time))
-            }
-        }
+        let (handler, press) = beginPress(PointerEvent(location: point, hostLocation: point, button: button, source: .mouse,
+                                                       clickCount: count, modifiers: modifiers, time: time))
         mouseGrab = handler.map(WeakLayer.init)
-        mousePress = handler.map { WatchedPress(start: start, watchers: watchers(above: $0)) }
+        mousePress = handler != nil ? press : nil
         refreshCursor()
     }
 
@@ -329,20 +318,30 @@ public final class InputRouter {
             handler.pointerCancelled(pointerEvent(for: handler, at: old.location, source: .touch(id: id), time: time))
         }
         guard touches.count < maximumTouches else { return }
+        let (handler, press) = beginPress(PointerEvent(location: point, hostLocation: point, source: .touch(id: id),
+                                                       modifiers: modifiers, time: time))
+        touches[id] = Touch(handler: handler, location: point, press: press)
+    }
+
+    /// Starts a press of a mouse button or a finger (`start`, in host coordinates): a watcher
+    /// that takes it over at once gets it, else the layers under it are offered it from the
+    /// deepest up. Focus moves to whichever layer it lands on. The layer that took it, if any,
+    /// and the press as the watchers above that layer will follow it.
+    private func beginPress(_ start: PointerEvent) -> (handler: Layer?, press: WatchedPress) {
+        let point = start.hostLocation
         let hit = hitTest(point)
-        let start = PointerEvent(location: point, hostLocation: point, source: .touch(id: id), modifiers: modifiers, time: time)
         let handler: Layer?
         if let taker = takeOverAtBeginning(start, hit: hit) {
             focusOnPress(taker)
             handler = taker
         } else {
             focusOnPress(hit)
-            handler = bubble(from: hit, at: point) {
-                $0.pointerPressed(pointerEvent(for: $0, local: $1, at: point, source: .touch(id: id), time: time))
+            handler = bubble(from: hit, at: point) { layer, local in
+                layer.pointerPressed(PointerEvent(location: local, hostLocation: point, button: start.button, source: start.source,
+                                                  clickCount: start.clickCount, modifiers: start.modifiers, time: start.time))
             }
         }
-        touches[id] = Touch(handler: handler, location: point,
-                            press: WatchedPress(start: start, watchers: handler.map(watchers(above:)) ?? []))
+        return (handler, WatchedPress(start: start, watchers: handler.map(watchers(above:)) ?? []))
     }
 
     // MARK: Presses taken over
