@@ -15,6 +15,11 @@ import StrataCore
 /// So the number of live cells is bounded by the ranges, not by the item count, and configuring
 /// a cell on the main thread shapes no text. When an item above the screen changes height, the
 /// offset moves with it, so what is on screen stays still. Main actor only.
+///
+/// Its parts: `ItemPositions` places items by arrangement, `ListRanges` computes the ranges,
+/// `ListPrelayoutScheduler` runs prelayouts on workers, `ListLayoutCache` keeps what they made,
+/// and `ListReusePool` keeps cells for reuse; this class keeps the items and their cells in
+/// step with the data source and the scroll.
 @MainActor
 open class ListView: ScrollView {
     /// The most items a list takes: heights cost 16 bytes an item.
@@ -47,14 +52,17 @@ open class ListView: ScrollView {
         didSet { cachedLayoutLimit = min(max(cachedLayoutLimit, 0), Self.maximumItemCount) }
     }
     /// Where prelayout runs.
-    public var prelayoutQueues = RenderQueuePool.shared
+    public var prelayoutQueues: RenderQueuePool {
+        get { scheduler.queues }
+        set { scheduler.queues = newValue }
+    }
     /// Called with every error: from the data source, or an inconsistent update.
     public var onError: ((ListView.Error) -> Void)?
     /// What the list did: cells, prelayout, readiness.
     public private(set) var statistics = ListStatistics()
 
     /// Prelayouts on their way from workers.
-    public var pendingPrelayouts: Int { jobs.count }
+    public var pendingPrelayouts: Int { scheduler.count }
 
     /// The number of items, as the data source last reported it.
     public private(set) var itemCount = 0
@@ -84,31 +92,17 @@ open class ListView: ScrollView {
     private var stickyIndex: Int?
     /// Cells showing items, by index.
     private var liveCells: [Int: ListCell] = [:]
-    /// Cells waiting for reuse, by identifier.
-    private var pool: [String: [ListCell]] = [:]
+    /// Cells waiting for reuse.
+    private var pool = ListReusePool()
     /// Prelayouts asked of the data source for items in the preload range, by index.
     private var prelayouts: [Int: ListPrelayout] = [:]
-    private var layouts: [Int: CachedLayout] = [:]
-    private var jobs: [Int: PrelayoutJob] = [:]
+    /// What the prelayouts made, by item id.
+    private var layouts = ListLayoutCache()
+    private let scheduler = ListPrelayoutScheduler()
     private var timings: [ObjectIdentifier: CellTiming] = [:]
     private var updateScheduled = false
-    private var useClock: UInt64 = 0
     /// Where a press that may become a selection started.
     private var press: (hostLocation: Point, index: Int, source: PointerSource)?
-
-    private struct CachedLayout {
-        let version: Int
-        let width: Double
-        let scale: Double
-        let layout: ListItemLayout
-        var lastUse: UInt64
-    }
-
-    private struct PrelayoutJob {
-        let sentinel: Sentinel
-        let index: Int
-        let version: Int
-    }
 
     private struct CellTiming {
         var readyAt: UInt64?
@@ -168,7 +162,7 @@ open class ListView: ScrollView {
     /// are made again unless their prelayout's version says nothing changed.
     public func reloadItems(at indices: [Int]) {
         for index in indices where index >= 0 && index < itemCount {
-            if let id = prelayouts[index]?.id { layouts[id] = nil }
+            if let id = prelayouts[index]?.id { layouts.remove(id: id) }
             prelayouts[index] = nil
             recycleCell(at: index)
         }
@@ -184,7 +178,7 @@ open class ListView: ScrollView {
     }
 
     /// How many cells exist: showing items, and waiting for reuse.
-    public var cellCount: (live: Int, pooled: Int) { (liveCells.count, pool.values.reduce(0) { $0 + $1.count }) }
+    public var cellCount: (live: Int, pooled: Int) { (liveCells.count, pool.count) }
 
     /// The top of item `index` in content coordinates.
     public func offset(ofItem index: Int) -> Double { positions.offset(of: index) }
@@ -229,15 +223,8 @@ open class ListView: ScrollView {
 
     /// A cell of `identifier` waiting for reuse, already prepared (`prepareForReuse()`), or nil.
     public func dequeueReusableCell(withIdentifier identifier: String) -> ListCell? {
-        guard var cells = pool[identifier], let cell = cells.popLast() else { return nil }
-        pool[identifier] = cells
-        dequeued.append(cell)
-        return cell
+        pool.dequeue(identifier)
     }
-
-    /// Cells handed out during the current configuration; any the data source did not return
-    /// leave the tree.
-    private var dequeued: [ListCell] = []
 
     // MARK: Updating
 
@@ -275,7 +262,7 @@ open class ListView: ScrollView {
         super.themeDidChange()
         // Fonts may have grown or shrunk with it: every layout is made again, in the new theme.
         cancelAllPrelayout()
-        layouts = [:]
+        layouts.removeAll()
         prelayouts = [:]
         scheduleUpdate()
     }
@@ -299,11 +286,7 @@ open class ListView: ScrollView {
                                     direction: lastDirection.y, speed: abs(velocity.y), display: displayTuning, preload: preloadTuning)
         let preload = items(in: ranges.preload), display = items(in: ranges.display), visible = items(in: ranges.visible)
 
-        for (id, job) in jobs where !preload.contains(job.index) {
-            job.sentinel.increase()
-            jobs[id] = nil
-            statistics.prelayoutsCancelled += 1
-        }
+        statistics.prelayoutsCancelled += scheduler.cancel(outside: preload)
         let sticky = stickyHeader()
         stickyIndex = sticky
         for index in Array(liveCells.keys) where !display.contains(index) && index != sticky { recycleCell(at: index) }
@@ -402,12 +385,8 @@ open class ListView: ScrollView {
 
     /// The cached layout of item `index` if it matches the item's version, width and scale.
     private func readyLayout(at index: Int) -> ListItemLayout? {
-        guard let item = prelayout(at: index), var cached = layouts[item.id], cached.version == item.version,
-              cached.width == positions.itemWidth, cached.scale == currentScale else { return nil }
-        useClock &+= 1
-        cached.lastUse = useClock
-        layouts[item.id] = cached
-        return cached.layout
+        guard let item = prelayout(at: index) else { return nil }
+        return layouts.layout(id: item.id, version: item.version, width: positions.itemWidth, scale: currentScale)
     }
 
     private var currentScale: Double { host?.scale ?? 1 }
@@ -415,32 +394,15 @@ open class ListView: ScrollView {
     /// Starts prelayout of item `index` on a worker unless its layout is ready or on its way.
     private func requestLayout(at index: Int) {
         guard let loop = host?.loop, readyLayout(at: index) == nil, let item = prelayout(at: index) else { return }
-        if let job = jobs[item.id], job.version == item.version, job.index == index { return }
-        jobs[item.id]?.sentinel.increase()
-        let sentinel = Sentinel()
-        let generation = sentinel.value
-        jobs[item.id] = PrelayoutJob(sentinel: sentinel, index: index, version: item.version)
-        statistics.prelayoutsStarted += 1
-        let (make, width, scale, id, version) = (item.make, positions.itemWidth, currentScale, item.id, item.version)
-        prelayoutQueues.next().async { [weak self] in
-            let isCancelled = { sentinel.isCancelled(since: generation) }
-            // Cancelled while queued: it costs nothing.
-            guard !isCancelled() else { return }
-            let result: Result<ListItemLayout, any Swift.Error>
-            do { result = .success(try make(width, scale, isCancelled)) } catch { result = .failure(error) }
-            guard !isCancelled() else { return }
-            // `any Error` is not Sendable: only its description crosses back.
-            let outcome: Result<ListItemLayout, Error> = result.mapError { Error(.prelayoutFailed, "item \(index): \($0)") }
-            loop.post { [weak self] in
-                guard !isCancelled() else { return }
-                self?.prelayoutFinished(id: id, version: version, index: index, width: width, scale: scale, outcome: outcome)
-            }
+        let (width, scale, id, version) = (positions.itemWidth, currentScale, item.id, item.version)
+        let started = scheduler.start(item, index: index, width: width, scale: scale, loop: loop) { [weak self] outcome in
+            self?.prelayoutFinished(id: id, version: version, index: index, width: width, scale: scale, outcome: outcome)
         }
+        if started { statistics.prelayoutsStarted += 1 }
     }
 
     private func prelayoutFinished(id: Int, version: Int, index: Int, width: Double, scale: Double,
                                    outcome: Result<ListItemLayout, Error>) {
-        jobs[id] = nil
         var layout: ListItemLayout
         switch outcome {
         case let .success(made):
@@ -457,9 +419,8 @@ open class ListView: ScrollView {
             layout.height = estimatedItemHeight
         }
         layout.height = min(layout.height, Self.maximumItemHeight)
-        useClock &+= 1
-        layouts[id] = CachedLayout(version: version, width: width, scale: scale, layout: layout, lastUse: useClock)
-        evictLayouts()
+        layouts.store(layout, id: id, version: version, width: width, scale: scale)
+        layouts.evict(toLimit: cachedLayoutLimit, keeping: Set(prelayouts.values.map(\.id)))
         guard index < itemCount, prelayouts[index]?.id == id else { return }
         // A live cell configured from an older width or version shows the new layout: taken
         // now, since setting the height may update the ranges and configure from the new one.
@@ -482,17 +443,8 @@ open class ListView: ScrollView {
         reaim()
     }
 
-    private func evictLayouts() {
-        guard layouts.count > cachedLayoutLimit + 64 else { return }
-        let keep = Set(prelayouts.values.map(\.id))
-        let oldest = layouts.filter { !keep.contains($0.key) }.sorted { $0.value.lastUse < $1.value.lastUse }
-        for (id, _) in oldest.prefix(layouts.count - cachedLayoutLimit) { layouts[id] = nil }
-    }
-
     private func cancelAllPrelayout() {
-        for job in jobs.values { job.sentinel.increase() }
-        statistics.prelayoutsCancelled += jobs.count
-        jobs = [:]
+        statistics.prelayoutsCancelled += scheduler.cancelAll()
     }
 
     // MARK: Cells
@@ -502,11 +454,10 @@ open class ListView: ScrollView {
         let started = Monotonic.now
         defer { statistics.mainThreadLayoutNanoseconds &+= Monotonic.now &- started }
         let shapedBefore = TextLayout.layoutsMadeOnCurrentThread, solvedBefore = LayoutSpec.solvesOnCurrentThread
-        dequeued = []
+        _ = pool.takeHandedOut()
         let made = Result { try dataSource.list(self, cellForItemAt: index, layout: layout) }
         // Pooled cells handed out but not returned would stay hidden in the tree for ever.
-        for unused in dequeued where unused !== (try? made.get()) { unused.removeFromSuperlayer() }
-        dequeued = []
+        for unused in pool.takeHandedOut() where unused !== (try? made.get()) { unused.removeFromSuperlayer() }
         let cell: ListCell
         switch made {
         case let .success(returned): cell = returned
@@ -549,11 +500,7 @@ open class ListView: ScrollView {
         cell.isHidden = true
         timings[ObjectIdentifier(cell)] = nil
         cell.prepareForReuse()
-        if pool[cell.reuseIdentifier, default: []].count < maximumPooledCellsPerIdentifier {
-            pool[cell.reuseIdentifier, default: []].append(cell)
-        } else {
-            cell.removeFromSuperlayer()
-        }
+        if !pool.keep(cell, limit: maximumPooledCellsPerIdentifier) { cell.removeFromSuperlayer() }
     }
 
     // MARK: Readiness
@@ -758,59 +705,5 @@ extension ListView {
         }
 
         public var description: String { "ListView: \(message)" }
-    }
-}
-
-/// What a list did, counted since it was made. Observed, never used to decide anything.
-public struct ListStatistics: Sendable, Equatable {
-    /// Cells the data source made.
-    public var cellsCreated = 0
-    /// Configurations of a cell that had shown another item.
-    public var cellsReused = 0
-    /// Configurations in all.
-    public var cellsConfigured = 0
-    /// Cells that left the display range.
-    public var cellsRecycled = 0
-    /// Of those, cells whose renders were still running: that work was cancelled.
-    public var cellsRecycledBeforeReady = 0
-    /// Prelayouts sent to workers.
-    public var prelayoutsStarted = 0
-    /// Prelayouts whose layout arrived.
-    public var prelayoutsCompleted = 0
-    /// Prelayouts cancelled because their item left the preload range (or the list changed).
-    public var prelayoutsCancelled = 0
-    /// Prelayouts that threw.
-    public var prelayoutsFailed = 0
-    /// Text layouts made on the main thread while the data source configured cells; 0 when
-    /// prelayout did all the shaping.
-    public var layoutsMadeWhileConfiguring = 0
-    /// Layout specs solved on the main thread while the data source configured cells; 0 when
-    /// workers solved every cell's spec.
-    public var specsSolvedWhileConfiguring = 0
-    /// Main-thread time spent on items' layout, in nanoseconds: asking the data source for each
-    /// prelayout (a `ListItems` configures its stand-in cell then) and configuring each cell.
-    /// Divided by `cellsConfigured`, the main thread's layout cost per cell.
-    public var mainThreadLayoutNanoseconds: UInt64 = 0
-    /// Visible items summed over every update of the ranges (about one per frame while scrolling).
-    public var visibleCellFrames = 0
-    /// Of those, items shown incomplete: no cell yet, or a cell still showing its placeholder.
-    public var incompleteCellFrames = 0
-    /// Cells that were ready before they became visible.
-    public var cellsReadyEarly = 0
-    /// Cells that became visible before they were ready.
-    public var cellsReadyLate = 0
-    /// How long before becoming visible each recent cell was ready, in seconds (negative when it
-    /// was late); the last `readinessSampleLimit`.
-    public var readinessLeads: [Double] = []
-    /// Errors reported through `onError`.
-    public var errors = 0
-
-    /// How many readiness samples are kept.
-    public static let readinessSampleLimit = 1024
-
-    mutating func recordReadiness(lead: Double) {
-        if lead >= 0 { cellsReadyEarly += 1 } else { cellsReadyLate += 1 }
-        if readinessLeads.count >= Self.readinessSampleLimit { readinessLeads.removeFirst(readinessLeads.count / 2) }
-        readinessLeads.append(lead)
     }
 }
