@@ -36,8 +36,9 @@ public protocol ListViewDelegate: AnyObject {
 /// prelayout and Texture's background layout: the data source measures its text into
 /// `TextLayout`s and decodes its images there, and the main thread then only assigns them.
 public struct ListPrelayout: Sendable {
-    /// Makes the layout on a worker: for a list `width` points wide at `scale` device pixels
-    /// per point. It may poll `isCancelled` and stop early (the result is then thrown away).
+    /// Makes the layout on a worker: for an item `width` points across the list (its column's
+    /// width; a horizontal list's height) at `scale` device pixels per point. It may poll
+    /// `isCancelled` and stop early (the result is then thrown away).
     public typealias Make = @Sendable (_ width: Double, _ scale: Double, _ isCancelled: () -> Bool) throws -> ListItemLayout
 
     /// Identifies the item across insertions and deletions: its layout is cached under it.
@@ -58,7 +59,7 @@ public struct ListPrelayout: Sendable {
 /// What prelayout produced for an item: its height, and whatever its cell needs to show it
 /// without measuring anything (text layouts, decoded images).
 public struct ListItemLayout: Sendable {
-    /// The item's height in points.
+    /// The item's extent along the list in points: its height, or in a horizontal list its width.
     public var height: Double
     /// The data source's own layout values; nil when prelayout failed.
     public var content: (any Sendable)?

@@ -309,7 +309,7 @@ where Header.Item: Identifiable & Equatable, Cell.Item: Identifiable & Equatable
         }
         if batchFetch != nil, index == rows.count {
             prepare(loadingCell)
-            return Self.prelayout(of: loadingCell, id: Self.loadingRowID, version: 0)
+            return Self.prelayout(of: loadingCell, id: Self.loadingRowID, version: 0, axis: list.axis)
         }
         guard rows.indices.contains(index) else { throw ListView.Error(.dataSourceFailed, "no row at \(index) of \(rows.count)") }
         fetchIfNear(index)
@@ -319,26 +319,27 @@ where Header.Item: Identifiable & Equatable, Cell.Item: Identifiable & Equatable
         case let .header(header):
             prepare(headerStandIn)
             headerStandIn.configure(with: header)
-            return Self.prelayout(of: headerStandIn, id: number, version: versions[number] ?? 0)
+            return Self.prelayout(of: headerStandIn, id: number, version: versions[number] ?? 0, axis: list.axis)
         case let .item(item):
             prepare(standIn)
             standIn.configure(with: item)
-            return Self.prelayout(of: standIn, id: number, version: versions[number] ?? 0)
+            return Self.prelayout(of: standIn, id: number, version: versions[number] ?? 0, axis: list.axis)
         }
     }
 
     /// The layout work for a row as `cell` is configured now: its plan solved on a worker, or
-    /// for a cell with no spec, its measurer.
-    private static func prelayout(of cell: ListCell, id: Int, version: Int) -> ListPrelayout {
+    /// for a cell with no spec, its measurer. `across` is the list's column width, or a
+    /// horizontal list's height; the row's extent along `axis` is what the list needs.
+    private static func prelayout(of cell: ListCell, id: Int, version: Int, axis: LayoutAxis) -> ListPrelayout {
         guard let plan = cell.layoutPlan() else {
             let measurer = cell.measurer()
-            return ListPrelayout(id: id, version: version) { width, _, _ in
-                ListItemLayout(height: measurer(range(width: width)).height)
+            return ListPrelayout(id: id, version: version) { across, _, _ in
+                ListItemLayout(height: extent(of: measurer(range(across: across, axis: axis)), along: axis))
             }
         }
-        return ListPrelayout(id: id, version: version) { width, _, _ in
-            let frames = try plan.solve(in: range(width: width))
-            return ListItemLayout(height: frames.size.height, content: frames)
+        return ListPrelayout(id: id, version: version) { across, _, _ in
+            let frames = try plan.solve(in: range(across: across, axis: axis))
+            return ListItemLayout(height: extent(of: frames.size, along: axis), content: frames)
         }
     }
 
@@ -361,9 +362,11 @@ where Header.Item: Identifiable & Equatable, Cell.Item: Identifiable & Equatable
     /// Sizes `cell` for its layout before `configure` runs (the layout was made for that size),
     /// then gives it the frames a worker solved.
     private static func place(_ cell: ListCell, at index: Int, in list: ListView, layout: ListItemLayout, configure: () -> Void) -> ListCell {
-        var frame = list.frame(ofItem: index) ?? Rect(x: 0, y: list.offset(ofItem: index), width: list.bounds.width, height: 0)
-        frame.size.height = layout.height
-        cell.frame = frame
+        // The item's frame along the list, at the length its layout measured.
+        if var frame = list.frame(ofItem: index) {
+            if list.axis == .horizontal { frame.size.width = layout.height } else { frame.size.height = layout.height }
+            cell.frame = frame
+        }
         configure()
         if let frames = layout.content as? SublayerFrames { cell.adopt(frames) }
         return cell
@@ -390,9 +393,15 @@ where Header.Item: Identifiable & Equatable, Cell.Item: Identifiable & Equatable
         return lastNumber
     }
 
-    /// As wide as the list's column, as tall as the row needs.
-    private nonisolated static func range(width: Double) -> SizeRange {
-        SizeRange(min: Size(width: width, height: 0), max: Size(width: width, height: .infinity))
+    /// Exactly `across` across the list, as long along `axis` as the row needs.
+    private nonisolated static func range(across: Double, axis: LayoutAxis) -> SizeRange {
+        axis == .horizontal
+            ? SizeRange(min: Size(width: 0, height: across), max: Size(width: .infinity, height: across))
+            : SizeRange(min: Size(width: across, height: 0), max: Size(width: across, height: .infinity))
+    }
+
+    private nonisolated static func extent(of size: Size, along axis: LayoutAxis) -> Double {
+        axis == .horizontal ? size.width : size.height
     }
 }
 

@@ -78,14 +78,32 @@ open class ListView: ScrollView {
         didSet {
             guard arrangement != oldValue else { return }
             let oldWidth = positions.itemWidth
-            positions.configure(arrangement, width: bounds.width)
+            positions.configure(arrangement, width: crossExtent)
             // Layouts are per item width: cells stay until their items are laid out again.
             if positions.itemWidth != oldWidth { cancelAllPrelayout() }
             loadHeaders()
-            contentSize = Size(width: bounds.width, height: positions.total)
+            updateContentSize()
             scheduleUpdate()
         }
     }
+    /// The direction the items run in and the list scrolls: `.vertical` (the default), one under
+    /// another; or `.horizontal`, side by side, as a carousel. Along a horizontal list an item's
+    /// extent is its width: `ListItemLayout.height`, `estimatedItemHeight`, `height(ofItem:)` and
+    /// `offset(ofItem:)` then measure across the screen, and prelayouts are given the list's
+    /// height as the `width` to lay items out at. Section headers stick in either.
+    public var axis = LayoutAxis.vertical {
+        didSet {
+            guard axis != oldValue else { return }
+            alwaysBouncesVertical = axis == .vertical
+            alwaysBouncesHorizontal = axis == .horizontal
+            // Every layout was made across the other dimension.
+            cancelAllPrelayout()
+            layouts.removeAll()
+            positions.configure(arrangement, width: crossExtent)
+            reloadData()
+        }
+    }
+
     /// The section headers, ascending, as the data source last reported them.
     private var headers: [Int] = []
     /// The header pinned to the top, kept live wherever its section is.
@@ -129,13 +147,13 @@ open class ListView: ScrollView {
             itemCount = 0
             headers = []
             positions.replaceAll(with: [])
-            contentSize = Size(width: bounds.width, height: 0)
+            updateContentSize()
             return
         }
         itemCount = count
         loadHeaders()
         positions.replaceAll(with: Array(repeating: estimatedItemHeight, count: count))
-        contentSize = Size(width: bounds.width, height: positions.total)
+        updateContentSize()
         updateCells()
     }
 
@@ -184,7 +202,7 @@ open class ListView: ScrollView {
     public func offset(ofItem index: Int) -> Double { positions.offset(of: index) }
 
     /// Where item `index` is in content coordinates, with its measured or estimated height.
-    public func frame(ofItem index: Int) -> Rect? { index >= 0 && index < itemCount ? positions.frame(of: index) : nil }
+    public func frame(ofItem index: Int) -> Rect? { index >= 0 && index < itemCount ? onAxis(positions.frame(of: index)) : nil }
 
     /// The item at `y` in content coordinates.
     public func item(at y: Double) -> Int? { y >= 0 && y < positions.total ? positions.index(at: y) : nil }
@@ -192,15 +210,16 @@ open class ListView: ScrollView {
     /// The height the list has for item `index`: measured, or the estimate.
     public func height(ofItem index: Int) -> Double? { positions.heights.indices.contains(index) ? positions.heights[index] : nil }
 
-    /// Scrolls so item `index` is at the top (or as near as the content allows), and keeps it
+    /// Scrolls so item `index` is at the top, or a horizontal list's leading edge (or as near as
+    /// the content allows), and keeps it
     /// there as measured heights replace the estimates around it, until the user scrolls or the
     /// offset is set again.
     public func scrollToItem(at index: Int, animated: Bool) {
         guard index >= 0, index < itemCount else { return }
         aim = nil
-        let target = clamped(Point(x: 0, y: positions.offset(of: index)))
+        let target = clamped(pointAlong(positions.offset(of: index)))
         setContentOffset(target, animated: animated)
-        aim = (index, target.y, animated)
+        aim = (index, along(target), animated)
     }
 
     /// The item `scrollToItem` aims at, where it last aimed, and whether it animated there.
@@ -210,13 +229,13 @@ open class ListView: ScrollView {
     private func reaim() {
         guard let current = aim else { return }
         guard current.index < itemCount else { return aim = nil }
-        let target = clamped(Point(x: 0, y: positions.offset(of: current.index)))
-        guard target.y != current.offset else { return }
+        let target = clamped(pointAlong(positions.offset(of: current.index)))
+        guard along(target) != current.offset else { return }
         // Still easing there: a new ease from where it is; arrived: a jump, as the item is on screen.
         let animated = current.animated && isDecelerating
         aim = nil
         setContentOffset(target, animated: animated)
-        aim = (current.index, target.y, current.animated)
+        aim = (current.index, along(target), current.animated)
     }
 
     override func contentOffsetWillBeSet() { aim = nil }
@@ -234,14 +253,13 @@ open class ListView: ScrollView {
     }
 
     open override func boundsSizeChanged() {
-        let widthChanged = contentSize.width != bounds.width
         super.boundsSizeChanged()
-        if widthChanged {
+        if positions.width != crossExtent {
             // Layouts are per width: cells stay until their items are laid out again.
             cancelAllPrelayout()
-            positions.configure(arrangement, width: bounds.width)
-            contentSize = Size(width: bounds.width, height: positions.total)
+            positions.configure(arrangement, width: crossExtent)
         }
+        updateContentSize()
         scheduleUpdate()
     }
 
@@ -282,8 +300,8 @@ open class ListView: ScrollView {
         // Out of a tree there is no scale to lay out for and no loop to hear back on; joining
         // one schedules an update.
         guard dataSource != nil, host != nil, itemCount > 0, bounds.width > 0, bounds.height > 0 else { return }
-        ranges = ListRanges.compute(offset: contentOffset.y, length: bounds.height, contentLength: positions.total,
-                                    direction: lastDirection.y, speed: abs(velocity.y), display: displayTuning, preload: preloadTuning)
+        ranges = ListRanges.compute(offset: offsetAlong, length: along(Point(x: bounds.width, y: bounds.height)), contentLength: positions.total,
+                                    direction: along(lastDirection), speed: abs(along(velocity)), display: displayTuning, preload: preloadTuning)
         let preload = items(in: ranges.preload), display = items(in: ranges.display), visible = items(in: ranges.visible)
 
         statistics.prelayoutsCancelled += scheduler.cancel(outside: preload)
@@ -293,7 +311,7 @@ open class ListView: ScrollView {
         prelayouts = prelayouts.filter { preload.contains($0.key) }
 
         // What is on screen first, then outwards in the scroll direction.
-        let forward = lastDirection.y >= 0
+        let forward = along(lastDirection) >= 0
         let ahead = forward ? Array(visible.upperBound..<preload.upperBound) : Array((preload.lowerBound..<visible.lowerBound).reversed())
         let behind = forward ? Array((preload.lowerBound..<visible.lowerBound).reversed()) : Array(visible.upperBound..<preload.upperBound)
         for index in (sticky.map { [$0] } ?? []) + Array(visible) + ahead + behind { requestLayout(at: index) }
@@ -302,8 +320,9 @@ open class ListView: ScrollView {
             if let layout = readyLayout(at: index) { configureCell(at: index, layout: layout) }
         }
         for (index, cell) in liveCells {
-            var frame = positions.frame(of: index)
-            if index == sticky { frame.origin.y = stickyOffset(of: index) }
+            var placed = positions.frame(of: index)
+            if index == sticky { placed.origin.y = stickyOffset(of: index) }
+            let frame = onAxis(placed)
             if cell.frame != frame { cell.frame = frame }
         }
         // Above the items scrolling under it, including cells added since.
@@ -315,6 +334,30 @@ open class ListView: ScrollView {
     private func items(in span: Range<Double>) -> Range<Int> {
         guard itemCount > 0 else { return 0..<0 }
         return positions.items(in: span)
+    }
+
+    // MARK: Axis
+
+    // `ItemPositions` places items down a column: x across the list, y along it. These turn
+    // that into the content's coordinates for either axis.
+
+    /// The list's extent across its axis, which its columns share.
+    private var crossExtent: Double { axis == .horizontal ? bounds.height : bounds.width }
+    /// How far the content is scrolled along the axis.
+    private var offsetAlong: Double { along(contentOffset) }
+    /// `point`'s coordinate along the axis.
+    private func along(_ point: Point) -> Double { axis == .horizontal ? point.x : point.y }
+    /// The point `distance` along the axis.
+    private func pointAlong(_ distance: Double) -> Point {
+        axis == .horizontal ? Point(x: distance, y: 0) : Point(x: 0, y: distance)
+    }
+    /// `rect` from positions' coordinates to the content's, or back: a horizontal list swaps them.
+    private func onAxis(_ rect: Rect) -> Rect {
+        axis == .horizontal ? Rect(x: rect.minY, y: rect.minX, width: rect.height, height: rect.width) : rect
+    }
+    private func updateContentSize() {
+        contentSize = axis == .horizontal ? Size(width: positions.total, height: bounds.height)
+            : Size(width: bounds.width, height: positions.total)
     }
 
     // MARK: Section headers
@@ -335,7 +378,7 @@ open class ListView: ScrollView {
 
     /// The header of the section at the top of the viewport, if any.
     private func stickyHeader() -> Int? {
-        guard !headers.isEmpty, let first = positions.index(at: max(contentOffset.y, 0)) else { return nil }
+        guard !headers.isEmpty, let first = positions.index(at: max(offsetAlong, 0)) else { return nil }
         // The last header at or above the first visible item.
         let after = headerPosition(after: first)
         return after > 0 ? headers[after - 1] : nil
@@ -354,7 +397,7 @@ open class ListView: ScrollView {
     /// Where the pinned header `index` sits: at the top of the viewport, or in its place below
     /// it, pushed up by the next section's header as that arrives.
     private func stickyOffset(of index: Int) -> Double {
-        var y = max(contentOffset.y, positions.offset(of: index))
+        var y = max(offsetAlong, positions.offset(of: index))
         let next = headerPosition(after: index)
         if next < headers.count { y = min(y, positions.offset(of: headers[next]) - positions.heights[index]) }
         return y
@@ -363,7 +406,8 @@ open class ListView: ScrollView {
     /// The item under `point` in content coordinates: the pinned header where it covers others.
     private func item(under point: Point) -> Int? {
         if let sticky = stickyIndex, let cell = liveCells[sticky], cell.frame.contains(point) { return sticky }
-        return point.y >= 0 && point.y < positions.total ? positions.item(at: point) : nil
+        let placed = onAxis(Rect(origin: point, size: .zero)).origin
+        return placed.y >= 0 && placed.y < positions.total ? positions.item(at: placed) : nil
     }
 
     // MARK: Prelayout
@@ -434,12 +478,12 @@ open class ListView: ScrollView {
     private func setHeight(_ height: Double, at index: Int) {
         guard height != positions.heights[index] else { return }
         // The first visible item stays where it is on screen, however the change moves it.
-        let anchor = positions.index(at: contentOffset.y) ?? 0
+        let anchor = positions.index(at: offsetAlong) ?? 0
         let before = positions.offset(of: anchor)
         positions.setHeight(height, at: index)
-        contentSize = Size(width: bounds.width, height: positions.total)
+        updateContentSize()
         let moved = positions.offset(of: anchor) - before
-        if moved != 0, contentOffset.y > 0 { shiftContentOffset(by: Point(x: 0, y: moved)) }
+        if moved != 0, offsetAlong > 0 { shiftContentOffset(by: pointAlong(moved)) }
         reaim()
     }
 
@@ -481,7 +525,7 @@ open class ListView: ScrollView {
         }
         cell.index = index
         cell.isHidden = false
-        cell.frame = positions.frame(of: index)
+        cell.frame = onAxis(positions.frame(of: index))
         cell.showPlaceholderUntilGroupCommits()
         timings[ObjectIdentifier(cell)] = CellTiming()
         liveCells[index] = cell
@@ -567,9 +611,9 @@ open class ListView: ScrollView {
             return reloadData()
         }
         // The first visible item that survives, and where it is on screen.
-        let firstVisible = positions.index(at: contentOffset.y) ?? 0
+        let firstVisible = positions.index(at: offsetAlong) ?? 0
         let anchorOld = (firstVisible..<oldCount).first { !validDeletions.contains($0) }
-        let anchorScreenOffset = anchorOld.map { positions.offset(of: $0) - contentOffset.y } ?? 0
+        let anchorScreenOffset = anchorOld.map { positions.offset(of: $0) - offsetAlong } ?? 0
 
         // Old index → new index for survivors.
         var mapping = [Int](repeating: -1, count: oldCount)
@@ -602,10 +646,10 @@ open class ListView: ScrollView {
         itemCount = newCount
         loadHeaders()
         positions.replaceAll(with: newHeights)
-        contentSize = Size(width: bounds.width, height: positions.total)
+        updateContentSize()
         if let anchorOld, mapping[anchorOld] >= 0 {
             let target = positions.offset(of: mapping[anchorOld]) - anchorScreenOffset
-            shiftContentOffset(by: Point(x: 0, y: target - contentOffset.y))
+            shiftContentOffset(by: pointAlong(target - offsetAlong))
         }
         updateCells()
     }
