@@ -35,3 +35,34 @@ extension InputEndToEnd {
         #expect(lines.filter { $0.hasPrefix("feed: opened") }.count == 1)
     }
 }
+
+/// A carousel inside a list, through sway's seat: a sideways drag scrolls the carousel and not
+/// the list around it, and a vertical drag that starts on the carousel scrolls the list.
+extension InputEndToEnd {
+    @Test func aSidewaysDragScrollsACarouselInsideAListAndAVerticalOneTheList() throws {
+        let input = try VirtualInput(display: display)
+        let process = try ExampleProcess("feed", display: display, environment: "STRATA_FEED_BUTTONS=1")
+        let layout = try process.waitForLine { $0.hasPrefix("feed: layout row=") }
+        let carousel = try Part.parse("carousel", in: layout)
+        let (x, y) = carousel.centre
+        #expect(carousel.width > 400, "the carousel spans the window: \(layout)")
+
+        // 300 points to the left, from the middle of the carousel.
+        try input.move(to: x + 150, y)
+        try input.press()
+        for step in 1...10 { try input.move(to: x + 150 - UInt32(step * 30), y) }
+        try input.release()
+        let sideways = try process.waitForLine { $0.hasPrefix("feed: carousel released at ") }
+        #expect(sideways == "feed: carousel released at 300", "the carousel followed the pointer sideways")
+        #expect(!process.lines.contains { $0.hasPrefix("feed: list released at ") }, "the list did not move")
+
+        // 100 points up, from the carousel: the list takes it.
+        try input.move(to: x, y + 20)
+        try input.press()
+        for step in 1...10 { try input.move(to: x, y + 20 - UInt32(step * 10)) }
+        try input.release()
+        let vertical = try process.waitForLine { $0.hasPrefix("feed: list released at ") }
+        #expect(vertical == "feed: list released at 100", "the list followed the pointer up")
+        #expect(process.lines.filter { $0.hasPrefix("feed: carousel released at ") }.count == 1)
+    }
+}

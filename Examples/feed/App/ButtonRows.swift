@@ -1,7 +1,8 @@
 // The feed's button mode (STRATA_FEED_BUTTONS=1): a list of rows with a button each, which a
-// mouse drag scrolls as a finger does, even when it starts on a button. The end-to-end test
-// under sway drags from a button with a virtual pointer (sway has no virtual touch device) and
-// reads what happened from the lines this prints.
+// mouse drag scrolls as a finger does, even when it starts on a button, and every tenth row
+// (from row 2) a carousel of chips that scrolls sideways. The end-to-end tests under sway drag
+// with a virtual pointer (sway has no virtual touch device) and read what happened from the
+// lines this prints.
 import Glibc
 import Strata
 
@@ -32,12 +33,53 @@ final class ButtonRow: ListCell {
     }
 }
 
-/// A list that says where a drag it took ended.
+/// A list that says where a drag it took ended, as `NAME released at OFFSET` along its axis.
 final class ReportingList: ListView {
+    var name = "list"
     override func pointerReleased(_ event: PointerEvent) {
         let wasTracking = isTracking
         super.pointerReleased(event)
-        if wasTracking { report("list released at \(Int(contentOffset.y))") }
+        if wasTracking { report("\(name) released at \(Int(axis == .horizontal ? contentOffset.x : contentOffset.y))") }
+    }
+}
+
+/// A chip in a carousel: its title, inset; as wide as the title needs.
+struct Chip: Identifiable, Equatable, Sendable {
+    let id: Int
+}
+
+final class ChipCell: ListCell, ListItemCell {
+    let title = Label(font: Font(size: 14))
+
+    init() {
+        super.init(reuseIdentifier: "chip")
+        backgroundColor = Color(rgb: 0xE5E7EB)
+        cornerRadius = 16
+        addSublayer(title)
+    }
+
+    func configure(with chip: Chip) { title.text = "Chip \(chip.id)" }
+
+    override func layoutSpec() -> LayoutSpec? {
+        .inset(EdgeInsets(horizontal: 16, vertical: 10), .layer(title))
+    }
+}
+
+/// A row holding a horizontal list of 40 chips.
+final class CarouselRow: ListCell {
+    let carousel = ReportingList()
+
+    init() {
+        super.init(reuseIdentifier: "carousel")
+        backgroundColor = .white
+        carousel.name = "carousel"
+        carousel.axis = .horizontal
+        carousel.scrollsWithMouseDrag = true
+        carousel.estimatedItemHeight = 90
+        addSublayer(carousel)
+        // The list keeps its ListItems alive.
+        _ = ListItems<ChipCell>(list: carousel, items: (0..<40).map(Chip.init))
+        layoutHandler = { [unowned self] _ in carousel.frame = bounds.insetBy(dx: 0, dy: 12) }
     }
 }
 
@@ -45,11 +87,17 @@ final class ReportingList: ListView {
 final class ButtonRows: ListViewDataSource {
     func numberOfItems(in list: ListView) throws -> Int { 200 }
 
+    static func isCarousel(_ index: Int) -> Bool { index % 10 == 2 }
+
     func list(_ list: ListView, prelayoutForItemAt index: Int) throws -> ListPrelayout {
-        ListPrelayout(id: index) { _, _, _ in ListItemLayout(height: 60) }
+        let height = Self.isCarousel(index) ? 80.0 : 60
+        return ListPrelayout(id: index) { _, _, _ in ListItemLayout(height: height) }
     }
 
     func list(_ list: ListView, cellForItemAt index: Int, layout: ListItemLayout) throws -> ListCell {
+        if Self.isCarousel(index) {
+            return list.dequeueReusableCell(withIdentifier: "carousel") ?? CarouselRow()
+        }
         let cell = list.dequeueReusableCell(withIdentifier: "row") as? ButtonRow ?? ButtonRow()
         cell.title.text = "Row \(index)"
         cell.button.row = index
@@ -58,7 +106,8 @@ final class ButtonRows: ListViewDataSource {
 }
 
 /// Shows the rows until the window closes. Once the first screen is drawn it prints where the
-/// button of the row nearest the middle is, in surface points: `layout row=N button=x,y,w,h`.
+/// button of the row nearest the middle is, and the first carousel, in surface points:
+/// `layout row=N button=x,y,w,h carousel=x,y,w,h`.
 @MainActor
 func runButtonRows() throws {
     let session = try WaylandSession.connect()
@@ -76,10 +125,17 @@ func runButtonRows() throws {
         guard let current = subscription, list.pendingPrelayouts == 0,
               !list.liveItems.isEmpty, list.liveItems.allSatisfy({ !$0.cell.isShowingGroupPlaceholder }) else { return }
         let middle = list.contentOffset.y + list.bounds.height / 2
-        guard let (index, cell) = list.liveItems.min(by: { abs($0.cell.frame.midY - middle) < abs($1.cell.frame.midY - middle) }),
-              let row = cell as? ButtonRow else { return }
-        let frame = row.button.convert(row.button.bounds, to: nil)
-        report("layout row=\(index) button=\(Int(frame.minX)),\(Int(frame.minY)),\(Int(frame.width)),\(Int(frame.height))")
+        let rows = list.liveItems.filter { $0.cell is ButtonRow }
+        guard let (index, cell) = rows.min(by: { abs($0.cell.frame.midY - middle) < abs($1.cell.frame.midY - middle) }),
+              let row = cell as? ButtonRow,
+              let carousel = list.liveItems.lazy.compactMap({ $0.cell as? CarouselRow }).first?.carousel,
+              carousel.pendingPrelayouts == 0, !carousel.liveItems.isEmpty,
+              carousel.liveItems.allSatisfy({ !$0.cell.isShowingGroupPlaceholder }) else { return }
+        @MainActor func describe(_ layer: Layer) -> String {
+            let frame = layer.convert(layer.bounds, to: nil)
+            return "\(Int(frame.minX)),\(Int(frame.minY)),\(Int(frame.width)),\(Int(frame.height))"
+        }
+        report("layout row=\(index) button=\(describe(row.button)) carousel=\(describe(carousel))")
         window.displayLink.remove(current)
         subscription = nil
     }
