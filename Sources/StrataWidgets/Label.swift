@@ -139,12 +139,12 @@ open class Label: AsyncLayer, AsyncLayerDelegate {
             let size = Self.inkSize(of: given, insets: insets)
             return { _ in size }
         }
-        let text = displayedText, library = fontLibrary, scale = measuringScale
+        let text = markedTextSnapshot(), library = fontLibrary, scale = measuringScale
         let (lines, spacing, alignment) = (numberOfLines, lineSpacing, self.alignment)
         return { range in
-            guard !text.isEmpty else { return range.min }
+            guard !text.source.isEmpty else { return range.min }
             let options = Self.options(width: range.max.width - insets * 2, lines: lines, spacing: spacing, alignment: alignment)
-            return Self.inkSize(of: TextLayout.cached(text, options: options, scale: scale, library: library), insets: insets)
+            return Self.inkSize(of: TextLayout.cached(text.marked(), options: options, scale: scale, library: library), insets: insets)
         }
     }
 
@@ -165,22 +165,24 @@ open class Label: AsyncLayer, AsyncLayerDelegate {
             })
         }
         guard !attributedText.isEmpty else { return DisplayTask(display: nil) }
-        // The snapshot: values only; the worker lays out and draws.
-        let (text, options) = (displayedText, options(width: bounds.width - insets * 2))
+        // The snapshot: values only; the worker finds the links, lays out and draws.
+        let (text, options) = (markedTextSnapshot(), options(width: bounds.width - insets * 2))
         let (library, scale) = (fontLibrary, host?.scale ?? 1)
         // Unchanged text reuses the last layout outright, as YYLabel keeps its layout; a new one
-        // comes back from the worker for next time.
-        let reusable = lastLayout.flatMap { $0.text == text && $0.layout.options == options && $0.layout.scale == scale
+        // comes back from the worker for next time, with the links it found.
+        let reusable = lastLayout.flatMap { $0.text == text.known && $0.layout.options == options && $0.layout.scale == scale
             && $0.library === library ? $0.layout : nil }
-        let produced = Locked<TextLayout?>(nil)
+        let produced = Locked<(marked: AttributedText, layout: TextLayout)?>(nil)
         return DisplayTask(display: { canvas, size, isCancelled in
-            let layout = reusable ?? TextLayout.cached(text, options: options, scale: scale, library: library)
-            produced.withLock { $0 = layout }
+            let marked = text.marked()
+            let layout = reusable ?? TextLayout.cached(marked, options: options, scale: scale, library: library)
+            produced.withLock { $0 = (marked, layout) }
             guard !isCancelled() else { return }
             Self.draw(layout, in: canvas, size: size, insets: insets, vertical: vertical, selection: selection)
-        }, didDisplay: { [text, library] layer, _ in
-            guard let label = layer as? Label, let layout = produced.withLock({ $0 }) else { return }
-            label.lastLayout = (text, library, layout)
+        }, didDisplay: { [library] layer, _ in
+            guard let label = layer as? Label, let (marked, layout) = produced.withLock({ $0 }) else { return }
+            label.lastLayout = (marked, library, layout)
+            label.learn(marked, of: text)
         })
     }
 
@@ -210,6 +212,9 @@ open class Label: AsyncLayer, AsyncLayerDelegate {
     private var lastLayout: (text: AttributedText, library: FontLibrary, layout: TextLayout)?
 
     /// The text as drawn: `attributedText` with the detector's links marked, made once per change.
+    /// Measuring and rendering find the links on their workers (`markedTextSnapshot()`); this
+    /// finds them on the main thread only when a render has not already, for a press, a Tab or
+    /// a query.
     var displayedText: AttributedText {
         if let cached = detectedText, cached.source == attributedText { return cached.marked }
         guard let linkDetector else { return attributedText }
@@ -218,6 +223,48 @@ open class Label: AsyncLayer, AsyncLayerDelegate {
         return marked
     }
     private var detectedText: (source: AttributedText, marked: AttributedText)?
+
+    /// The text as drawn, for a worker: marked already when that is known, else the text with
+    /// the detector that marks it there, once however often it is asked.
+    struct MarkedText: Sendable {
+        let source: AttributedText
+        let detector: (any TextLinkDetector)?
+        let linkColor: Color
+        /// The marked text, when the main thread already had it.
+        let known: AttributedText?
+        /// The label's content generation it was taken at.
+        let generation: UInt64
+        private let made = Locked<AttributedText?>(nil)
+
+        init(source: AttributedText, detector: (any TextLinkDetector)?, linkColor: Color, known: AttributedText?, generation: UInt64) {
+            (self.source, self.detector, self.linkColor, self.known, self.generation) = (source, detector, linkColor, known, generation)
+        }
+
+        func marked() -> AttributedText {
+            if let known { return known }
+            guard let detector else { return source }
+            return made.withLock { cached in
+                if let cached { return cached }
+                let marked = detector.marking(source, color: linkColor)
+                cached = marked
+                return marked
+            }
+        }
+    }
+
+    private func markedTextSnapshot() -> MarkedText {
+        let known = detectedText.flatMap { $0.source == attributedText ? $0.marked : nil } ?? (linkDetector == nil ? attributedText : nil)
+        return MarkedText(source: attributedText, detector: linkDetector, linkColor: linkColor, known: known,
+                          generation: contentGeneration)
+    }
+
+    /// Keeps the links a worker found in `text`, unless the content changed since it was taken.
+    private func learn(_ marked: AttributedText, of text: MarkedText) {
+        guard text.detector != nil, text.known == nil, text.generation == contentGeneration, detectedText == nil else { return }
+        detectedText = (text.source, marked)
+    }
+    /// Moves on with every change of what the text shows.
+    private var contentGeneration: UInt64 = 0
 
     /// The layout shown now, for hit-testing links: the one given, the last drawn, or one made
     /// now (from the layout cache, as the render will use).
@@ -323,6 +370,7 @@ open class Label: AsyncLayer, AsyncLayerDelegate {
 
     private func contentChanged() {
         detectedText = nil
+        contentGeneration &+= 1
         selectionTextChanged()
         linksChanged()
         setNeedsDisplayAtNextTick()

@@ -1,4 +1,7 @@
 import CoreTestSupport
+import Dispatch
+import Glibc
+import Synchronization
 import RenderTestSupport
 import Testing
 @testable import Strata
@@ -137,5 +140,68 @@ struct LabelLinkTests {
         label.text = "no links here"
         try scene.settle()
         #expect(!label.acceptsFocus)
+    }
+}
+
+/// A detector that counts where it runs: on the thread the test runs on (the main actor's), or
+/// elsewhere.
+private final class ThreadCountingDetector: TextLinkDetector, @unchecked Sendable {
+    private let testThread = pthread_self()
+    private let runsHere = Atomic<Int>(0), runsElsewhere = Atomic<Int>(0)
+    var here: Int { runsHere.load(ordering: .acquiring) }
+    var elsewhere: Int { runsElsewhere.load(ordering: .acquiring) }
+
+    func links(in string: String) -> [(range: Range<String.Index>, target: TextLink.Target)] {
+        if pthread_equal(pthread_self(), testThread) != 0 {
+            runsHere.add(1, ordering: .releasing)
+        } else {
+            runsElsewhere.add(1, ordering: .releasing)
+        }
+        return StandardLinkDetector().links(in: string)
+    }
+}
+
+extension LabelLinkTests {
+    /// Measuring and rendering find a label's links where they run, on workers in a list's
+    /// prelayout and in every render: taking the measurer and starting the render on the main
+    /// thread runs no detector there, and a click on a link uses what the render found.
+    @Test func linksAreFoundOnWorkersNotOnTheMainThread() throws {
+        let scene = HeadlessScene(width: 320, height: 120)
+        let detector = ThreadCountingDetector()
+        let label = Label(text: "Read https://strata.dev/docs, ask @ana #swift", font: Font(size: 14))
+        label.fontLibrary = pinnedFonts
+        label.numberOfLines = 0
+        label.linkDetector = detector
+        let measure = label.measurer()
+        #expect(detector.here == 0 && detector.elsewhere == 0, "taking the measurer only snapshots the text")
+        // On a worker (`sync` would run it on this thread).
+        let measured = Atomic<Double>(0)
+        let done = DispatchSemaphore(value: 0)
+        DispatchQueue(label: "test.measure").async {
+            measured.store(measure(SizeRange(max: Size(width: 300, height: 100))).height, ordering: .releasing)
+            done.signal()
+        }
+        done.wait()
+        #expect(measured.load(ordering: .acquiring) > 0 && detector.here == 0 && detector.elsewhere == 1)
+
+        label.frame = Rect(x: 10, y: 10, width: 300, height: 100)
+        scene.root.addSublayer(label)
+        try scene.settle()
+        #expect(detector.here == 0, "no detector ran on the main thread")
+        #expect(detector.elsewhere == 2, "the render found the links on its worker")
+
+        // The render's links serve a click, still without detecting on the main thread.
+        var activated: [TextLink.Target] = []
+        label.onLinkActivated = { link, _ in activated.append(link.target) }
+        let layout = label.shownLayout
+        let origin = Label.origin(of: layout, size: label.bounds.size, insets: label.insets, vertical: label.verticalAlignment)
+        let link = try #require(layout.links.first)
+        let rect = try #require(layout.selectionRects(for: link.range).first)
+        let point = label.convert(Point(x: origin.x + rect.midX, y: origin.y + rect.midY), to: nil)
+        scene.host.input.post(.pointerEntered(point))
+        scene.host.input.post(.pointerButton(.left, isPressed: true))
+        scene.host.input.post(.pointerButton(.left, isPressed: false))
+        #expect(activated == [.url("https://strata.dev/docs")])
+        #expect(detector.here == 0)
     }
 }
