@@ -198,16 +198,17 @@ open class ListView: ScrollView {
     /// How many cells exist: showing items, and waiting for reuse.
     public var cellCount: (live: Int, pooled: Int) { (liveCells.count, pool.count) }
 
-    /// The top of item `index` in content coordinates.
+    /// The top of item `index` in content coordinates (its leading edge in a horizontal list).
     public func offset(ofItem index: Int) -> Double { positions.offset(of: index) }
 
     /// Where item `index` is in content coordinates, with its measured or estimated height.
     public func frame(ofItem index: Int) -> Rect? { index >= 0 && index < itemCount ? onAxis(positions.frame(of: index)) : nil }
 
-    /// The item at `y` in content coordinates.
+    /// The item at `y` in content coordinates (at `x` in a horizontal list).
     public func item(at y: Double) -> Int? { y >= 0 && y < positions.total ? positions.index(at: y) : nil }
 
-    /// The height the list has for item `index`: measured, or the estimate.
+    /// The height the list has for item `index` (its width in a horizontal list): measured, or
+    /// the estimate.
     public func height(ofItem index: Int) -> Double? { positions.heights.indices.contains(index) ? positions.heights[index] : nil }
 
     /// Scrolls so item `index` is at the top, or a horizontal list's leading edge (or as near as
