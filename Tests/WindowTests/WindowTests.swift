@@ -149,11 +149,11 @@ struct WindowTests {
         window.close()
     }
 
-    /// 600 animated frames: buffers stay within the cap and no memory accumulates. Any write to
-    /// a buffer the compositor holds would have trapped. (Each frame waits for weston's frame
-    /// callback, which comes more slowly the more windows the parallel suites show: 2000 frames
-    /// once took over three minutes there.)
-    @Test(.timeLimit(.minutes(3))) func buffersStayBoundedOverSixHundredFrames() throws {
+    /// 400 animated frames: buffers stay within the cap and no memory accumulates. Any write to
+    /// a buffer the compositor holds would have trapped. Each frame waits for weston's frame
+    /// callback, which the parallel suites slow to a few a second on a loaded machine (600
+    /// frames once took over three minutes there), hence few frames and a long limit.
+    @Test(.timeLimit(.minutes(8))) func buffersStayBoundedOverFourHundredFrames() throws {
         let session = try WaylandSession.connect()
         let window = try Window(session: session, size: Size(width: 96, height: 64))
         let painter = FlatColour(teal)
@@ -161,27 +161,27 @@ struct WindowTests {
         layer.frame = Rect(x: 0, y: 0, width: 96, height: 64)
         window.contentLayer.addSublayer(layer)
         var frames = 0
-        // Peak memory over frames 100–299 and 300–599: the second may not exceed the first.
+        // Peak memory over frames 100–249 and 250–399: the second may not exceed the first.
         var early = (shm: 0, pooled: 0, buffers: 0), late = (shm: 0, pooled: 0, buffers: 0)
         let backend = try #require(window.host.backend as? WaylandSurfaceBackend)
         window.host.onTick = { [unowned window] in
             frames += 1
             let now = (shm: backend.bufferBytes, pooled: window.host.bitmapPoolBytes, buffers: backend.bufferCount)
-            if (100..<300).contains(frames) {
+            if (100..<250).contains(frames) {
                 early = (max(early.shm, now.shm), max(early.pooled, now.pooled), max(early.buffers, now.buffers))
-            } else if (300..<600).contains(frames) {
+            } else if (250..<400).contains(frames) {
                 late = (max(late.shm, now.shm), max(late.pooled, now.pooled), max(late.buffers, now.buffers))
             }
-            guard frames < 600 else { window.host.onTick = nil; return }
+            guard frames < 400 else { window.host.onTick = nil; return }
             painter.colour = frames.isMultiple(of: 2) ? teal : plum
             layer.setNeedsDisplay()
         }
-        try session.run(until: { frames >= 600 && window.host.isIdle }, timeout: .seconds(170))
+        try session.run(until: { frames >= 400 && window.host.isIdle }, timeout: .seconds(460))
         #expect(late.buffers <= 4 && early.buffers <= 4)
         #expect(late.shm <= early.shm, "shm grew: peak \(early.shm) then \(late.shm) bytes")
         #expect(late.pooled <= early.pooled, "pooled bitmaps grew: peak \(early.pooled) then \(late.pooled) bytes")
         #expect(window.host.statistics.staleAttaches == 0)
-        #expect(window.host.statistics.framesCommitted >= 300)
+        #expect(window.host.statistics.framesCommitted >= 200)
         window.close()
     }
 
