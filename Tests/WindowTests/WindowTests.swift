@@ -174,9 +174,10 @@ struct WindowTests {
             painter.colour = frames.isMultiple(of: 2) ? teal : plum
             layer.setNeedsDisplay()
         }
-        // Not until the host is idle: that needs the last frame's callback, which weston sends
-        // only when it next repaints, and with no other client drawing that can be never.
-        try session.run(until: { frames >= 400 && window.host.statistics.displayTasksInFlight == 0 }, timeout: .seconds(170))
+        // Until the last frame ticks, not until the host is idle: in the full suite the host
+        // then never went idle (the last frame's callback never came, and a render stayed in
+        // flight; issue 26's note has the lead), while the frames measured here had all come.
+        try session.run(until: { frames >= 400 }, timeout: .seconds(170))
         #expect(late.buffers <= 4 && early.buffers <= 4)
         #expect(late.shm <= early.shm, "shm grew: peak \(early.shm) then \(late.shm) bytes")
         #expect(late.pooled <= early.pooled, "pooled bitmaps grew: peak \(early.pooled) then \(late.pooled) bytes")
