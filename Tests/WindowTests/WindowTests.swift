@@ -150,8 +150,10 @@ struct WindowTests {
     }
 
     /// 400 animated frames: buffers stay within the cap and no memory accumulates. Any write to
-    /// a buffer the compositor holds would have trapped.
-    @Test(.timeLimit(.minutes(3))) func buffersStayBoundedOverFourHundredFrames() throws {
+    /// a buffer the compositor holds would have trapped. No time limit: a main-actor test's limit
+    /// also counts the time it waits for the main actor behind the suite's other tests, which
+    /// in the full suite overran three minutes; `run(until:timeout:)` bounds the test itself.
+    @Test func buffersStayBoundedOverFourHundredFrames() throws {
         let session = try WaylandSession.connect()
         let window = try Window(session: session, size: Size(width: 96, height: 64))
         let painter = FlatColour(teal)
