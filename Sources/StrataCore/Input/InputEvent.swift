@@ -12,6 +12,10 @@ public enum InputEvent: Sendable, Equatable {
     case pointerButton(PointerButton, isPressed: Bool)
     /// Scrolling where the pointer is: one frame of axis events, grouped.
     case scroll(ScrollInput)
+    /// A touchpad pinch where the pointer is (`zwp_pointer_gesture_pinch_v1`).
+    case touchpadPinch(TouchpadPinch)
+    /// A touchpad swipe of several fingers where the pointer is (`zwp_pointer_gesture_swipe_v1`).
+    case touchpadSwipe(TouchpadSwipe)
     /// A finger touched the surface; `id` tells simultaneous touches apart until `touchUp`.
     case touchDown(id: Int32, at: Point)
     /// A touching finger moved.
@@ -99,6 +103,83 @@ public struct ScrollInput: Sendable, Equatable {
         self.source = source
         self.stoppedX = stoppedX
         self.stoppedY = stoppedY
+    }
+}
+
+/// Where a touchpad gesture is in its life.
+public enum TouchpadGesturePhase: Sendable, Equatable {
+    /// The fingers came down and the compositor recognised the gesture.
+    case began
+    /// The fingers moved.
+    case changed
+    /// The fingers lifted.
+    case ended
+    /// The compositor cancelled it (another gesture took over, or the surface lost the pointer).
+    case cancelled
+}
+
+/// One step of a touchpad pinch, as `zwp_pointer_gesture_pinch_v1` reports it.
+public struct TouchpadPinch: Sendable, Equatable {
+    /// Begin, update, end or cancel.
+    public var phase: TouchpadGesturePhase
+    /// How many fingers (set as it begins; 0 later, where the protocol does not repeat it).
+    public var fingers: Int
+    /// How far the fingers' centre moved since the last step, in surface points.
+    public var deltaX: Double
+    /// Vertical movement of the centre since the last step.
+    public var deltaY: Double
+    /// The fingers' spread relative to where the pinch began: 2 is twice as far apart.
+    public var scale: Double
+    /// Rotation since the last step, in degrees clockwise.
+    public var rotation: Double
+
+    /// A step; every field defaults to a pinch that has not moved.
+    public init(phase: TouchpadGesturePhase, fingers: Int = 0, deltaX: Double = 0, deltaY: Double = 0,
+                scale: Double = 1, rotation: Double = 0) {
+        self.phase = phase
+        self.fingers = fingers
+        self.deltaX = deltaX
+        self.deltaY = deltaY
+        self.scale = scale
+        self.rotation = rotation
+    }
+}
+
+extension TouchpadPinch {
+    /// The step with what cannot be used made neutral: movement, scale or rotation that is not
+    /// finite, a scale that is not positive, and a finger count out of 0…10.
+    var sanitized: TouchpadPinch {
+        TouchpadPinch(phase: phase, fingers: min(max(fingers, 0), 10),
+                      deltaX: deltaX.isFinite ? deltaX : 0, deltaY: deltaY.isFinite ? deltaY : 0,
+                      scale: scale.isFinite && scale > 0 ? scale : 1, rotation: rotation.isFinite ? rotation : 0)
+    }
+}
+
+/// One step of a multi-finger touchpad swipe, as `zwp_pointer_gesture_swipe_v1` reports it.
+public struct TouchpadSwipe: Sendable, Equatable {
+    /// Begin, update, end or cancel.
+    public var phase: TouchpadGesturePhase
+    /// How many fingers (set as it begins; 0 later).
+    public var fingers: Int
+    /// How far the fingers' centre moved since the last step, in surface points.
+    public var deltaX: Double
+    /// Vertical movement of the centre since the last step.
+    public var deltaY: Double
+
+    /// A step; movement defaults to none.
+    public init(phase: TouchpadGesturePhase, fingers: Int = 0, deltaX: Double = 0, deltaY: Double = 0) {
+        self.phase = phase
+        self.fingers = fingers
+        self.deltaX = deltaX
+        self.deltaY = deltaY
+    }
+}
+
+extension TouchpadSwipe {
+    /// The step with movement that is not finite made zero, and the finger count in 0…10.
+    var sanitized: TouchpadSwipe {
+        TouchpadSwipe(phase: phase, fingers: min(max(fingers, 0), 10),
+                      deltaX: deltaX.isFinite ? deltaX : 0, deltaY: deltaY.isFinite ? deltaY : 0)
     }
 }
 

@@ -58,6 +58,11 @@ public final class InputRouter {
     public var onEvent: ((InputEvent, UInt32) -> Void)?
 
     private weak var host: LayerHost?
+    /// The gesture recognizers following presses now.
+    let gestures = GestureArena()
+    /// A recognizer took the mouse press from the layers: until the buttons are up, the pointer
+    /// moves for the recognizers alone.
+    private var mouseClaimed = false
     private var focusRingHiddenWhileInactive = false
     private weak var focus: Layer?
     /// Layers under the pointer, deepest first.
@@ -84,6 +89,7 @@ public final class InputRouter {
 
     init(host: LayerHost) {
         self.host = host
+        gestures.onClaim = { [weak self] recognizer, pointers in self?.claim(pointers, for: recognizer) }
     }
 
     /// Delivers `event`. `time` is the platform's timestamp in milliseconds (wrapping); when nil,
@@ -101,11 +107,17 @@ public final class InputRouter {
             isPressed ? pointerPressed(button, time: time) : pointerReleased(button, time: time)
         case let .scroll(scroll):
             scrolled(scroll, time: time)
+        case let .touchpadPinch(pinch):
+            touchpadGesture(pinch.phase, time: time) { $0.touchpadPinched(pinch.sanitized, at: $1) }
+        case let .touchpadSwipe(swipe):
+            touchpadGesture(swipe.phase, time: time) { $0.touchpadSwiped(swipe.sanitized, at: $1) }
         case let .touchDown(id, point):
             guard point.isFinite else { return }
             touchDown(id: id, at: point, time: time)
         case let .touchMoved(id, point):
-            guard point.isFinite, var touch = touches[id] else { return }
+            guard point.isFinite, touches[id] != nil else { return }
+            gestures.pressMoved(.touch(id), pointerEvent(at: point, source: .touch(id: id), time: time))
+            guard var touch = touches[id] else { return }
             touch.location = point
             guard let holder = touch.handler.flatMap(attached) else {
                 touches[id] = touch
@@ -119,6 +131,8 @@ public final class InputRouter {
             guard attached(handler) != nil else { return }
             handler.pointerDragged(pointerEvent(for: handler, at: point, source: .touch(id: id), time: time))
         case let .touchUp(id):
+            guard let location = touches[id]?.location else { return }
+            gestures.pressEnded(.touch(id), pointerEvent(at: location, source: .touch(id: id), time: time))
             guard let touch = touches.removeValue(forKey: id) else { return }
             if let handler = touch.handler.flatMap(attached) {
                 handler.pointerReleased(pointerEvent(for: handler, at: touch.location, source: .touch(id: id), time: time))
@@ -127,6 +141,7 @@ public final class InputRouter {
             let cancelled = touches
             touches = [:]
             for (id, touch) in cancelled {
+                gestures.pressCancelled(.touch(id), pointerEvent(at: touch.location, source: .touch(id: id), time: time))
                 guard let handler = touch.handler.flatMap(attached) else { continue }
                 handler.pointerCancelled(pointerEvent(for: handler, at: touch.location, source: .touch(id: id), time: time))
             }
@@ -227,6 +242,8 @@ public final class InputRouter {
 
     private func pointerMoved(to point: Point, time: UInt32) {
         pointerLocation = point
+        if !pressedButtons.isEmpty { gestures.pressMoved(.mouse, pointerEvent(at: point, source: .mouse, time: time)) }
+        if mouseClaimed { return }
         if let grab = mouseGrab?.layer.flatMap(attached) {
             var handler = grab
             if var press = mousePress {
@@ -251,11 +268,13 @@ public final class InputRouter {
 
     private func pointerExited(time: UInt32) {
         guard let point = pointerLocation else { return }
+        if !pressedButtons.isEmpty { gestures.pressCancelled(.mouse, pointerEvent(at: point, source: .mouse, time: time)) }
         if let grab = mouseGrab?.layer.flatMap(attached) {
             grab.pointerCancelled(pointerEvent(for: grab, at: point, source: .mouse, time: time))
         }
         mouseGrab = nil
         mousePress = nil
+        mouseClaimed = false
         pressedButtons = []
         updateHover(nil, at: point, time: time)
         pointerLocation = nil
@@ -265,6 +284,7 @@ public final class InputRouter {
         guard let point = pointerLocation, pressedButtons.count < 32 else { return }
         pressedButtons.insert(button)
         let count = clickCount(button: button, at: point, time: time)
+        if mouseClaimed { return }
         if let grab = mouseGrab?.layer.flatMap(attached) {
             // Another button while one is held belongs to the same grab.
             _ = grab.pointerPressed(pointerEvent(for: grab, at: point, button: button, source: .mouse, clickCount: count, time: time))
@@ -279,6 +299,17 @@ public final class InputRouter {
 
     private func pointerReleased(_ button: PointerButton, time: UInt32) {
         guard let point = pointerLocation, pressedButtons.remove(button) != nil else { return }
+        if pressedButtons.isEmpty {
+            gestures.pressEnded(.mouse, pointerEvent(at: point, button: button, source: .mouse, time: time))
+        }
+        if mouseClaimed {
+            if pressedButtons.isEmpty {
+                mouseClaimed = false
+                updateHover(hitTest(point), at: point, time: time)
+                refreshCursor()
+            }
+            return
+        }
         if let grab = mouseGrab?.layer.flatMap(attached) {
             grab.pointerReleased(pointerEvent(for: grab, at: point, button: button, source: .mouse,
                                               clickCount: lastClick?.count ?? 1, time: time))
@@ -331,7 +362,8 @@ public final class InputRouter {
         let point = start.hostLocation
         let hit = hitTest(point)
         let handler: Layer?
-        if let taker = takeOverAtBeginning(start, hit: hit) {
+        let taker = takeOverAtBeginning(start, hit: hit)
+        if let taker {
             focusOnPress(taker)
             handler = taker
         } else {
@@ -341,7 +373,90 @@ public final class InputRouter {
                                                   clickCount: start.clickCount, modifiers: start.modifiers, time: start.time))
             }
         }
-        return (handler, WatchedPress(start: start, watchers: handler.map(watchers(above:)) ?? []))
+        let press = WatchedPress(start: start, watchers: handler.map(watchers(above:)) ?? [])
+        // Then the recognizers where it landed (above the scroll view that stopped, if one did).
+        var chain: [Layer] = []
+        var node = taker ?? hit
+        while let layer = node {
+            chain.append(layer)
+            node = layer.superlayer
+        }
+        let pointer = GesturePointer(start.source)
+        pendingPress = (pointer, handler, press)
+        defer { pendingPress = nil }
+        gestures.pressBegan(pointer, start, chain: chain, holder: handler)
+        // A recognizer that won the press as it began has cancelled its holder (see `claim`).
+        return (pendingPress?.handler ?? nil, pendingPress?.press ?? press)
+    }
+
+    // MARK: Gestures
+
+    /// A press being begun, while its recognizers enroll: a claim then finds it here.
+    private var pendingPress: (pointer: GesturePointer, handler: Layer?, press: WatchedPress)?
+
+    /// A recognizer won `pointers`: the layers holding those presses at or below its layer are
+    /// cancelled, no scroll view may take them over, and the rest of each press is the
+    /// recognizers' alone.
+    private func claim(_ pointers: Set<GesturePointer>, for recognizer: GestureRecognizer) {
+        guard let owner = recognizer.layer else { return }
+        func covers(_ holder: Layer) -> Bool { holder === owner || holder.isDescendant(of: owner) }
+        for pointer in pointers {
+            switch pointer {
+            case .mouse:
+                if var pending = pendingPress, pending.pointer == .mouse {
+                    // Still beginning: the holder has seen the press and loses it.
+                    if let holder = pending.handler, covers(holder) {
+                        holder.pointerCancelled(pointerEvent(for: holder, at: pending.press.start.hostLocation, source: .mouse, time: pending.press.start.time))
+                        pending.handler = nil
+                    }
+                    pending.press.watchers = []
+                    pendingPress = pending
+                    mouseClaimed = pending.handler == nil
+                    continue
+                }
+                // Also while the last button's release is being handled: the release then goes
+                // to the recognizers alone.
+                guard let point = pointerLocation else { continue }
+                mousePress?.watchers = []
+                if let grab = mouseGrab?.layer.flatMap(attached) {
+                    guard covers(grab) else { continue }
+                    grab.pointerCancelled(pointerEvent(for: grab, at: point, source: .mouse, time: Self.now))
+                }
+                mouseGrab = nil
+                mousePress = nil
+                mouseClaimed = true
+            case let .touch(id):
+                if var pending = pendingPress, pending.pointer == pointer {
+                    if let holder = pending.handler, covers(holder) {
+                        holder.pointerCancelled(pointerEvent(for: holder, at: pending.press.start.hostLocation, source: .touch(id: id), time: pending.press.start.time))
+                        pending.handler = nil
+                    }
+                    pending.press.watchers = []
+                    pendingPress = pending
+                    continue
+                }
+                guard var touch = touches[id] else { continue }
+                touch.press.watchers = []
+                if let holder = touch.handler.flatMap(attached), covers(holder) {
+                    touch.handler = nil
+                    touches[id] = touch
+                    holder.pointerCancelled(pointerEvent(for: holder, at: touch.location, source: .touch(id: id), time: Self.now))
+                } else {
+                    touches[id] = touch
+                }
+            case .touchpad:
+                continue
+            }
+        }
+        refreshCursor()
+    }
+
+    /// A touchpad gesture step where the pointer is, for the recognizers under it.
+    private func touchpadGesture(_ phase: TouchpadGesturePhase, time: UInt32,
+                                 deliver: (GestureRecognizer, Point) -> Void) {
+        guard let point = pointerLocation else { return }
+        let chain = phase == .began ? Self.chain(from: hitTest(point), at: point).map(\.layer) : []
+        gestures.touchpad(at: point, chain: chain, phase: phase, deliver: deliver)
     }
 
     // MARK: Presses taken over
@@ -416,6 +531,7 @@ public final class InputRouter {
     /// it over starts tracking it.
     private func handOver(from holder: Layer, to takeover: (layer: Layer, press: DescendantPress), at point: Point,
                           source: PointerSource, time: UInt32) {
+        gestures.pressTakenOver(GesturePointer(source), by: takeover.layer)
         holder.pointerCancelled(pointerEvent(for: holder, at: point, source: source, time: time))
         takeover.layer.pressTakenOver(takeover.press)
         refreshCursor()
@@ -537,6 +653,7 @@ public final class InputRouter {
 
     /// Forgets a removed subtree: it loses the focus, the hover and any grab.
     func layerRemoved(_ removed: Layer) {
+        gestures.layersRemoved(under: removed)
         if let focus, focus.isDescendant(of: removed) { self.focus(nil, visible: false) }
         // The hover chain runs deepest first: what lies below the removed layer goes with it.
         if let index = hovered.firstIndex(where: { $0.layer === removed }) {
@@ -607,6 +724,12 @@ public final class InputRouter {
 
     private func attached(_ layer: Layer) -> Layer? {
         layer.host === host && host != nil ? layer : nil
+    }
+
+    /// An event at `point` in surface points, for the recognizers (which localise it).
+    private func pointerEvent(at point: Point, button: PointerButton = .left, source: PointerSource,
+                              time: UInt32) -> PointerEvent {
+        PointerEvent(location: point, hostLocation: point, button: button, source: source, modifiers: modifiers, time: time)
     }
 
     private func pointerEvent(for layer: Layer, at point: Point, button: PointerButton = .left, source: PointerSource,

@@ -588,6 +588,13 @@ open class Layer {
     /// Shortcuts that fire when a key press reaches this layer unhandled (see `KeyCommand`):
     /// after `keyPressed` here returned false, before the superlayer's turn.
     public var keyCommands: [KeyCommand] = []
+    /// The gesture recognizers attached to this layer (`addGestureRecognizer(_:)`), which follow
+    /// the presses that land on it or its descendants.
+    public internal(set) var gestureRecognizers: [GestureRecognizer] = []
+    /// Whether a recognizer attached to an ancestor may follow a press this layer holds. A
+    /// control says no to taps, as UIKit's buttons do, so a tap recognizer on a card does not
+    /// swallow the clicks of the card's buttons. True by default.
+    open func allowsAncestorGesture(_ recognizer: GestureRecognizer) -> Bool { true }
 
     // MARK: Host and composition
 

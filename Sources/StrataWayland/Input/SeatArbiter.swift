@@ -17,7 +17,7 @@ struct SeatArbiter {
         switch event {
         case .pointerEntered:
             return Self.claim(&pointerSeat, for: seat)
-        case .pointerMoved, .pointerButton, .scroll:
+        case .pointerMoved, .pointerButton, .scroll, .touchpadPinch, .touchpadSwipe:
             return pointerSeat === seat
         case .pointerExited:
             return Self.release(&pointerSeat, for: seat)

@@ -228,6 +228,12 @@ open class Control: AsyncLayer, AsyncLayerDelegate {
     /// The tracked press was cancelled, or the control disabled. The default does nothing.
     open func cancelTracking() {}
 
+    /// A tap on a control is the control's, as with UIKit's buttons: a tap recognizer on a card
+    /// leaves the card's buttons their clicks. Other gestures (a pan, a long press) may follow.
+    open override func allowsAncestorGesture(_ recognizer: GestureRecognizer) -> Bool {
+        !(recognizer is TapGestureRecognizer)
+    }
+
     open override func pointerPressed(_ event: PointerEvent) -> Bool {
         // Other buttons and fingers while one is tracked are swallowed, not passed on.
         if tracking != nil { return true }

@@ -1,0 +1,305 @@
+import CoreTestSupport
+import StrataCore
+import Testing
+
+/// A layer that takes presses and records what it gets, for the recognizers above or on it.
+@MainActor
+private final class PressTarget: Layer {
+    var log: [String] = []
+    override func pointerPressed(_ event: PointerEvent) -> Bool {
+        log.append("press")
+        return true
+    }
+    override func pointerDragged(_ event: PointerEvent) { log.append("drag") }
+    override func pointerReleased(_ event: PointerEvent) { log.append("release") }
+    override func pointerCancelled(_ event: PointerEvent) { log.append("cancel") }
+}
+
+/// A layer that takes over its descendants' presses once they move, as a scroll view does.
+@MainActor
+private final class TakingWatcher: Layer {
+    override var watchesDescendantPresses: Bool { true }
+    override func shouldTakeOverPress(_ press: DescendantPress) -> PressTakeover {
+        press.isBeginning ? .undecided : abs(press.translation.y) > 8 ? .takeOver : .undecided
+    }
+    override func pointerPressed(_ event: PointerEvent) -> Bool { true }
+}
+
+/// A recognizer that never decides anything by itself.
+@MainActor
+private final class Undecided: GestureRecognizer {
+    var actions = 0
+    override func performAction() { actions += 1 }
+}
+
+/// Records the states a recognizer's action saw.
+@MainActor
+private final class StateLog {
+    var entries: [String] = []
+    func note(_ name: String, _ recognizer: GestureRecognizer) { entries.append("\(name) \(recognizer.state)") }
+}
+
+@MainActor
+@Suite struct GestureRecognizerTests {
+    private func scene() -> (HeadlessScene, PressTarget) {
+        let scene = HeadlessScene(width: 200, height: 200)
+        let target = PressTarget()
+        target.frame = Rect(x: 0, y: 0, width: 200, height: 200)
+        scene.root.addSublayer(target)
+        return (scene, target)
+    }
+
+    private func press(_ scene: HeadlessScene, at point: Point, time: UInt32 = 0) {
+        scene.host.input.post(.pointerEntered(point), time: time)
+        scene.host.input.post(.pointerButton(.left, isPressed: true), time: time)
+    }
+
+    private func release(_ scene: HeadlessScene, time: UInt32 = 0) {
+        scene.host.input.post(.pointerButton(.left, isPressed: false), time: time)
+    }
+
+    @Test func aQuickPressIsATapAndAHeldOneALongPress() throws {
+        let (scene, target) = scene()
+        let log = StateLog()
+        let tap = TapGestureRecognizer { log.note("tap", $0) }
+        let long = LongPressGestureRecognizer { log.note("long", $0) }
+        long.minimumDuration = 10
+        target.addGestureRecognizer(tap)
+        target.addGestureRecognizer(long)
+
+        // Lifted before the hold elapses (the loop never ran): a tap, and the long press fails.
+        press(scene, at: Point(x: 50, y: 50))
+        release(scene)
+        #expect(log.entries == ["tap ended"])
+        #expect(tap.state == .possible && long.state == .possible, "both reset once the press ended")
+        // The tap won the press, so the layer under it does not see a release.
+        #expect(target.log == ["press", "cancel"])
+
+        // Held until the hold elapses: the long press begins, and the tap is out.
+        log.entries = []
+        target.log = []
+        long.minimumDuration = 0
+        press(scene, at: Point(x: 50, y: 50))
+        try scene.step(until: { long.state == .began })
+        #expect(tap.state == .failed)
+        scene.host.input.post(.pointerMoved(Point(x: 52, y: 51)))
+        release(scene)
+        #expect(log.entries == ["long began", "long changed", "long ended"])
+        #expect(target.log == ["press", "cancel"])
+    }
+
+    @Test func aSingleTapWaitsForTheDoubleTapToFail() throws {
+        let (scene, target) = scene()
+        scene.host.input.doubleClickInterval = .milliseconds(1)
+        let log = StateLog()
+        let double = TapGestureRecognizer(taps: 2) { log.note("double", $0) }
+        let single = TapGestureRecognizer { log.note("single", $0) }
+        single.require(toFail: double)
+        target.addGestureRecognizer(single)
+        target.addGestureRecognizer(double)
+
+        // One tap: the single waits while the double might still come.
+        press(scene, at: Point(x: 50, y: 50), time: 100)
+        release(scene, time: 150)
+        #expect(log.entries.isEmpty)
+        // The double's wait runs out on the loop: then the single goes ahead.
+        try scene.step(until: { !log.entries.isEmpty })
+        #expect(log.entries == ["single ended"])
+
+        // Two taps in quick succession (the loop does not run between them): only the double.
+        log.entries = []
+        scene.host.input.doubleClickInterval = .seconds(5)
+        press(scene, at: Point(x: 50, y: 50), time: 1000)
+        release(scene, time: 1050)
+        press(scene, at: Point(x: 52, y: 50), time: 1100)
+        release(scene, time: 1150)
+        #expect(log.entries == ["double ended"])
+        #expect(single.state == .possible && double.state == .possible)
+    }
+
+    @Test func aPanWithAnAxisFailsAcrossIt() throws {
+        let (scene, target) = scene()
+        let log = StateLog()
+        let pan = PanGestureRecognizer(axis: .vertical) { log.note("pan", $0) }
+        target.addGestureRecognizer(pan)
+
+        // Sideways first: not this pan's, and the layer keeps its press.
+        press(scene, at: Point(x: 100, y: 100))
+        scene.host.input.post(.pointerMoved(Point(x: 120, y: 103)))
+        release(scene)
+        #expect(log.entries.isEmpty)
+        #expect(target.log == ["press", "drag", "release"])
+
+        // Downwards: the pan begins past the threshold, follows, and ends.
+        target.log = []
+        press(scene, at: Point(x: 100, y: 100), time: 0)
+        scene.host.input.post(.pointerMoved(Point(x: 101, y: 105)), time: 10)
+        #expect(log.entries.isEmpty, "not past the drag threshold yet")
+        scene.host.input.post(.pointerMoved(Point(x: 102, y: 120)), time: 20)
+        #expect(pan.translation == Point(x: 2, y: 20))
+        #expect(pan.velocity == Point(x: 100, y: 1500))
+        scene.host.input.post(.pointerMoved(Point(x: 102, y: 130)), time: 30)
+        release(scene, time: 40)
+        #expect(log.entries == ["pan began", "pan changed", "pan ended"])
+        // Recognising cancelled the layer's press: it never sees the release.
+        #expect(target.log == ["press", "drag", "cancel"])
+    }
+
+    @Test func aPanThatLeavesPressesAloneDoesNotCancelThem() throws {
+        let (scene, target) = scene()
+        let pan = PanGestureRecognizer()
+        pan.cancelsPressesInView = false
+        target.addGestureRecognizer(pan)
+        press(scene, at: Point(x: 100, y: 100))
+        scene.host.input.post(.pointerMoved(Point(x: 100, y: 140)))
+        #expect(pan.state == .began)
+        release(scene)
+        #expect(target.log == ["press", "drag", "release"])
+    }
+
+    @Test func aScrollingAncestorTakesThePressFromTheRecognizersBelowIt() throws {
+        let scene = HeadlessScene(width: 200, height: 200)
+        let watcher = TakingWatcher()
+        watcher.frame = Rect(x: 0, y: 0, width: 200, height: 200)
+        let target = PressTarget()
+        target.frame = Rect(x: 0, y: 0, width: 200, height: 200)
+        watcher.addSublayer(target)
+        scene.root.addSublayer(watcher)
+        let log = StateLog()
+        let long = LongPressGestureRecognizer { log.note("long", $0) }
+        long.minimumDuration = 10
+        long.allowableMovement = 50
+        target.addGestureRecognizer(long)
+
+        press(scene, at: Point(x: 100, y: 100))
+        scene.host.input.post(.pointerMoved(Point(x: 100, y: 120)))
+        #expect(target.log == ["press", "cancel"], "the watcher took the press")
+        #expect(long.state == .possible && long.numberOfPresses == 0, "failed and reset: it follows nothing any more")
+        // Its hold elapsing later cannot begin it.
+        long.minimumDuration = 0
+        try scene.loop.runOnce(timeout: .milliseconds(1))
+        release(scene)
+        #expect(log.entries.isEmpty)
+    }
+
+    @Test func simultaneousRecognitionIsOptIn() {
+        let (scene, target) = scene()
+        let log = StateLog()
+        let pan = PanGestureRecognizer { log.note("pan", $0) }
+        let pinch = PinchGestureRecognizer { log.note("pinch", $0) }
+        target.addGestureRecognizer(pan)
+        target.addGestureRecognizer(pinch)
+
+        func spread() {
+            scene.host.input.post(.touchDown(id: 1, at: Point(x: 50, y: 100)), time: 0)
+            scene.host.input.post(.touchDown(id: 2, at: Point(x: 150, y: 100)), time: 0)
+            // Both fingers move apart and down: the centre moves 20 points, the spread 25.
+            scene.host.input.post(.touchMoved(id: 1, to: Point(x: 25, y: 120)), time: 10)
+            scene.host.input.post(.touchMoved(id: 2, to: Point(x: 175, y: 120)), time: 10)
+            scene.host.input.post(.touchUp(id: 1), time: 20)
+            scene.host.input.post(.touchUp(id: 2), time: 20)
+        }
+
+        // The pan sees the centre move first and wins; the pinch fails.
+        spread()
+        #expect(log.entries.first == "pan began")
+        #expect(!log.entries.contains { $0.hasPrefix("pinch") })
+
+        // Allowed together, both recognise.
+        log.entries = []
+        pinch.recognizesSimultaneously = { $0 === pan }
+        spread()
+        #expect(log.entries.contains("pan began") && log.entries.contains("pinch began"))
+        #expect(log.entries.contains("pinch ended") && log.entries.contains("pan ended"))
+    }
+
+    @Test func twoFingersPinch() {
+        let (scene, target) = scene()
+        var scales: [Double] = []
+        let pinch = PinchGestureRecognizer { scales.append($0.scale) }
+        target.addGestureRecognizer(pinch)
+        scene.host.input.post(.touchDown(id: 1, at: Point(x: 50, y: 100)))
+        scene.host.input.post(.touchDown(id: 2, at: Point(x: 150, y: 100)))
+        scene.host.input.post(.touchMoved(id: 1, to: Point(x: 25, y: 100)))
+        scene.host.input.post(.touchMoved(id: 2, to: Point(x: 175, y: 100)))
+        #expect(pinch.state == .changed)
+        #expect(scales.last == 1.5)
+        scene.host.input.post(.touchUp(id: 2))
+        #expect(scales.count == 3, "began, changed, ended")
+        #expect(pinch.state == .ended, "until its last finger lifts")
+        scene.host.input.post(.touchUp(id: 1))
+        #expect(pinch.state == .possible)
+    }
+
+    @Test func touchpadPinchesAndSwipesReachTheRecognizersUnderThePointer() {
+        let (scene, target) = scene()
+        let log = StateLog()
+        var scales: [Double] = []
+        let pinch = PinchGestureRecognizer {
+            log.note("pinch", $0)
+            scales.append($0.scale)
+        }
+        let pan = PanGestureRecognizer { log.note("pan", $0) }
+        target.addGestureRecognizer(pinch)
+        target.addGestureRecognizer(pan)
+        scene.host.input.post(.pointerEntered(Point(x: 100, y: 100)))
+
+        scene.host.input.post(.touchpadPinch(TouchpadPinch(phase: .began, fingers: 2)))
+        scene.host.input.post(.touchpadPinch(TouchpadPinch(phase: .changed, scale: 2)))
+        // Hostile steps: not finite, not positive. They change nothing.
+        scene.host.input.post(.touchpadPinch(TouchpadPinch(phase: .changed, deltaX: .nan, scale: .nan, rotation: .infinity)))
+        scene.host.input.post(.touchpadPinch(TouchpadPinch(phase: .changed, scale: -3)))
+        scene.host.input.post(.touchpadPinch(TouchpadPinch(phase: .ended)))
+        #expect(log.entries == ["pinch began", "pinch changed", "pinch changed", "pinch changed", "pinch ended"])
+        #expect(scales == [1, 2, 1, 1, 1])
+
+        log.entries = []
+        scene.host.input.post(.touchpadSwipe(TouchpadSwipe(phase: .began, fingers: 3)))
+        scene.host.input.post(.touchpadSwipe(TouchpadSwipe(phase: .changed, deltaX: 30, deltaY: -4)))
+        #expect(pan.translation == Point(x: 30, y: -4))
+        scene.host.input.post(.touchpadSwipe(TouchpadSwipe(phase: .cancelled)))
+        #expect(log.entries == ["pan began", "pan changed", "pan cancelled"])
+        // An update with no beginning goes nowhere.
+        scene.host.input.post(.touchpadSwipe(TouchpadSwipe(phase: .changed, deltaX: 5)))
+        #expect(log.entries.count == 3)
+    }
+
+    @Test func aRecognizerThatNeverDecidesIsEndedWhenItsPressesEnd() {
+        let (scene, target) = scene()
+        let stuck = Undecided()
+        let tap = TapGestureRecognizer()
+        tap.require(toFail: stuck)
+        var taps = 0
+        tap.action = { _ in taps += 1 }
+        target.addGestureRecognizer(stuck)
+        target.addGestureRecognizer(tap)
+        press(scene, at: Point(x: 10, y: 10))
+        release(scene)
+        // The undecided one had no way on: it failed, so the tap that waited for it went ahead.
+        #expect(taps == 1)
+        #expect(stuck.actions == 0 && stuck.state == .possible)
+    }
+
+    @Test func removingTheLayerOrDisablingCancelsAGestureUnderWay() {
+        let (scene, target) = scene()
+        let log = StateLog()
+        let pan = PanGestureRecognizer { log.note("pan", $0) }
+        target.addGestureRecognizer(pan)
+        press(scene, at: Point(x: 100, y: 100))
+        scene.host.input.post(.pointerMoved(Point(x: 100, y: 150)))
+        pan.isEnabled = false
+        #expect(log.entries == ["pan began", "pan cancelled"])
+        scene.host.input.post(.pointerMoved(Point(x: 100, y: 160)))
+        release(scene)
+        #expect(log.entries.count == 2)
+
+        pan.isEnabled = true
+        log.entries = []
+        press(scene, at: Point(x: 100, y: 100))
+        scene.host.input.post(.pointerMoved(Point(x: 100, y: 150)))
+        target.removeFromSuperlayer()
+        #expect(log.entries == ["pan began", "pan cancelled"])
+        release(scene)
+        #expect(pan.state == .possible)
+    }
+}
