@@ -1,6 +1,7 @@
 // photo-grid: photos in a waterfall of three columns, each cropped to its own shape with a
 // caption under it, laid out by specs on workers; more load as the scroll nears the end (a timer
-// stands in for the network), with a loading row meanwhile, up to 300 photos.
+// stands in for the network), with a loading row meanwhile, up to 300 photos. Pinch (two fingers
+// or the touchpad) for fewer, larger columns or more, smaller ones.
 import FeedKit
 import Glibc
 import Strata
@@ -65,6 +66,13 @@ func run() throws {
             fetch.finish(hasMore: count + 30 < 300)
         }
     }
+    var columns = 3
+    grid.addGestureRecognizer(PinchGestureRecognizer { pinch in
+        guard pinch.scale > 1.25 || pinch.scale < 0.8 else { return }
+        columns = min(max(columns + (pinch.scale > 1 ? -1 : 1), 2), 5)
+        grid.arrangement = .waterfall(columns: columns, spacing: 12)
+        pinch.setScale(1)
+    })
     window.contentLayer.addSublayer(grid)
     window.contentLayer.layoutSpecHandler = { _ in .inset(EdgeInsets(horizontal: 12, vertical: 0), .layer(grid)) }
     try session.run()

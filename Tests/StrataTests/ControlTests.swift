@@ -72,6 +72,43 @@ struct ControlTests {
         #expect(!button.isHighlighted && !button.isTracking)
     }
 
+    @Test func aTapOnAButtonIsTheButtonsNotItsCardsTapRecognizers() throws {
+        let card = Layer()
+        card.frame = Rect(x: 0, y: 0, width: 200, height: 100)
+        let button = Button(title: "OK"), log = EventLog()
+        var cardTaps = 0, cardLongPresses = 0
+        card.addGestureRecognizer(TapGestureRecognizer { _ in cardTaps += 1 })
+        let long = LongPressGestureRecognizer { if $0.state == .began { cardLongPresses += 1 } }
+        long.minimumDuration = 0
+        card.addGestureRecognizer(long)
+        let scene = HeadlessScene(width: 200, height: 100)
+        scene.root.addSublayer(card)
+        button.frame = Rect(x: 20, y: 20, width: 100, height: 40)
+        card.addSublayer(button)
+        log.watch(button)
+        try scene.settle()
+
+        // A click on the button: the button's, and the card's tap never hears of it.
+        scene.host.input.post(.pointerEntered(inside))
+        press(scene)
+        release(scene)
+        #expect(log.take() == ["down", "upInside", "primary"])
+        #expect(cardTaps == 0)
+        // A click beside it is the card's.
+        scene.host.input.post(.pointerMoved(outside))
+        press(scene)
+        release(scene)
+        #expect(cardTaps == 1)
+        // Other gestures still see presses on the button: held, it is the card's long press, and
+        // the button is cancelled, not clicked.
+        scene.host.input.post(.pointerMoved(inside))
+        press(scene)
+        try scene.step(until: { cardLongPresses == 1 })
+        release(scene)
+        #expect(log.take() == ["down"])
+        #expect(!button.isHighlighted)
+    }
+
     @Test func highlightFollowsADragOutAndBackIn() throws {
         let button = Button(title: "OK"), log = EventLog()
         let scene = try scene(with: button, log: log)

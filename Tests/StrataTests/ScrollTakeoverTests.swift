@@ -67,6 +67,42 @@ final class MotionClock {
 
 @MainActor
 struct ScrollTakeoverTests {
+    @Test func aPinchOnAScrollViewStopsItsDragAndAScrollStopsACellsLongPress() throws {
+        let drag = try DragScene()
+        var scales: [Double] = []
+        drag.scroll.addGestureRecognizer(PinchGestureRecognizer { scales.append($0.scale) })
+        // One finger on the empty content drags it.
+        drag.input.post(.touchDown(id: 1, at: Point(x: 100, y: 150)), time: 0)
+        drag.input.post(.touchMoved(id: 1, to: Point(x: 100, y: 145)), time: 10)
+        #expect(drag.scroll.contentOffset.y == 5)
+        // A second finger spreads from the first: a pinch, which takes both from the drag.
+        drag.input.post(.touchDown(id: 2, at: Point(x: 100, y: 185)), time: 20)
+        drag.input.post(.touchMoved(id: 2, to: Point(x: 100, y: 195)), time: 30)
+        drag.input.post(.touchMoved(id: 1, to: Point(x: 100, y: 125)), time: 40)
+        // The spread went from 20 to 35 points.
+        #expect(scales == [1.75])
+        #expect(!drag.scroll.isTracking)
+        let offset = drag.scroll.contentOffset
+        drag.input.post(.touchMoved(id: 1, to: Point(x: 100, y: 105)), time: 50)
+        #expect(drag.scroll.contentOffset == offset, "the content no longer follows the finger")
+        #expect(scales.last == 2.25)
+        drag.input.post(.touchUp(id: 1), time: 60)
+        drag.input.post(.touchUp(id: 2), time: 60)
+
+        // A long press on the button loses the finger to the scroll view once it drags.
+        var began = 0
+        let long = LongPressGestureRecognizer { if $0.state == .began { began += 1 } }
+        long.allowableMovement = 100
+        long.minimumDuration = 10
+        drag.button.addGestureRecognizer(long)
+        drag.touch("down", 80, 40, at: 1000)
+        drag.touch("move", 80, 10, at: 1010)
+        #expect(drag.scroll.isTracking)
+        #expect(long.numberOfPresses == 0 && long.state == .possible)
+        drag.touch("up", 80, 10, at: 1020)
+        #expect(began == 0)
+    }
+
     @Test func aFingerDraggingUpFromAButtonScrollsAndCancelsTheButton() throws {
         let drag = try DragScene()
         drag.touch("down", 80, 40, at: 1000)

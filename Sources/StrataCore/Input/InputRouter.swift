@@ -394,55 +394,48 @@ public final class InputRouter {
     /// A press being begun, while its recognizers enroll: a claim then finds it here.
     private var pendingPress: (pointer: GesturePointer, handler: Layer?, press: WatchedPress)?
 
-    /// A recognizer won `pointers`: the layers holding those presses at or below its layer are
-    /// cancelled, no scroll view may take them over, and the rest of each press is the
-    /// recognizers' alone.
+    /// A recognizer won `pointers`: the layers holding those presses are cancelled (the hit
+    /// layer or an ancestor it bubbled to, such as a scroll view dragging), no scroll view may
+    /// take them over, and the rest of each press is the recognizers' alone.
     private func claim(_ pointers: Set<GesturePointer>, for recognizer: GestureRecognizer) {
-        guard let owner = recognizer.layer else { return }
-        func covers(_ holder: Layer) -> Bool { holder === owner || holder.isDescendant(of: owner) }
         for pointer in pointers {
+            let source: PointerSource
+            switch pointer {
+            case .mouse: source = .mouse
+            case let .touch(id): source = .touch(id: id)
+            case .touchpad: continue
+            }
+            if var pending = pendingPress, pending.pointer == pointer {
+                // Still beginning: the holder has seen the press and loses it.
+                if let holder = pending.handler {
+                    holder.pointerCancelled(pointerEvent(for: holder, at: pending.press.start.hostLocation, source: source,
+                                                         time: pending.press.start.time))
+                }
+                pending.handler = nil
+                pending.press.watchers = []
+                pendingPress = pending
+                if pointer == .mouse { mouseClaimed = true }
+                continue
+            }
             switch pointer {
             case .mouse:
-                if var pending = pendingPress, pending.pointer == .mouse {
-                    // Still beginning: the holder has seen the press and loses it.
-                    if let holder = pending.handler, covers(holder) {
-                        holder.pointerCancelled(pointerEvent(for: holder, at: pending.press.start.hostLocation, source: .mouse, time: pending.press.start.time))
-                        pending.handler = nil
-                    }
-                    pending.press.watchers = []
-                    pendingPress = pending
-                    mouseClaimed = pending.handler == nil
-                    continue
-                }
                 // Also while the last button's release is being handled: the release then goes
                 // to the recognizers alone.
                 guard let point = pointerLocation else { continue }
-                mousePress?.watchers = []
                 if let grab = mouseGrab?.layer.flatMap(attached) {
-                    guard covers(grab) else { continue }
                     grab.pointerCancelled(pointerEvent(for: grab, at: point, source: .mouse, time: Self.now))
                 }
                 mouseGrab = nil
                 mousePress = nil
                 mouseClaimed = true
             case let .touch(id):
-                if var pending = pendingPress, pending.pointer == pointer {
-                    if let holder = pending.handler, covers(holder) {
-                        holder.pointerCancelled(pointerEvent(for: holder, at: pending.press.start.hostLocation, source: .touch(id: id), time: pending.press.start.time))
-                        pending.handler = nil
-                    }
-                    pending.press.watchers = []
-                    pendingPress = pending
-                    continue
-                }
                 guard var touch = touches[id] else { continue }
+                let holder = touch.handler.flatMap(attached)
+                touch.handler = nil
                 touch.press.watchers = []
-                if let holder = touch.handler.flatMap(attached), covers(holder) {
-                    touch.handler = nil
-                    touches[id] = touch
+                touches[id] = touch
+                if let holder {
                     holder.pointerCancelled(pointerEvent(for: holder, at: touch.location, source: .touch(id: id), time: Self.now))
-                } else {
-                    touches[id] = touch
                 }
             case .touchpad:
                 continue
