@@ -187,6 +187,18 @@ open class GestureRecognizer {
     }
 }
 
+extension TouchpadGesturePhase {
+    /// The state a recognizer that follows the touchpad's gesture moves to at this phase.
+    var gestureState: GestureRecognizer.State {
+        switch self {
+        case .began: .began
+        case .changed: .changed
+        case .ended: .ended
+        case .cancelled: .cancelled
+        }
+    }
+}
+
 /// A device whose presses recognizers follow: the mouse, one finger, or the touchpad's gesture.
 enum GesturePointer: Hashable {
     case mouse

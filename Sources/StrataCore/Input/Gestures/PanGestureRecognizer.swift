@@ -69,17 +69,8 @@ open class PanGestureRecognizer: GestureRecognizer {
 
     open override func touchpadSwiped(_ swipe: TouchpadSwipe, at location: Point) {
         guard acceptsTouchpadSwipes else { return transition(to: .failed) }
-        switch swipe.phase {
-        case .began:
-            transition(to: .began)
-        case .changed:
-            translation = Point(x: translation.x + swipe.deltaX, y: translation.y + swipe.deltaY)
-            transition(to: .changed)
-        case .ended:
-            transition(to: .ended)
-        case .cancelled:
-            transition(to: .cancelled)
-        }
+        if swipe.phase == .changed { translation = Point(x: translation.x + swipe.deltaX, y: translation.y + swipe.deltaY) }
+        transition(to: swipe.phase.gestureState)
     }
 
     open override func reset() {

@@ -75,16 +75,13 @@ open class PinchGestureRecognizer: GestureRecognizer {
         case .began:
             touchpadScale = 1
             rebase()
-            transition(to: .began)
         case .changed:
             touchpadScale = pinch.scale
             scale = min(max(baseScale * pinch.scale / touchpadReference, 1e-3), 1e3)
-            transition(to: .changed)
-        case .ended:
-            transition(to: .ended)
-        case .cancelled:
-            transition(to: .cancelled)
+        case .ended, .cancelled:
+            break
         }
+        transition(to: pinch.phase.gestureState)
     }
 
     open override func reset() {
