@@ -83,6 +83,20 @@ struct HorizontalListTests {
         #expect(list.contentSize.width > 300)
     }
 
+    @Test func aOneColumnGridIsAListWithGaps() throws {
+        let carousel = try CarouselScene()
+        let list = carousel.carousel
+        let widths = (0..<4).compactMap { list.height(ofItem: $0) }
+        list.arrangement = .grid(columns: 1, spacing: 8)
+        try carousel.scene.settle(until: { list.pendingPrelayouts == 0 && list.cell(at: 3) != nil })
+        var x = 0.0
+        for index in 0..<4 {
+            let cell = try #require(list.cell(at: index))
+            #expect(cell.frame.minX == x && cell.frame.height == 80 && cell.frame.width == widths[index], "item \(index) at \(cell.frame)")
+            x += widths[index] + 8
+        }
+    }
+
     @Test func scrollingSidewaysRecyclesAndScrollToItemAimsAlongTheAxis() throws {
         let carousel = try CarouselScene()
         let list = carousel.carousel

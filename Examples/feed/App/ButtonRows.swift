@@ -74,6 +74,8 @@ final class CarouselRow: ListCell {
         backgroundColor = .white
         carousel.name = "carousel"
         carousel.axis = .horizontal
+        // One column with gaps: the chips stand 8 points apart.
+        carousel.arrangement = .grid(columns: 1, spacing: 8)
         carousel.scrollsWithMouseDrag = true
         carousel.estimatedItemHeight = 90
         addSublayer(carousel)

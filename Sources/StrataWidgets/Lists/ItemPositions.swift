@@ -5,7 +5,8 @@ public enum ListArrangement: Equatable, Sendable {
     /// One item per row, as wide as the list.
     case list
     /// `columns` items per row, each a column wide; a row is as tall as its tallest item, and
-    /// rows and columns are `spacing` apart.
+    /// rows and columns are `spacing` apart. With one column, a list with gaps between its
+    /// items (a carousel's chips).
     case grid(columns: Int, spacing: Double = 0)
     /// `columns` columns, each item placed under the shortest column so far, at its own height
     /// (a masonry layout, as Pinterest's); items and columns are `spacing` apart.
