@@ -9,9 +9,9 @@ import WaylandClient
 ///
 /// It binds `wl_compositor`, `wl_shm` and, when offered, `xdg_wm_base` (answering its pings),
 /// `wl_subcompositor`, `zxdg_decoration_manager_v1`, `wp_viewporter`,
-/// `wp_fractional_scale_manager_v1`, `wp_presentation` and every seat, each at the highest version
-/// both Strata (`Versions`) and the compositor support, and keeps track of outputs and their
-/// scales and of seats as they come and go. Main actor only.
+/// `wp_fractional_scale_manager_v1`, `wp_presentation`, `zwp_pointer_gestures_v1` and every seat,
+/// each at the highest version both Strata (`Versions`) and the compositor support, and keeps
+/// track of outputs and their scales and of seats as they come and go. Main actor only.
 @MainActor
 public final class WaylandSession {
     /// The connection to the compositor.
@@ -40,6 +40,10 @@ public final class WaylandSession {
     public let primarySelectionManager: ZwpPrimarySelectionDeviceManagerV1?
     /// `zwp_text_input_manager_v3`, when offered: input methods for text fields.
     public let textInputManager: ZwpTextInputManagerV3?
+    /// `zwp_pointer_gestures_v1`, when offered and the session follows seats: touchpad pinches
+    /// and swipes for each seat's pointer. Released (version 2) with the session; the gesture
+    /// objects made from it do not depend on it.
+    public let pointerGestures: ZwpPointerGesturesV1?
     /// The clipboard the session's windows share: the first seat's, in memory until it has one.
     public let clipboard = Clipboard()
     /// The primary selection the session's windows share.
@@ -197,6 +201,8 @@ public final class WaylandSession {
         dataDeviceManager = try optional(WlDataDeviceManager.self, Versions.dataDeviceManager)
         primarySelectionManager = try optional(ZwpPrimarySelectionDeviceManagerV1.self, Versions.primarySelectionManager)
         textInputManager = try optional(ZwpTextInputManagerV3.self, Versions.textInputManager)
+        // Gestures come through a seat's pointer, which an adopted session never has.
+        pointerGestures = try followsSeats ? optional(ZwpPointerGesturesV1.self, Versions.pointerGestures) : nil
 
         shm.addListener { [weak self] event in
             if case let .format(format) = event { self?.shmFormats.insert(format) }
@@ -352,6 +358,8 @@ enum Versions {
     static let dataDeviceManager: UInt32 = 3
     static let primarySelectionManager: UInt32 = 1
     static let textInputManager: UInt32 = 1
+    /// 2 for `release`; 3 adds only hold gestures, which have no `InputEvent`.
+    static let pointerGestures: UInt32 = 2
     /// 4 adds the output's name and description.
     static let output: UInt32 = 4
     /// 8: pointer frames, axis sources and stops (5), and high-resolution wheel steps

@@ -31,7 +31,8 @@ private let fixtures = repository.appendingPathComponent("Tests/WaylandScannerTe
         let drift = try expected.drift(against: repository.appendingPathComponent("Sources/WaylandProtocols/Generated"))
         #expect(drift.isEmpty, "run: swift run strata-scanner Protocols Sources/WaylandProtocols/Generated")
         #expect(expected.files.keys.sorted() == [
-            "FractionalScaleV1.swift", "PresentationTime.swift", "TextInputUnstableV3.swift", "Viewporter.swift", "VirtualKeyboardUnstableV1.swift",
+            "FractionalScaleV1.swift", "PointerGesturesUnstableV1.swift", "PresentationTime.swift", "TextInputUnstableV3.swift", "Viewporter.swift",
+            "VirtualKeyboardUnstableV1.swift",
             "Wayland.swift", "WlrVirtualPointerUnstableV1.swift",
             "WpPrimarySelectionUnstableV1.swift", "XdgDecorationUnstableV1.swift", "XdgShell.swift",
         ])

@@ -28,6 +28,18 @@ public enum TouchScript: Sendable {
     case cancel
 }
 
+/// One touchpad gesture event as a test scripts it, sent to every swipe or pinch object of the
+/// seat's pointers (`zwp_pointer_gesture_swipe_v1`, `zwp_pointer_gesture_pinch_v1`). `cancelled`
+/// is the raw protocol int, so tests can send values other than 0 and 1.
+public enum GestureScript: Sendable {
+    case swipeBegin(serial: UInt32, time: UInt32, surface: UInt32, fingers: UInt32)
+    case swipeUpdate(time: UInt32, dx: Double, dy: Double)
+    case swipeEnd(serial: UInt32, time: UInt32, cancelled: Int32)
+    case pinchBegin(serial: UInt32, time: UInt32, surface: UInt32, fingers: UInt32)
+    case pinchUpdate(time: UInt32, dx: Double, dy: Double, scale: Double, rotation: Double)
+    case pinchEnd(serial: UInt32, time: UInt32, cancelled: Int32)
+}
+
 /// What a scripted seat saw its clients do.
 public struct SeatObservations: Sendable {
     /// One `wl_pointer.set_cursor` request.
@@ -49,17 +61,29 @@ public struct SeatObservations: Sendable {
     /// Pointers and touches the clients hold now.
     public var livePointers = 0
     public var liveTouches = 0
+    /// `zwp_pointer_gestures_v1` binds and releases, and the swipe and pinch objects made from
+    /// them, and those the clients hold now.
+    public var gesturesBound = 0
+    public var gesturesReleased = 0
+    public var swipesCreated = 0
+    public var pinchesCreated = 0
+    public var liveSwipes = 0
+    public var livePinches = 0
     public var cursorRequests: [CursorRequest] = []
-    /// How many scripts (`pointer(_:)`, `touch(_:)`, capability changes) the seat has sent.
+    /// How many scripts (`pointer(_:)`, `touch(_:)`, `gestures(_:)`, capability changes) the
+    /// seat has sent.
     public var scriptsSent = 0
 }
 
 extension TestCompositor {
     /// Advertises a scripted `wl_seat` at `version` with a pointer and a touch screen that send
-    /// what tests script; a test's handle on it.
+    /// what tests script; a test's handle on it. With `gesturesVersion`, a
+    /// `zwp_pointer_gestures_v1` at that version comes with it, for the seat's pointers.
     public func addPointerSeat(name: String = "scripted", version: Int32 = 8,
-                               capabilities: WlSeat.Capability = [.pointer, .touch]) -> ScriptedSeat {
-        let seat = ScriptedSeat(compositor: self, name: name, version: version, capabilities: capabilities)
+                               capabilities: WlSeat.Capability = [.pointer, .touch],
+                               gesturesVersion: Int32? = nil) -> ScriptedSeat {
+        let seat = ScriptedSeat(compositor: self, name: name, version: version, capabilities: capabilities,
+                                gesturesVersion: gesturesVersion)
         let server = seat.server
         run { state in
             state.keepAlive(server)
@@ -79,9 +103,10 @@ public final class ScriptedSeat: Sendable {
     /// A copy of what the seat has seen now.
     public var observed: SeatObservations { server.observations.withLock { $0 } }
 
-    fileprivate init(compositor: TestCompositor, name: String, version: Int32, capabilities: WlSeat.Capability) {
+    fileprivate init(compositor: TestCompositor, name: String, version: Int32, capabilities: WlSeat.Capability,
+                     gesturesVersion: Int32?) {
         self.compositor = compositor
-        server = PointerSeatServer(name: name, version: version, capabilities: capabilities)
+        server = PointerSeatServer(name: name, version: version, capabilities: capabilities, gesturesVersion: gesturesVersion)
     }
 
     /// Sends `capabilities` to every bound seat.
@@ -107,6 +132,12 @@ public final class ScriptedSeat: Sendable {
         let server = server
         compositor.run { _ in server.send(events) }
     }
+
+    /// Sends `events` to every swipe or pinch object, in order, in one go.
+    public func gestures(_ events: [GestureScript]) {
+        let server = server
+        compositor.run { _ in server.send(events) }
+    }
 }
 
 /// The seat's libwayland-server side. `@unchecked Sendable` only so the handle can pass it to
@@ -114,19 +145,21 @@ public final class ScriptedSeat: Sendable {
 private final class PointerSeatServer: ResourceServer, @unchecked Sendable {
     private lazy var router = ResourceRouter(self)
     /// Tags passed as each resource's implementation pointer, to tell the interfaces apart.
-    enum Kind: Int { case seat = 1, pointer, touch, keyboard }
+    enum Kind: Int { case seat = 1, pointer, touch, keyboard, gestures, swipe, pinch, hold }
 
     let name: String
     let version: Int32
+    let gesturesVersion: Int32?
     let observations = Locked(SeatObservations())
     private var capabilities: WlSeat.Capability
     private var global: OpaquePointer?
     private var resources: [(kind: Kind, resource: OpaquePointer)] = []
 
-    init(name: String, version: Int32, capabilities: WlSeat.Capability) {
+    init(name: String, version: Int32, capabilities: WlSeat.Capability, gesturesVersion: Int32?) {
         self.name = name
         self.version = version
         self.capabilities = capabilities
+        self.gesturesVersion = gesturesVersion
     }
 
     func advertise(on display: OpaquePointer) {
@@ -135,6 +168,13 @@ private final class PointerSeatServer: ResourceServer, @unchecked Sendable {
         global = wl_global_create(display, serverInterface(WlSeat.self), version, data) { client, data, version, id in
             let server = Unmanaged<PointerSeatServer>.fromOpaque(data!).takeUnretainedValue()
             server.bind(client!, version: Int32(version), id: id)
+        }
+        if let gesturesVersion {
+            wl_global_create(display, serverInterface(ZwpPointerGesturesV1.self), gesturesVersion, data) { client, data, version, id in
+                let server = Unmanaged<PointerSeatServer>.fromOpaque(data!).takeUnretainedValue()
+                server.make(ZwpPointerGesturesV1.self, client!, Int32(version), id: id, kind: .gestures)
+                server.observations.withLock { $0.gesturesBound += 1 }
+            }
         }
     }
 
@@ -227,6 +267,29 @@ private final class PointerSeatServer: ResourceServer, @unchecked Sendable {
         observations.withLock { $0.scriptsSent += 1 }
     }
 
+    func send(_ events: [GestureScript]) {
+        for gesture in resources where gesture.kind == .swipe || gesture.kind == .pinch {
+            let resource = gesture.resource
+            for event in events {
+                switch (gesture.kind, event) {
+                case let (.swipe, .swipeBegin(serial, time, surface, fingers)), let (.pinch, .pinchBegin(serial, time, surface, fingers)):
+                    guard let surface = surfaceResource(surface, of: resource) else { continue }
+                    post(resource, 0, [wl_argument(u: serial), wl_argument(u: time), wl_argument(o: surface), wl_argument(u: fingers)])
+                case let (.swipe, .swipeUpdate(time, dx, dy)):
+                    post(resource, 1, [wl_argument(u: time), fixed(dx), fixed(dy)])
+                case let (.pinch, .pinchUpdate(time, dx, dy, scale, rotation)):
+                    post(resource, 1, [wl_argument(u: time), fixed(dx), fixed(dy), fixed(scale), fixed(rotation)])
+                case let (.swipe, .swipeEnd(serial, time, cancelled)), let (.pinch, .pinchEnd(serial, time, cancelled)):
+                    post(resource, 2, [wl_argument(u: serial), wl_argument(u: time), wl_argument(i: cancelled)])
+                default:
+                    // The other kind's event.
+                    continue
+                }
+            }
+        }
+        observations.withLock { $0.scriptsSent += 1 }
+    }
+
     private func post(_ resource: OpaquePointer, _ opcode: UInt32, _ arguments: [wl_argument]) {
         var arguments = arguments
         arguments.withUnsafeMutableBufferPointer { wl_resource_post_event_array(resource, opcode, $0.baseAddress) }
@@ -276,6 +339,19 @@ private final class PointerSeatServer: ResourceServer, @unchecked Sendable {
             wl_resource_destroy(resource)
         case (.keyboard, 0):
             wl_resource_destroy(resource)
+        case (.gestures, 0):
+            make(ZwpPointerGestureSwipeV1.self, client, version, id: args[0].n, kind: .swipe)
+            observations.withLock { $0.swipesCreated += 1; $0.liveSwipes += 1 }
+        case (.gestures, 1):
+            make(ZwpPointerGesturePinchV1.self, client, version, id: args[0].n, kind: .pinch)
+            observations.withLock { $0.pinchesCreated += 1; $0.livePinches += 1 }
+        case (.gestures, 2):
+            observations.withLock { $0.gesturesReleased += 1 }
+            wl_resource_destroy(resource)
+        case (.gestures, 3):
+            make(ZwpPointerGestureHoldV1.self, client, version, id: args[0].n, kind: .hold)
+        case (.swipe, 0), (.pinch, 0), (.hold, 0):
+            wl_resource_destroy(resource)
         default:
             break
         }
@@ -288,6 +364,8 @@ private final class PointerSeatServer: ResourceServer, @unchecked Sendable {
         observations.withLock {
             if kind == .pointer { $0.livePointers -= 1 }
             if kind == .touch { $0.liveTouches -= 1 }
+            if kind == .swipe { $0.liveSwipes -= 1 }
+            if kind == .pinch { $0.livePinches -= 1 }
         }
     }
 

@@ -40,7 +40,8 @@ struct SeatTests {
     }
 
     /// A scripted shell and seat, a session, and a configured 200×100 window (a 200×132
-    /// surface) whose content is one `Target` filling it.
+    /// surface) whose content is one `Target` filling it. With `gesturesVersion`, the seat comes
+    /// with `zwp_pointer_gestures_v1`, and the pointer's gesture objects exist once it is made.
     @MainActor
     struct Rig {
         let server: TestCompositor
@@ -52,10 +53,10 @@ struct SeatTests {
         var surface: UInt32 { window.surface.id }
         private var sent = 0
 
-        init(seatVersion: Int32 = 8, capabilities: WlSeat.Capability = [.pointer, .touch]) throws {
+        init(seatVersion: Int32 = 8, capabilities: WlSeat.Capability = [.pointer, .touch], gesturesVersion: Int32? = nil) throws {
             server = try TestCompositor()
             server.installShell()
-            seat = server.addPointerSeat(version: seatVersion, capabilities: capabilities)
+            seat = server.addPointerSeat(version: seatVersion, capabilities: capabilities, gesturesVersion: gesturesVersion)
             session = try WaylandSession.connect(to: server.socketPath, loop: MainLoop())
             window = try Window(session: session, title: "seat", size: Size(width: 200, height: 100))
             let target = Target()
@@ -79,6 +80,12 @@ struct SeatTests {
         /// Sends touch events and waits until the client has dispatched them.
         mutating func touch(_ events: [TouchScript]) throws {
             seat.touch(events)
+            try sync()
+        }
+
+        /// Sends touchpad gesture events and waits until the client has dispatched them.
+        mutating func gestures(_ events: [GestureScript]) throws {
+            seat.gestures(events)
             try sync()
         }
 

@@ -1,8 +1,11 @@
+import Logging
 import StrataCore
 import WaylandClient
 
 /// A seat's pointer: its events go, a frame at a time, to the Strata surface it entered, and it
-/// shows the cursor that surface's hovered layer asks for. Main actor only.
+/// shows the cursor that surface's hovered layer asks for. When the compositor offers
+/// `zwp_pointer_gestures_v1`, touchpad pinches and swipes go to the surface each began on.
+/// Main actor only.
 @MainActor
 public final class SeatPointer {
     /// The bound `wl_pointer`.
@@ -13,6 +16,11 @@ public final class SeatPointer {
     public private(set) var shownCursor: Cursor?
 
     private var frames: PointerFrames
+    /// The touchpad gesture in progress, and the surface it is for.
+    private(set) var gestures = TouchpadGestures()
+    /// The pointer's gesture objects, while it has them.
+    private var swipe: ZwpPointerGestureSwipeV1?
+    private var pinch: ZwpPointerGesturePinchV1?
     private let deliver: (SurfaceInput) -> Void
     private weak var session: WaylandSession?
     /// The serial of the enter that gave the focus: `set_cursor` must quote it.
@@ -34,11 +42,18 @@ public final class SeatPointer {
             for input in inputs { route(input) }
             refreshCursor()
         }
+        if let manager = session.pointerGestures { bindGestures(manager) }
     }
 
-    /// Releases the `wl_pointer` and the cursor surface (when the capability goes, or the seat);
-    /// the surface under the pointer sees it leave first.
+    /// Releases the `wl_pointer`, its gesture objects and the cursor surface (when the capability
+    /// goes, or the seat); a gesture in progress is cancelled, and the surface under the pointer
+    /// sees it leave, first.
     func release() {
+        for input in gestures.cancel(time: nil) { deliver(input) }
+        try? swipe?.destroy()
+        try? pinch?.destroy()
+        swipe = nil
+        pinch = nil
         for input in frames.end() { route(input) }
         if proxy.version >= 3 { try? proxy.release() }
         try? cursorSurface?.destroy()
@@ -48,6 +63,7 @@ public final class SeatPointer {
     /// Forgets a destroyed surface.
     func forget(surface: UInt32) {
         frames.forget(surface: surface)
+        gestures.forget(surface: surface)
         if focusedSurface == surface { leave() }
     }
 
@@ -59,6 +75,10 @@ public final class SeatPointer {
             shown = nil
         case .pointerExited:
             if focusedSurface == input.surface { leave() }
+            // Once the pointer is gone the router drops gesture steps, so the gesture ends first.
+            if gestures.active?.surface == input.surface {
+                for cancel in gestures.cancel(time: input.time) { deliver(cancel) }
+            }
         default:
             break
         }
@@ -70,6 +90,49 @@ public final class SeatPointer {
         enterSerial = nil
         shown = nil
         shownCursor = nil
+    }
+
+    // MARK: Touchpad gestures
+
+    /// Makes the pointer's swipe and pinch objects. A failure (a broken connection, which the
+    /// session reports, or no memory) leaves the pointer without touchpad gestures, logged.
+    private func bindGestures(_ manager: ZwpPointerGesturesV1) {
+        do throws(WaylandError) {
+            let swipe = try manager.getSwipeGesture(pointer: proxy)
+            self.swipe = swipe
+            swipe.addListener { [weak self] event in self?.handle(event) }
+            let pinch = try manager.getPinchGesture(pointer: proxy)
+            self.pinch = pinch
+            pinch.addListener { [weak self] event in self?.handle(event) }
+        } catch {
+            Logger(label: "strata.input").error("the pointer's touchpad gestures could not be made; pinches and swipes are not delivered: \(error)")
+        }
+    }
+
+    private func handle(_ event: ZwpPointerGestureSwipeV1.Event) {
+        let inputs = switch event {
+        case let .begin(_, time, surface, fingers): gestures.began(.swipe, surface: strataSurface(surface), fingers: fingers, time: time)
+        case let .update(time, dx, dy): gestures.swipeUpdated(time: time, dx: dx, dy: dy)
+        case let .end(_, time, cancelled): gestures.ended(.swipe, cancelled: cancelled != 0, time: time)
+        }
+        for input in inputs { deliver(input) }
+    }
+
+    private func handle(_ event: ZwpPointerGesturePinchV1.Event) {
+        let inputs = switch event {
+        case let .begin(_, time, surface, fingers): gestures.began(.pinch, surface: strataSurface(surface), fingers: fingers, time: time)
+        case let .update(time, dx, dy, scale, rotation):
+            gestures.pinchUpdated(time: time, dx: dx, dy: dy, scale: scale, rotation: rotation)
+        case let .end(_, time, cancelled): gestures.ended(.pinch, cancelled: cancelled != 0, time: time)
+        }
+        for input in inputs { deliver(input) }
+    }
+
+    /// The id of `surface` when it is a Strata window's; nil for any other (a cursor surface, one
+    /// Strata does not route input to) or one already destroyed, which a compositor may still name.
+    private func strataSurface(_ surface: WlSurface?) -> UInt32? {
+        guard let id = surface?.id, session?.client(for: id) != nil else { return nil }
+        return id
     }
 
     // MARK: Cursor
