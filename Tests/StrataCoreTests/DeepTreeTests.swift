@@ -1,5 +1,5 @@
 import CoreTestSupport
-import StrataCore
+@testable import StrataCore
 import Testing
 
 /// Counts the events a layer receives.
@@ -21,6 +21,19 @@ private final class Receiver: Layer {
 @MainActor
 struct DeepTreeTests {
     static let depth = 100_000
+
+    @Test func aLayerJoiningADeepTreeDoesNotWalkUpItForItsTheme() {
+        let scene = HeadlessScene(width: 40, height: 40)
+        var tip: Layer = scene.root
+        for _ in 0..<1000 {
+            let layer = Layer()
+            tip.addSublayer(layer)
+            tip = layer
+        }
+        Layer.themeLookupSteps = 0
+        tip.addSublayer(Layer())
+        #expect(Layer.themeLookupSteps < 10, "\(Layer.themeLookupSteps) layers visited for one join")
+    }
 
     @Test func aTreeBuiltTopDownUnderAHost() throws {
         let scene = HeadlessScene(width: 40, height: 40)

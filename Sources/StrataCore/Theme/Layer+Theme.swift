@@ -4,6 +4,7 @@ extension Layer {
     public var theme: Theme {
         var layer: Layer? = self
         while let current = layer {
+            Layer.themeLookupSteps &+= 1
             if let pinned = current.storedThemeOverride { return pinned }
             layer = current.superlayer
         }
@@ -23,6 +24,12 @@ extension Layer {
     }
 }
 
+extension Layer {
+    /// Layers visited looking up themes (`theme`), for tests that check a lookup does not walk
+    /// a deep tree.
+    static var themeLookupSteps = 0
+}
+
 extension LayerHost {
     /// Tells every layer of the tree whose theme changed.
     func themeChanged() {
@@ -36,7 +43,15 @@ extension LayerHost {
 /// comparison is one pointer while nothing changed.
 @MainActor
 func notifyThemeChanges(from start: Layer) {
-    let inherited = start.superlayer?.theme ?? start.host?.theme ?? start.seenTheme ?? .light
+    let inherited: Theme
+    if let parent = start.superlayer, parent.host != nil, parent.host === start.host {
+        // In a tree, what a layer last saw is its theme (every change walks down to it), so a
+        // layer joining one reads its superlayer's in one step. Walking up to the nearest
+        // override made building a tree top down cost the square of its depth.
+        inherited = parent.seenTheme ?? .light
+    } else {
+        inherited = start.superlayer?.theme ?? start.host?.theme ?? start.seenTheme ?? .light
+    }
     var stack: [(Layer, Theme)] = [(start, inherited)]
     while let (layer, inherited) = stack.popLast() {
         let theme = layer.storedThemeOverride ?? inherited
