@@ -12,9 +12,8 @@ public enum MainThread {
     }
 
     /// Marks the main queue, so work running on it is recognised on whichever thread runs it.
-    /// `nonisolated(unsafe)`: the key is set once, here, and never changes; libdispatch's
-    /// specific storage is thread-safe, and the key object has no state of its own.
-    nonisolated(unsafe) private static let mainQueueKey: DispatchSpecificKey<Bool> = {
+    /// Set once, here, on first use; libdispatch's queue-specific storage is thread-safe.
+    private static let mainQueueKey: DispatchSpecificKey<Bool> = {
         let key = DispatchSpecificKey<Bool>()
         DispatchQueue.main.setSpecific(key: key, value: true)
         return key

@@ -41,6 +41,7 @@ public final class ImageView: AsyncLayer, AsyncLayerDelegate {
     public convenience init(source: ImageSource?, contentMode: ContentMode = .scaleToFill) {
         self.init(image: nil, contentMode: contentMode)
         self.source = source
+        // `source`'s observer does not run in the class's own initializers.
         progress = source.map { _ in SourceProgress() }
     }
 
