@@ -74,6 +74,10 @@ final class ByteBudgetCache<Key: Hashable & Sendable, Value: Sendable>: Sendable
     /// The value for `key`, now the most recently used; counts a hit or a miss.
     func value(for key: Key) -> Value? { storage.withLock { $0.lookUp(key) } }
 
+    /// The value for `key` if present, counting neither a hit nor a miss and leaving its recency
+    /// alone: for asking whether work is done without pretending to be a lookup.
+    func peek(_ key: Key) -> Value? { storage.withLock { storage in storage.index[key].flatMap { storage.slots[$0].value } } }
+
     /// Runs `body` on the value under the lock, for values too large to copy out; nil on a miss.
     func withValue<Result>(for key: Key, _ body: (Value) -> Result) -> Result? {
         storage.withLock { storage in storage.lookUp(key).map(body) }

@@ -7,7 +7,7 @@ public struct RenderError: Error, CustomStringConvertible, Sendable {
     /// What kind of failure. New codes may be added; match with `==` or a `default`.
     public struct Code: Hashable, Sendable, CustomStringConvertible {
         private enum Value: String, Sendable {
-            case invalidSize, corruptImage, imageTooLarge, io, outOfMemory, corruptFont, fileTooLarge, invalidArgument, textTooLong
+            case invalidSize, corruptImage, imageTooLarge, io, outOfMemory, corruptFont, fileTooLarge, invalidArgument, textTooLong, loadFailed
         }
         private let value: Value
         private init(_ value: Value) { self.value = value }
@@ -36,6 +36,9 @@ public struct RenderError: Error, CustomStringConvertible, Sendable {
         /// An edit that would make a document longer than its editor's `capacity`; refused
         /// whole, leaving the document as it was.
         public static let textTooLong = Code(.textTooLong)
+
+        /// An app's image loader (`ImageSource.loader(key:_:)`) threw; `cause` is what it threw.
+        public static let loadFailed = Code(.loadFailed)
 
         public var description: String { value.rawValue }
     }

@@ -1,6 +1,13 @@
 import StrataCore
+import Synchronization
 
-/// Shows a bitmap, rendered asynchronously like every AsyncLayer. Main actor only.
+/// Shows a bitmap, or an image source decoded off the main thread, rendered asynchronously like
+/// every AsyncLayer. Main actor only.
+///
+/// ```swift
+/// let photo = ImageView(source: .file(path), contentMode: .aspectFill)
+/// photo.onImageFailure = { error in log("no photo: \(error)") }   // the view shows its background
+/// ```
 ///
 /// The view is its own delegate. Its display task captures the image and the content mode as they
 /// are at display time and draws on a render queue; setters only schedule one display for the
@@ -9,6 +16,13 @@ import StrataCore
 /// - `center` shows one image pixel per point, so at a device scale of 2 it is scaled up 2×.
 /// - For a round avatar, set `cornerRadius` and `clipsToBounds = true` on the view: the compositor
 ///   rounds the contents then, so the display task does not round anything itself.
+/// - A `source` is decoded through `ImageCache.shared` on a worker: by the render, or by the
+///   measurer when a layout spec is solved on a worker (a list's prelayout), so the render after
+///   it finds the image cached. On the main thread the measurer only looks in the cache; an image
+///   not there yet measures as nothing until a worker has decoded it, and the view is then laid
+///   out again at its size.
+/// - With `displaysAsynchronously` off, the render runs on the main thread, and so does the
+///   decode.
 /// - The bitmap is read on render queues while it is shown, possibly several at once: never draw
 ///   into a bitmap once an `ImageView` has it (bitmaps from `ImageCache` are shared anyway). To
 ///   change the picture, set a new bitmap.
@@ -23,37 +37,164 @@ public final class ImageView: AsyncLayer, AsyncLayerDelegate {
         delegate = self
     }
 
+    /// A view showing the image `source` names, decoded on a worker, fitted by `contentMode`.
+    public convenience init(source: ImageSource?, contentMode: ContentMode = .scaleToFill) {
+        self.init(image: nil, contentMode: contentMode)
+        self.source = source
+        // `source`'s observer does not run in the class's own initializers.
+        progress = source.map { _ in SourceProgress() }
+    }
+
     /// The bitmap shown; nil shows nothing (the contents are cleared). A change is by identity:
-    /// assigning the same bitmap again does nothing.
+    /// assigning the same bitmap again does nothing. Setting a bitmap sets `source` to nil.
     public var image: Bitmap? {
         didSet {
             guard image !== oldValue else { return }
+            if image != nil, source != nil { source = nil }
             setNeedsDisplayAtNextTick()
             invalidateMeasurement()
         }
     }
+
+    /// The image shown when `image` is nil, decoded on a worker (see the type's notes); nil shows
+    /// nothing. A change is by key (`ImageSource` equality): a source naming the same image does
+    /// nothing. Setting a source sets `image` to nil. Until it is decoded, and when it cannot be,
+    /// the view shows only its background; a failure is reported to `onImageFailure`.
+    public var source: ImageSource? {
+        didSet {
+            guard source != oldValue else { return }
+            if source != nil, image != nil { image = nil }
+            // A new source starts from nothing known: a result for the old one is recognised by
+            // its progress and dropped.
+            progress = source.map { _ in SourceProgress() }
+            (decodedSize, failureReported, loadStarted) = (nil, false, false)
+            setNeedsDisplayAtNextTick()
+            invalidateMeasurement()
+        }
+    }
+
+    /// Called on the main thread, once per source set, when `source` cannot be shown: `io` or
+    /// `fileTooLarge` for a file, `loadFailed` when a loader threw (its error is the `cause`),
+    /// `corruptImage` or `imageTooLarge` for the bytes. Never called for a source since replaced.
+    public var onImageFailure: ((RenderError) -> Void)?
 
     /// How the image fills the view's bounds.
     public var contentMode: ContentMode {
         didSet { if contentMode != oldValue { setNeedsDisplayAtNextTick() } }
     }
 
+    /// What workers found out about the current source; replaced with each new source.
+    private var progress: SourceProgress?
+    /// The current source's size in pixels, once a worker decoded it.
+    private var decodedSize: Size?
+    /// The current source's failure went to `onImageFailure` already: each render of a failing
+    /// source fails again (failures are not cached), and one report is enough.
+    private var failureReported = false
+    /// A decode without a render was started for the current source (see `display(in:)`).
+    private var loadStarted = false
+
     /// Measures on any thread: the image at one pixel per point, shrunk to the range's largest
-    /// size with its aspect kept; nothing when there is no image.
+    /// size with its aspect kept; nothing when there is no image. A source is decoded here on a
+    /// worker, and only looked up in the cache on the main thread (see the type's notes).
     public override func measurer() -> LayoutMeasurer {
-        guard let image else { return { $0.min } }
-        let natural = Size(width: Double(image.width), height: Double(image.height))
+        if let image { return Self.measurer(natural: Size(width: Double(image.width), height: Double(image.height))) }
+        guard let source, let progress else { return { $0.min } }
+        if let decodedSize { return Self.measurer(natural: decodedSize) }
         return { range in
-            let fit = Swift.min(1, range.max.width / Swift.max(natural.width, 1), range.max.height / Swift.max(natural.height, 1))
-            return Size(width: (natural.width * fit).rounded(), height: (natural.height * fit).rounded())
+            let found: Bitmap?
+            if MainThread.isCurrent {
+                found = source.cachedImage()
+                // Measured as nothing for now: whoever decodes it lays the view out again.
+                if found == nil { progress.measuredBeforeDecoding.store(true, ordering: .releasing) }
+            } else {
+                found = progress.decode(source)
+            }
+            guard let found else { return range.min }
+            return Self.fit(Size(width: Double(found.width), height: Double(found.height)), in: range)
         }
     }
 
+    private static func measurer(natural: Size) -> LayoutMeasurer {
+        { range in fit(natural, in: range) }
+    }
+
+    private nonisolated static func fit(_ natural: Size, in range: SizeRange) -> Size {
+        let fit = Swift.min(1, range.max.width / Swift.max(natural.width, 1), range.max.height / Swift.max(natural.height, 1))
+        return Size(width: (natural.width * fit).rounded(), height: (natural.height * fit).rounded())
+    }
+
     public func displayTask(for layer: AsyncLayer) -> DisplayTask {
-        guard let image else { return DisplayTask(display: nil) }
         let mode = contentMode
-        return DisplayTask(display: { canvas, size, _ in
+        if let image {
+            return DisplayTask(display: { canvas, size, _ in
+                canvas.draw(image, in: Rect(origin: .zero, size: size), contentMode: mode)
+            })
+        }
+        guard let source, let progress else { return DisplayTask(display: nil) }
+        return DisplayTask(display: { canvas, size, isCancelled in
+            // A failure draws nothing: the background shows, as for no image.
+            guard let image = progress.decode(source), !isCancelled() else { return }
             canvas.draw(image, in: Rect(origin: .zero, size: size), contentMode: mode)
+        }, didDisplay: { layer, finished in
+            // A render made stale (a newer source, a new size) says nothing: the sentinel saw to it.
+            guard finished else { return }
+            (layer as? ImageView)?.learn(from: progress)
         })
+    }
+
+    /// A view too small to draw (a spec measured it as nothing before its image was decoded)
+    /// still needs the image's size, and must report a failure: a worker decodes it without
+    /// drawing, once per source.
+    public override func display(in context: DisplayContext) {
+        super.display(in: context)
+        guard let source, let progress, !loadStarted, decodedSize == nil, !failureReported,
+              !(bounds.size.width >= 1 && bounds.size.height >= 1) else { return }
+        loadStarted = true
+        let post = context.post
+        context.renderQueues.next().async {
+            _ = progress.decode(source)
+            post { [weak self] in self?.learn(from: progress) }
+        }
+    }
+
+    /// Takes in what a worker found for `progress`'s source, on the main thread: its size (laying
+    /// the view out again if it was measured before), or its failure (reported once). Nothing
+    /// when the source has since been replaced.
+    private func learn(from progress: SourceProgress) {
+        guard progress === self.progress, let outcome = progress.outcome else { return }
+        switch outcome {
+        case let .success(size):
+            guard decodedSize == nil else { return }
+            decodedSize = size
+            if progress.measuredBeforeDecoding.load(ordering: .acquiring) { invalidateMeasurement() }
+        case let .failure(error):
+            guard !failureReported else { return }
+            failureReported = true
+            onImageFailure?(error)
+        }
+    }
+}
+
+/// What workers found out about one source of an `ImageView`: written on workers, read on the
+/// main thread. A new one is made for each source set, so a result for an older source is told
+/// apart by identity.
+private final class SourceProgress: Sendable {
+    private let result = Mutex<Result<Size, RenderError>?>(nil)
+    /// A measurer ran on the main thread before the image was decoded, and measured nothing.
+    let measuredBeforeDecoding = Atomic<Bool>(false)
+
+    /// The last decode's outcome: the image's size in pixels, or why it failed.
+    var outcome: Result<Size, RenderError>? { result.withLock { $0 } }
+
+    /// Decodes `source` through the shared cache (a hit when decoded before) and keeps the outcome.
+    func decode(_ source: ImageSource) -> Bitmap? {
+        do {
+            let image = try source.image()
+            result.withLock { $0 = .success(Size(width: Double(image.width), height: Double(image.height))) }
+            return image
+        } catch {
+            result.withLock { $0 = .failure(error) }
+            return nil
+        }
     }
 }

@@ -55,6 +55,45 @@ struct ImageCacheTests {
         #expect(cache.misses == 3 && cache.hits == 2)
     }
 
+    /// A loader runs only on a miss; what it throws is `loadFailed` with the error as its cause
+    /// (a `RenderError` passes through), and a failure is not cached. Peeking decodes nothing and
+    /// counts nothing.
+    @Test func aLoaderRunsOnlyOnAMiss() throws {
+        struct Offline: Error {}
+        let cache = ImageCache()
+        let red = try png(0xFF0000)
+        let calls = Atomic<Int>(0)
+        let load = { () throws -> [UInt8] in
+            calls.add(1, ordering: .relaxed)
+            return red
+        }
+        #expect(cache.cachedImage(forKey: "red") == nil)
+        #expect(cache.misses == 0 && cache.hits == 0)
+        let first = try cache.image(forKey: "red", loading: load)
+        #expect(try cache.image(forKey: "red", loading: load) === first)
+        #expect(calls.load(ordering: .relaxed) == 1)
+        #expect(cache.cachedImage(forKey: "red") === first)
+        // Loaders and data share one namespace of keys.
+        #expect(try cache.image(forKey: "red", data: []) === first)
+        #expect(cache.misses == 1 && cache.hits == 2)
+
+        do {
+            _ = try cache.image(forKey: "offline") { throw Offline() }
+            Issue.record("the loader's error was lost")
+        } catch {
+            #expect(error.code == .loadFailed)
+            #expect(error.cause is Offline)
+        }
+        expectError(.io) { () throws(RenderError) in try cache.image(forKey: "io") { throw RenderError(.io, "gone") } }
+        expectError(.corruptImage) { () throws(RenderError) in try cache.image(forKey: "junk") { [1, 2, 3] } }
+        #expect(cache.count == 1)
+
+        let decoded = ImageCache.decodesOnCurrentThread
+        _ = try cache.image(forKey: "blue") { try png(0x0000FF) }
+        _ = try cache.image(forKey: "blue") { try png(0x0000FF) }
+        #expect(ImageCache.decodesOnCurrentThread == decoded + 1)
+    }
+
     @Test func filesAreCachedByPathApartFromKeys() throws {
         try withTemporaryDirectory { directory in
             let path = directory.appendingPathComponent("green.png").path

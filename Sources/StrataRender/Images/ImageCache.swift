@@ -1,3 +1,5 @@
+import StrataPlatform
+
 /// Decoded images by file path or by key, shared by all threads: the main thread and every render
 /// worker may look up at once.
 ///
@@ -46,6 +48,39 @@ public final class ImageCache: Sendable {
         try image(for: .data(key)) { () throws(RenderError) in try PNG.decode(data) }
     }
 
+    /// Encoded bytes of the image under `key` from `load`, decoded as PNG and cached under `key`
+    /// (the namespace `image(forKey:data:)` uses). `load` is called only on a miss, on the
+    /// calling thread; what it throws becomes a `loadFailed` error whose `cause` is the error
+    /// thrown (a `RenderError` it throws is passed on as it is).
+    public func image(forKey key: String, loading load: () throws -> [UInt8]) throws(RenderError) -> Bitmap {
+        try image(for: .data(key)) { () throws(RenderError) in
+            let bytes: [UInt8]
+            do {
+                bytes = try load()
+            } catch let error as RenderError {
+                throw error
+            } catch {
+                throw RenderError(.loadFailed, "the loader of image \(LogText.quoted(key)) failed", cause: error)
+            }
+            return try PNG.decode(bytes)
+        }
+    }
+
+    /// The image of the file at `path` if it is cached now; never reads or decodes, and counts
+    /// neither a hit nor a miss. For a caller that must not decode (the main thread measuring).
+    public func cachedImage(contentsOf path: String) -> Bitmap? { storage.peek(.file(path)) }
+
+    /// The image cached under `key` now, if any; never decodes, and counts neither a hit nor a
+    /// miss.
+    public func cachedImage(forKey key: String) -> Bitmap? { storage.peek(.data(key)) }
+
+    /// How many images this thread has decoded (or tried to) through any `ImageCache`, ever: a
+    /// check that the main thread decodes nothing, as `TextLayout.layoutsMadeOnCurrentThread`
+    /// is for text.
+    public static var decodesOnCurrentThread: Int { decodeCount.value }
+
+    private static let decodeCount = ThreadCounter()
+
     /// Lookups answered from the cache.
     public var hits: Int { storage.statistics.hits }
     /// Lookups that had to decode (whether or not the decode succeeded).
@@ -64,6 +99,7 @@ public final class ImageCache: Sendable {
 
     private func image(for key: Key, decode: () throws(RenderError) -> Bitmap) throws(RenderError) -> Bitmap {
         if let cached = storage.value(for: key) { return cached }
+        Self.decodeCount.increment()
         let decoded = try decode()
         let keyBytes = switch key {
         case .file(let path): path.utf8.count
