@@ -8,12 +8,11 @@ import Strata
 
 struct Photo: Identifiable, Equatable, Sendable {
     let id: Int
-    let picture: Bitmap
+    /// Read and decoded on a worker, the first time any cell shows it.
+    let picture: ImageSource
     /// Height over width.
     let shape: Double
     let caption: String
-
-    static func == (lhs: Photo, rhs: Photo) -> Bool { lhs.id == rhs.id && lhs.picture === rhs.picture && lhs.caption == rhs.caption }
 }
 
 final class PhotoCell: ListCell, ListItemCell {
@@ -31,7 +30,7 @@ final class PhotoCell: ListCell, ListItemCell {
     }
 
     func configure(with photo: Photo) {
-        image.image = photo.picture
+        image.source = photo.picture
         caption.text = photo.caption
         shape = photo.shape
     }
@@ -44,7 +43,9 @@ final class PhotoCell: ListCell, ListItemCell {
 @MainActor
 func run() throws {
     let assets = FeedAssets()
-    let pictures = try (0..<8).map { try assets.image(named: FeedAssets.pictureName($0)) }
+    let pictures = (0..<8).map { index in
+        ImageSource.loader(key: "photo-grid/\(index)") { try assets.bytes(named: FeedAssets.pictureName(index)) }
+    }
     let shapes = [0.75, 1.0, 1.33, 0.56, 1.5]
     let captions = ["Hills at noon", "The long way round, past the lake and the two farms", "Sun", "Evening light over the valley"]
     func photos(_ range: Range<Int>) -> [Photo] {
