@@ -1,5 +1,5 @@
 import CoreTestSupport
-import StrataCore
+@testable import StrataCore
 import Testing
 
 /// A layer that takes presses and records what it gets, for the recognizers above or on it.
@@ -301,5 +301,67 @@ private final class StateLog {
         #expect(log.entries == ["pan began", "pan cancelled"])
         release(scene)
         #expect(pan.state == .possible)
+    }
+}
+
+/// Random input at recognizers of every kind, with layers leaving and rejoining the tree: no
+/// trap, and once every press has ended and the timers have run, every recognizer is back to
+/// `.possible` and the arena is empty. A recognizer left waiting would keep its layer's presses
+/// from reaching it for good.
+@MainActor
+@Suite struct GestureArenaStressTests {
+    @Test(arguments: [1, 2, 3, 4, 5, 6] as [UInt64])
+    func randomInputAlwaysEndsWithNoGestureWaiting(seed: UInt64) throws {
+        var random = SeededRandom(seed: seed)
+        let scene = HeadlessScene(width: 200, height: 200)
+        scene.host.input.doubleClickInterval = .milliseconds(1)
+        let outer = PressTarget(), inner = PressTarget()
+        outer.frame = Rect(x: 0, y: 0, width: 200, height: 200)
+        inner.frame = Rect(x: 50, y: 50, width: 100, height: 100)
+        outer.addSublayer(inner)
+        scene.root.addSublayer(outer)
+        let double = TapGestureRecognizer(taps: 2), single = TapGestureRecognizer()
+        single.require(toFail: double)
+        let long = LongPressGestureRecognizer()
+        long.minimumDuration = 0
+        let pan = PanGestureRecognizer(axis: .vertical), pinch = PinchGestureRecognizer()
+        pinch.recognizesSimultaneously = { $0 === pan }
+        let outerPan = PanGestureRecognizer()
+        outerPan.require(toFail: pan)
+        let recognizers: [GestureRecognizer] = [double, single, long, pan, pinch, outerPan]
+        for recognizer in [double, single, long, pan, pinch] { inner.addGestureRecognizer(recognizer) }
+        outer.addGestureRecognizer(outerPan)
+
+        func point() -> Point { Point(x: Double.random(in: -20...220, using: &random), y: Double.random(in: -20...220, using: &random)) }
+        let phases: [TouchpadGesturePhase] = [.began, .changed, .ended, .cancelled]
+        for step in 0..<600 {
+            let input = scene.host.input
+            switch Int.random(in: 0..<14, using: &random) {
+            case 0: input.post(.pointerMoved(point()), time: UInt32(step))
+            case 1: input.post(.pointerButton(.left, isPressed: true), time: UInt32(step))
+            case 2: input.post(.pointerButton(.left, isPressed: false), time: UInt32(step))
+            case 3: input.post(.pointerButton(.right, isPressed: Bool.random(using: &random)), time: UInt32(step))
+            case 4: input.post(.touchDown(id: Int32.random(in: 0..<3, using: &random), at: point()), time: UInt32(step))
+            case 5, 6: input.post(.touchMoved(id: Int32.random(in: 0..<3, using: &random), to: point()), time: UInt32(step))
+            case 7: input.post(.touchUp(id: Int32.random(in: 0..<3, using: &random)), time: UInt32(step))
+            case 8: input.post(.touchpadPinch(TouchpadPinch(phase: phases.randomElement(using: &random)!, fingers: 2,
+                                                            scale: [0.5, 2, .nan, -1, 0].randomElement(using: &random)!)))
+            case 9: input.post(.touchpadSwipe(TouchpadSwipe(phase: phases.randomElement(using: &random)!, fingers: 3,
+                                                            deltaX: [1, -30, .infinity].randomElement(using: &random)!)))
+            case 10: try scene.loop.runOnce(timeout: .zero)
+            case 11:
+                if inner.superlayer == nil { outer.addSublayer(inner) } else { inner.removeFromSuperlayer() }
+            case 12: recognizers.randomElement(using: &random)!.isEnabled.toggle()
+            default: input.post(Bool.random(using: &random) ? .touchCancelled : .pointerExited)
+            }
+        }
+        // Every press ends, and the waits (the double tap's) run out.
+        for recognizer in recognizers { recognizer.isEnabled = true }
+        scene.host.input.post(.touchCancelled)
+        scene.host.input.post(.pointerExited)
+        scene.host.input.post(.touchpadPinch(TouchpadPinch(phase: .cancelled)))
+        scene.host.input.post(.touchpadSwipe(TouchpadSwipe(phase: .cancelled)))
+        try scene.step(until: { scene.host.input.gestures.participants.isEmpty })
+        #expect(recognizers.allSatisfy { $0.state == .possible && $0.numberOfPresses == 0 })
     }
 }
