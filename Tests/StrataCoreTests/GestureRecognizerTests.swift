@@ -365,3 +365,200 @@ private final class StateLog {
         #expect(recognizers.allSatisfy { $0.state == .possible && $0.numberOfPresses == 0 })
     }
 }
+
+/// A layer that takes presses and, as one lands, takes its sublayers out of the tree (a menu
+/// that closes as an item is touched).
+@MainActor
+private final class ClosingOnPress: Layer {
+    override func pointerPressed(_ event: PointerEvent) -> Bool {
+        for sublayer in sublayers { sublayer.removeFromSuperlayer() }
+        return true
+    }
+}
+
+/// Actions that change the tree or the recognizers while the arena is deciding, presses on
+/// several layers at once, and presses that end in unusual ways.
+@MainActor
+@Suite struct GestureArenaEdgeTests {
+    private func scene() -> (HeadlessScene, PressTarget) {
+        let scene = HeadlessScene(width: 200, height: 200)
+        let target = PressTarget()
+        target.frame = Rect(x: 0, y: 0, width: 200, height: 200)
+        scene.root.addSublayer(target)
+        return (scene, target)
+    }
+
+    @Test func anActionThatRemovesItsOwnRecognizerWhileItIsRemovedDoesNotTrap() {
+        let (scene, target) = scene()
+        let tap = TapGestureRecognizer()
+        let pan = PanGestureRecognizer { if $0.state == .cancelled { $0.isEnabled = false } }
+        target.addGestureRecognizer(pan)
+        target.addGestureRecognizer(tap)
+        scene.host.input.post(.touchDown(id: 1, at: Point(x: 100, y: 100)))
+        scene.host.input.post(.touchMoved(id: 1, to: Point(x: 100, y: 140)))
+        #expect(pan.state == .began)
+        target.removeFromSuperlayer()
+        #expect(scene.host.input.gestures.participants.isEmpty)
+        #expect(tap.state == .possible && pan.state == .possible)
+        scene.host.input.post(.touchUp(id: 1))
+    }
+
+    @Test func aRecognizerDisabledByAnotherMidStepFollowsNothingStale() {
+        let (scene, target) = scene()
+        var taps = 0
+        let tap = TapGestureRecognizer { _ in taps += 1 }
+        let pan = PanGestureRecognizer { if $0.state == .began { tap.isEnabled = false } }
+        target.addGestureRecognizer(pan)
+        target.addGestureRecognizer(tap)
+        scene.host.input.post(.touchDown(id: 1, at: Point(x: 100, y: 100)))
+        scene.host.input.post(.touchMoved(id: 1, to: Point(x: 100, y: 140)))
+        scene.host.input.post(.touchUp(id: 1))
+        #expect(tap.numberOfPresses == 0, "it left the arena before the move reached it")
+        tap.isEnabled = true
+        scene.host.input.post(.touchDown(id: 2, at: Point(x: 50, y: 50)))
+        scene.host.input.post(.touchUp(id: 2))
+        #expect(taps == 1)
+    }
+
+    @Test func recognizersUnderOtherFingersDoNotCompete() {
+        let scene = HeadlessScene(width: 200, height: 200)
+        let left = PressTarget(), right = PressTarget()
+        left.frame = Rect(x: 0, y: 0, width: 100, height: 200)
+        right.frame = Rect(x: 100, y: 0, width: 100, height: 200)
+        scene.root.addSublayer(left)
+        scene.root.addSublayer(right)
+        var taps = 0
+        left.addGestureRecognizer(TapGestureRecognizer { _ in taps += 1 })
+        let pan = PanGestureRecognizer()
+        right.addGestureRecognizer(pan)
+        scene.host.input.post(.touchDown(id: 1, at: Point(x: 50, y: 50)))
+        scene.host.input.post(.touchDown(id: 2, at: Point(x: 150, y: 50)))
+        scene.host.input.post(.touchMoved(id: 2, to: Point(x: 150, y: 90)))
+        #expect(pan.state == .began)
+        scene.host.input.post(.touchUp(id: 1))
+        #expect(taps == 1, "the pan under the other finger did not fail the tap")
+        scene.host.input.post(.touchUp(id: 2))
+    }
+
+    @Test func recognizersRequiringEachOthersFailureBothFailOnceNothingIsLeft() {
+        let (scene, target) = scene()
+        var fired = 0
+        let first = TapGestureRecognizer { _ in fired += 1 }, second = TapGestureRecognizer { _ in fired += 1 }
+        first.require(toFail: second)
+        second.require(toFail: first)
+        target.addGestureRecognizer(first)
+        target.addGestureRecognizer(second)
+        scene.host.input.post(.touchDown(id: 1, at: Point(x: 50, y: 50)))
+        scene.host.input.post(.touchUp(id: 1))
+        #expect(fired == 0)
+        #expect(scene.host.input.gestures.participants.isEmpty)
+        #expect(first.state == .possible && second.state == .possible)
+    }
+
+    @Test func aTimerFromBeforeTheLayerLeftTheTreeNeverFires() throws {
+        let (scene, target) = scene()
+        let long = LongPressGestureRecognizer()
+        long.minimumDuration = 0
+        target.addGestureRecognizer(long)
+        scene.host.input.post(.touchDown(id: 1, at: Point(x: 50, y: 50)))
+        target.removeFromSuperlayer()
+        scene.host.input.post(.touchUp(id: 1))
+        scene.root.addSublayer(target)
+        // Pressed again, to be held for 10 s: the first press's hold, due at once, is gone.
+        long.minimumDuration = 10
+        scene.host.input.post(.touchDown(id: 2, at: Point(x: 50, y: 50)))
+        for _ in 0..<3 { try scene.loop.runOnce(timeout: .milliseconds(1)) }
+        #expect(long.state == .possible)
+        scene.host.input.post(.touchUp(id: 2))
+    }
+
+    @Test func aTouchIdReusedEndsTheOldFingersGesture() {
+        let scene = HeadlessScene(width: 200, height: 200)
+        let target = PressTarget()
+        target.frame = Rect(x: 0, y: 0, width: 100, height: 100)
+        scene.root.addSublayer(target)
+        let pan = PanGestureRecognizer()
+        target.addGestureRecognizer(pan)
+        scene.host.input.post(.touchDown(id: 1, at: Point(x: 50, y: 50)))
+        // The same id lands far away, outside the target: a new finger, not a move.
+        scene.host.input.post(.touchDown(id: 1, at: Point(x: 150, y: 150)))
+        scene.host.input.post(.touchMoved(id: 1, to: Point(x: 150, y: 190)))
+        #expect(pan.state == .possible && pan.numberOfPresses == 0)
+        scene.host.input.post(.touchUp(id: 1))
+    }
+
+    @Test func leavingTheSurfaceEndsATouchpadGesture() {
+        let (scene, target) = scene()
+        var states: [GestureRecognizer.State] = []
+        let pinch = PinchGestureRecognizer { states.append($0.state) }
+        target.addGestureRecognizer(pinch)
+        scene.host.input.post(.pointerEntered(Point(x: 50, y: 50)))
+        scene.host.input.post(.touchpadPinch(TouchpadPinch(phase: .began, fingers: 2)))
+        scene.host.input.post(.pointerExited)
+        #expect(states == [.began, .cancelled])
+        #expect(scene.host.input.gestures.participants.isEmpty)
+    }
+
+    @Test func layersThePressTookOutOfTheTreeDoNotRecognize() {
+        let scene = HeadlessScene(width: 200, height: 200)
+        let menu = ClosingOnPress(), item = Layer()
+        menu.frame = Rect(x: 0, y: 0, width: 200, height: 200)
+        item.frame = Rect(x: 0, y: 0, width: 200, height: 100)
+        menu.addSublayer(item)
+        scene.root.addSublayer(menu)
+        var taps = 0
+        item.addGestureRecognizer(TapGestureRecognizer { _ in taps += 1 })
+        scene.host.input.post(.touchDown(id: 1, at: Point(x: 50, y: 50)))
+        scene.host.input.post(.touchUp(id: 1))
+        #expect(taps == 0)
+        #expect(scene.host.input.gestures.participants.isEmpty)
+    }
+
+    @Test func aTapThatWaitedKnowsWhereItWas() throws {
+        let (scene, target) = scene()
+        scene.host.input.doubleClickInterval = .milliseconds(1)
+        var location: Point?
+        let double = TapGestureRecognizer(taps: 2)
+        let single = TapGestureRecognizer { location = $0.location(in: target) }
+        single.require(toFail: double)
+        target.addGestureRecognizer(single)
+        target.addGestureRecognizer(double)
+        scene.host.input.post(.touchDown(id: 1, at: Point(x: 30, y: 40)))
+        scene.host.input.post(.touchUp(id: 1))
+        try scene.step(until: { location != nil })
+        #expect(location == Point(x: 30, y: 40))
+    }
+
+    @Test func aPanHeldStillBeforeLiftingDoesNotFling() {
+        let (scene, target) = scene()
+        let pan = PanGestureRecognizer()
+        target.addGestureRecognizer(pan)
+        scene.host.input.post(.touchDown(id: 1, at: Point(x: 100, y: 100)), time: 0)
+        scene.host.input.post(.touchMoved(id: 1, to: Point(x: 100, y: 150)), time: 10)
+        #expect(pan.velocity.y == 5000)
+        var ended: Point?
+        pan.action = { if $0.state == .ended { ended = $0.velocity } }
+        scene.host.input.post(.touchUp(id: 1), time: 400)
+        #expect(ended == .zero)
+    }
+
+    @Test func pointsFarBeyondAnySurfaceGiveNoNaN() {
+        let (scene, target) = scene()
+        let pinch = PinchGestureRecognizer(), pan = PanGestureRecognizer()
+        pinch.recognizesSimultaneously = { _ in true }
+        target.addGestureRecognizer(pinch)
+        target.addGestureRecognizer(pan)
+        // Finite, but their sum is not: the centre and the spread overflow.
+        scene.host.input.post(.touchDown(id: 1, at: Point(x: 50, y: 50)), time: 0)
+        scene.host.input.post(.touchDown(id: 2, at: Point(x: 150, y: 50)), time: 0)
+        scene.host.input.post(.touchMoved(id: 1, to: Point(x: 1.5e308, y: 1.5e308)), time: 10)
+        scene.host.input.post(.touchMoved(id: 2, to: Point(x: 1.5e308, y: 1.5e308)), time: 20)
+        scene.host.input.post(.touchMoved(id: 2, to: Point(x: 1.4e308, y: 1.5e308)), time: 30)
+        // A finger joining now measures the spread from an overflowed one.
+        scene.host.input.post(.touchDown(id: 3, at: Point(x: 100, y: 100)), time: 40)
+        scene.host.input.post(.touchMoved(id: 3, to: Point(x: 110, y: 100)), time: 50)
+        #expect(pinch.scale.isFinite && pinch.scale > 0 && pinch.velocity.isFinite)
+        #expect(pan.translation.isFinite && pan.velocity.isFinite)
+        for id: Int32 in [1, 2, 3] { scene.host.input.post(.touchUp(id: id)) }
+    }
+}

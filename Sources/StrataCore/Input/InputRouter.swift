@@ -269,6 +269,7 @@ public final class InputRouter {
     private func pointerExited(time: UInt32) {
         guard let point = pointerLocation else { return }
         if !pressedButtons.isEmpty { gestures.pressCancelled(.mouse, pointerEvent(at: point, source: .mouse, time: time)) }
+        gestures.touchpadLost()
         if let grab = mouseGrab?.layer.flatMap(attached) {
             grab.pointerCancelled(pointerEvent(for: grab, at: point, source: .mouse, time: time))
         }
@@ -345,6 +346,9 @@ public final class InputRouter {
     private func touchDown(id: Int32, at point: Point, time: UInt32) {
         // A live id going down again: the old finger is cancelled, not released, so it acts on
         // nothing.
+        if let old = touches[id] {
+            gestures.pressCancelled(.touch(id), pointerEvent(at: old.location, source: .touch(id: id), time: time))
+        }
         if let old = touches.removeValue(forKey: id), let handler = old.handler.flatMap(attached) {
             handler.pointerCancelled(pointerEvent(for: handler, at: old.location, source: .touch(id: id), time: time))
         }

@@ -20,7 +20,7 @@ final class GestureArena {
     /// and its ancestors, deepest first); `holder` took it in the ordinary way, if any layer did,
     /// and may keep ancestors' recognizers out of it (`Layer.allowsAncestorGesture(_:)`).
     func pressBegan(_ pointer: GesturePointer, _ event: PointerEvent, chain: [Layer], holder: Layer?) {
-        for recognizer in enroll(chain, holder: holder) where recognizer.follows(event) {
+        for recognizer in enroll(chain, holder: holder) where recognizer.follows(event) && isHere(recognizer) {
             recognizer.follow(pointer, at: event.hostLocation)
             recognizer.pressBegan(localized(event, for: recognizer))
         }
@@ -29,7 +29,7 @@ final class GestureArena {
 
     /// A followed press moved to `event.hostLocation`.
     func pressMoved(_ pointer: GesturePointer, _ event: PointerEvent) {
-        for recognizer in following(pointer) {
+        for recognizer in following(pointer) where isHere(recognizer) {
             recognizer.follow(pointer, at: event.hostLocation)
             if !recognizer.state.isFinished { recognizer.pressMoved(localized(event, for: recognizer)) }
         }
@@ -38,7 +38,7 @@ final class GestureArena {
 
     /// A followed press lifted.
     func pressEnded(_ pointer: GesturePointer, _ event: PointerEvent) {
-        for recognizer in following(pointer) {
+        for recognizer in following(pointer) where isHere(recognizer) {
             recognizer.follow(pointer, at: event.hostLocation)
             if !recognizer.state.isFinished { recognizer.pressEnded(localized(event, for: recognizer)) }
             recognizer.unfollow(pointer)
@@ -48,7 +48,7 @@ final class GestureArena {
 
     /// A followed press was cancelled.
     func pressCancelled(_ pointer: GesturePointer, _ event: PointerEvent) {
-        for recognizer in following(pointer) {
+        for recognizer in following(pointer) where isHere(recognizer) {
             if !recognizer.state.isFinished { recognizer.pressCancelled(localized(event, for: recognizer)) }
             recognizer.unfollow(pointer)
         }
@@ -58,7 +58,7 @@ final class GestureArena {
     /// `taker` took the press over from a descendant (a scroll view scrolling): the recognizers
     /// below it lose the press, failing or cancelled.
     func pressTakenOver(_ pointer: GesturePointer, by taker: Layer) {
-        for recognizer in following(pointer) {
+        for recognizer in following(pointer) where isHere(recognizer) {
             guard let layer = recognizer.layer, layer !== taker, layer.isDescendant(of: taker) else { continue }
             recognizer.unfollow(pointer)
             end(recognizer)
@@ -72,16 +72,26 @@ final class GestureArena {
                   deliver: (GestureRecognizer, Point) -> Void) {
         if phase == .began {
             // A gesture that began and never ended (its end lost) is over.
-            for old in following(.touchpad) {
+            for old in following(.touchpad) where isHere(old) {
                 old.unfollow(.touchpad)
                 end(old)
             }
-            for recognizer in enroll(chain, holder: nil) { recognizer.follow(.touchpad, at: point) }
+            for recognizer in enroll(chain, holder: nil) where isHere(recognizer) { recognizer.follow(.touchpad, at: point) }
         }
-        for recognizer in following(.touchpad) {
+        for recognizer in following(.touchpad) where isHere(recognizer) {
             recognizer.follow(.touchpad, at: point)
             if !recognizer.state.isFinished { deliver(recognizer, recognizer.layer?.convertFromHost(point) ?? point) }
             if phase == .ended || phase == .cancelled { recognizer.unfollow(.touchpad) }
+        }
+        settle()
+    }
+
+    /// The pointer left the surface: a touchpad gesture under way is over (a compositor cancels
+    /// it first; an embedding host may not).
+    func touchpadLost() {
+        for recognizer in following(.touchpad) where isHere(recognizer) {
+            recognizer.unfollow(.touchpad)
+            end(recognizer)
         }
         settle()
     }
@@ -96,8 +106,10 @@ final class GestureArena {
 
     /// A recognizer was turned off or taken off its layer: it ends and leaves.
     func remove(_ recognizer: GestureRecognizer) {
-        guard let index = participants.firstIndex(where: { $0 === recognizer }) else { return }
+        guard isHere(recognizer) else { return }
+        // Ending it runs its action, which may remove it itself (or others): look it up after.
         end(recognizer)
+        guard let index = participants.firstIndex(where: { $0 === recognizer }) else { return }
         participants.remove(at: index)
         recognizer.resetToPossible()
         settle()
@@ -153,7 +165,11 @@ final class GestureArena {
     private func recognize(_ winner: GestureRecognizer, as state: State) {
         winner.deferredState = nil
         winner.enter(state)
-        for other in participants where other !== winner && !winner.canRecognize(with: other) {
+        // Only recognizers following the same presses compete: a tap under one finger is not
+        // failed by a pan under another.
+        let pointers = Set(winner.presses.keys)
+        for other in participants where other !== winner && !winner.canRecognize(with: other)
+            && !pointers.isDisjoint(with: other.presses.keys) {
             if other.state == .possible {
                 other.deferredState = nil
                 other.enter(.failed)
@@ -198,6 +214,15 @@ final class GestureArena {
                 end(recognizer)
                 changed = true
             }
+            // Nothing can happen any more (no press, no timer): recognizers still waiting for
+            // each other (a cycle of `require(toFail:)`) fail.
+            if !changed, participants.allSatisfy({ $0.presses.isEmpty && !$0.hasScheduledWork }) {
+                for recognizer in participants where recognizer.state == .possible && recognizer.deferredState != nil {
+                    recognizer.deferredState = nil
+                    recognizer.enter(.failed)
+                    changed = true
+                }
+            }
             let leaving = participants.filter { $0.state.isFinished && $0.presses.isEmpty }
             if !leaving.isEmpty {
                 participants.removeAll { recognizer in leaving.contains { $0 === recognizer } }
@@ -213,7 +238,8 @@ final class GestureArena {
     /// finished with a gesture; returns them, including those already enrolled, deepest first.
     private func enroll(_ chain: [Layer], holder: Layer?) -> [GestureRecognizer] {
         var result: [GestureRecognizer] = []
-        for layer in chain {
+        // A holder's press handling may have taken layers out of the tree: theirs stay out.
+        for layer in chain where layer.host != nil {
             for recognizer in layer.gestureRecognizers where recognizer.isEnabled {
                 if let holder, holder !== layer, !holder.allowsAncestorGesture(recognizer) { continue }
                 if participants.contains(where: { $0 === recognizer }) {
@@ -226,6 +252,12 @@ final class GestureArena {
             }
         }
         return result
+    }
+
+    /// Whether `recognizer` is still in this arena: an action may have removed or disabled it
+    /// while a loop over a snapshot runs.
+    private func isHere(_ recognizer: GestureRecognizer) -> Bool {
+        recognizer.arena === self && participants.contains { $0 === recognizer }
     }
 
     /// The recognizers following `pointer`, finished ones included (they still have to let go).

@@ -47,7 +47,11 @@ open class GestureRecognizer {
     }
     /// Whether recognising cancels the press in the layer that holds it (UIKit's
     /// `cancelsTouchesInView`): the button under a recognised pan gets `pointerCancelled` and
-    /// is not clicked, and its scroll view cannot take the press any more. True by default.
+    /// is not clicked, and its scroll view cannot take the press any more. That includes the
+    /// recognizer's own layer, as in UIKit. Only the presses followed when it recognises are
+    /// cancelled: a finger that joins a pan under way reaches the layers too, and a tap that
+    /// recognises after its presses lifted (waiting for a double tap to fail) cancels nothing.
+    /// True by default.
     public var cancelsPressesInView = true
     /// Whether this recognizer and `other` may both recognise the same presses (UIKit's
     /// `shouldRecognizeSimultaneouslyWith`); either side saying yes is enough. Nil: never.
@@ -67,6 +71,11 @@ open class GestureRecognizer {
     /// The arena deciding between this recognizer and the others on the same presses.
     weak var arena: GestureArena?
     private var timers: [MainLoop.Token] = []
+    /// The loop the timers are on, kept so they can be cancelled after the layer left its tree.
+    private weak var timerLoop: MainLoop?
+    /// Where the last followed press was, in surface points, for `location(in:)` after the
+    /// presses have lifted (a tap that waited for a double tap to fail).
+    private var lastLocation: Point?
 
     /// A recognizer in `.possible`, attached to nothing yet.
     public init() {}
@@ -80,9 +89,10 @@ open class GestureRecognizer {
     }
 
     /// The centre of the presses followed (or of the touchpad gesture), in `layer`'s
-    /// coordinates; in surface points when `layer` is nil. The origin when nothing is followed.
+    /// coordinates; in surface points when `layer` is nil. Once they have lifted, where the last
+    /// one was; the origin before any press.
     public func location(in layer: Layer?) -> Point {
-        let points = Array(presses.values)
+        let points = presses.isEmpty ? lastLocation.map { [$0] } ?? [] : Array(presses.values)
         guard !points.isEmpty else { return .zero }
         let centre = Point(x: points.reduce(0) { $0 + $1.x } / Double(points.count),
                            y: points.reduce(0) { $0 + $1.y } / Double(points.count))
@@ -137,6 +147,7 @@ open class GestureRecognizer {
     /// Nothing runs for a recognizer in no tree.
     public func schedule(after delay: Duration, _ work: @escaping @MainActor () -> Void) {
         guard let loop = layer?.host?.loop else { return }
+        timerLoop = loop
         var token: MainLoop.Token?
         token = loop.addTimer(after: delay) { [weak self] in
             guard let self else { return }
@@ -158,7 +169,10 @@ open class GestureRecognizer {
         return buttons.contains(event.button)
     }
 
-    func follow(_ pointer: GesturePointer, at point: Point) { presses[pointer] = point }
+    func follow(_ pointer: GesturePointer, at point: Point) {
+        presses[pointer] = point
+        lastLocation = point
+    }
     func unfollow(_ pointer: GesturePointer) { presses[pointer] = nil }
 
     /// Enters `new` directly; the arena has checked it.
@@ -172,9 +186,10 @@ open class GestureRecognizer {
 
     /// Back to `.possible`, timers cancelled, presses forgotten.
     func resetToPossible() {
-        if let loop = layer?.host?.loop { for token in timers { loop.cancelTimer(token) } }
+        if let loop = timerLoop { for token in timers { loop.cancelTimer(token) } }
         timers = []
         presses = [:]
+        lastLocation = nil
         deferredState = nil
         arena = nil
         state = .possible

@@ -44,6 +44,8 @@ open class PanGestureRecognizer: GestureRecognizer {
         let centre = location(in: nil)
         if let lastCentre, lastCount == numberOfPresses {
             let delta = Point(x: centre.x - lastCentre.x, y: centre.y - lastCentre.y)
+            // Points far beyond any surface can still overflow: such a step is no movement.
+            guard delta.isFinite, Point(x: translation.x + delta.x, y: translation.y + delta.y).isFinite else { return }
             translation = Point(x: translation.x + delta.x, y: translation.y + delta.y)
             measureVelocity(delta, at: event.time)
         }
@@ -64,12 +66,17 @@ open class PanGestureRecognizer: GestureRecognizer {
     open override func pressEnded(_ event: PointerEvent) {
         // The last press lifting ends the pan; another still down carries it on.
         if numberOfPresses > 1 { return rebase(time: event.time, leaving: event.hostLocation) }
+        // Held still before lifting: no fling.
+        if let lastTime, event.time &- lastTime > 100 { velocity = .zero }
         transition(to: state.isRecognized ? .ended : .failed)
     }
 
     open override func touchpadSwiped(_ swipe: TouchpadSwipe, at location: Point) {
         guard acceptsTouchpadSwipes else { return transition(to: .failed) }
-        if swipe.phase == .changed { translation = Point(x: translation.x + swipe.deltaX, y: translation.y + swipe.deltaY) }
+        if swipe.phase == .changed {
+            let moved = Point(x: translation.x + swipe.deltaX, y: translation.y + swipe.deltaY)
+            if moved.isFinite { translation = moved }
+        }
         transition(to: swipe.phase.gestureState)
     }
 
@@ -103,7 +110,10 @@ open class PanGestureRecognizer: GestureRecognizer {
         guard let lastTime else { return }
         let milliseconds = Double(time &- lastTime)
         // Timestamps from one device only go forwards; a wrapped or equal one gives no reading.
-        guard milliseconds > 0, milliseconds < 1000 else { return }
-        velocity = Point(x: delta.x * 1000 / milliseconds, y: delta.y * 1000 / milliseconds)
+        guard milliseconds > 0 else { return }
+        // A move after a long pause (or a wrapped timestamp) starts the measure afresh.
+        guard milliseconds < 1000 else { return velocity = .zero }
+        let measured = Point(x: delta.x * 1000 / milliseconds, y: delta.y * 1000 / milliseconds)
+        velocity = measured.isFinite ? measured : .zero
     }
 }

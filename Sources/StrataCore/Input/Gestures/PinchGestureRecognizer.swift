@@ -45,6 +45,8 @@ open class PinchGestureRecognizer: GestureRecognizer {
     open override func pressMoved(_ event: PointerEvent) {
         guard let baseSpread, baseSpread > 0, numberOfPresses >= 2 else { return }
         let spread = Self.spread(pressLocations(in: nil))
+        // Points far beyond any surface can overflow the spread: such a step changes nothing.
+        guard spread.isFinite, baseSpread.isFinite else { return }
         let new = min(max(baseScale * spread / baseSpread, 1e-3), 1e3)
         if let lastTime {
             let milliseconds = Double(event.time &- lastTime)
