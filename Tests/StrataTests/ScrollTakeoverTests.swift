@@ -67,6 +67,23 @@ final class MotionClock {
 
 @MainActor
 struct ScrollTakeoverTests {
+    @Test func aSliderKeepsItsDragFromAPanAboveIt() throws {
+        let drag = try DragScene()
+        var panned = 0
+        drag.scroll.contentLayer.addGestureRecognizer(PanGestureRecognizer { _ in panned += 1 })
+        let before = drag.slider.value
+        drag.touch("down", 100, 115, at: 0)
+        drag.touch("move", 140, 115, at: 10)
+        drag.touch("up", 140, 115, at: 20)
+        #expect(drag.slider.value > before)
+        #expect(panned == 0)
+        // Beside the slider, the same drag is the pan's.
+        drag.touch("down", 100, 160, at: 100)
+        drag.touch("move", 140, 160, at: 110)
+        drag.touch("up", 140, 160, at: 120)
+        #expect(panned > 0)
+    }
+
     @Test func aPinchOnAScrollViewStopsItsDragAndAScrollStopsACellsLongPress() throws {
         let drag = try DragScene()
         var scales: [Double] = []

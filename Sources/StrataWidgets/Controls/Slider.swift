@@ -164,6 +164,12 @@ open class Slider: Control {
     /// (the value then goes back to where the press found it).
     open override func yieldsPress(_ press: DescendantPress, to ancestor: Layer) -> Bool { press.isMostlyVertical }
 
+    /// A drag on a slider moves its thumb: pans above it (a row's swipe) do not see it, nor do
+    /// taps (as for every control).
+    open override func allowsAncestorGesture(_ recognizer: GestureRecognizer) -> Bool {
+        super.allowsAncestorGesture(recognizer) && !(recognizer is PanGestureRecognizer)
+    }
+
     private func move(toX x: Double) {
         let old = storedValue
         value = value(atX: x - bounds.minX)

@@ -52,15 +52,7 @@ open class PanGestureRecognizer: GestureRecognizer {
         lastCentre = centre
         lastCount = numberOfPresses
         if state.isRecognized { return transition(to: .changed) }
-        let threshold = layer?.host?.input.dragThreshold ?? 8
-        guard max(abs(translation.x), abs(translation.y)) > threshold else { return }
-        switch axis {
-        case .vertical? where abs(translation.x) >= abs(translation.y),
-             .horizontal? where abs(translation.y) > abs(translation.x):
-            transition(to: .failed)
-        default:
-            transition(to: .began)
-        }
+        decide()
     }
 
     open override func pressEnded(_ event: PointerEvent) {
@@ -73,11 +65,31 @@ open class PanGestureRecognizer: GestureRecognizer {
 
     open override func touchpadSwiped(_ swipe: TouchpadSwipe, at location: Point) {
         guard acceptsTouchpadSwipes else { return transition(to: .failed) }
-        if swipe.phase == .changed {
+        switch swipe.phase {
+        case .began:
+            // Which way it goes is not known yet.
+            return
+        case .changed:
             let moved = Point(x: translation.x + swipe.deltaX, y: translation.y + swipe.deltaY)
             if moved.isFinite { translation = moved }
+            state.isRecognized ? transition(to: .changed) : decide()
+        case .ended, .cancelled:
+            transition(to: state.isRecognized ? swipe.phase.gestureState : .failed)
         }
-        transition(to: swipe.phase.gestureState)
+    }
+
+    /// Once the movement has passed the drag threshold: begins, or fails if it set off across
+    /// `axis`.
+    private func decide() {
+        let threshold = layer?.host?.input.dragThreshold ?? 8
+        guard max(abs(translation.x), abs(translation.y)) > threshold else { return }
+        switch axis {
+        case .vertical? where abs(translation.x) >= abs(translation.y),
+             .horizontal? where abs(translation.y) > abs(translation.x):
+            transition(to: .failed)
+        default:
+            transition(to: .began)
+        }
     }
 
     open override func reset() {
