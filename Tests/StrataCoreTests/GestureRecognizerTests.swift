@@ -39,16 +39,18 @@ private final class StateLog {
     func note(_ name: String, _ recognizer: GestureRecognizer) { entries.append("\(name) \(recognizer.state)") }
 }
 
+/// A 200 × 200 scene filled by one press target.
+@MainActor
+private func scene() -> (HeadlessScene, PressTarget) {
+    let scene = HeadlessScene(width: 200, height: 200)
+    let target = PressTarget()
+    target.frame = Rect(x: 0, y: 0, width: 200, height: 200)
+    scene.root.addSublayer(target)
+    return (scene, target)
+}
+
 @MainActor
 @Suite struct GestureRecognizerTests {
-    private func scene() -> (HeadlessScene, PressTarget) {
-        let scene = HeadlessScene(width: 200, height: 200)
-        let target = PressTarget()
-        target.frame = Rect(x: 0, y: 0, width: 200, height: 200)
-        scene.root.addSublayer(target)
-        return (scene, target)
-    }
-
     private func press(_ scene: HeadlessScene, at point: Point, time: UInt32 = 0) {
         scene.host.input.post(.pointerEntered(point), time: time)
         scene.host.input.post(.pointerButton(.left, isPressed: true), time: time)
@@ -387,14 +389,6 @@ private final class ClosingOnPress: Layer {
 /// several layers at once, and presses that end in unusual ways.
 @MainActor
 @Suite struct GestureArenaEdgeTests {
-    private func scene() -> (HeadlessScene, PressTarget) {
-        let scene = HeadlessScene(width: 200, height: 200)
-        let target = PressTarget()
-        target.frame = Rect(x: 0, y: 0, width: 200, height: 200)
-        scene.root.addSublayer(target)
-        return (scene, target)
-    }
-
     @Test func anActionThatRemovesItsOwnRecognizerWhileItIsRemovedDoesNotTrap() {
         let (scene, target) = scene()
         let tap = TapGestureRecognizer()

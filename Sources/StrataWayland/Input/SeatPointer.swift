@@ -50,6 +50,8 @@ public final class SeatPointer {
     /// sees it leave, first.
     func release() {
         for input in gestures.cancel(time: nil) { deliver(input) }
+        // Destroying can only fail for an object libwayland already dropped (a broken connection,
+        // which the session reports): there is then nothing left to release, and nothing to tell.
         try? swipe?.destroy()
         try? pinch?.destroy()
         swipe = nil
