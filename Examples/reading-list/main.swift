@@ -55,10 +55,8 @@ func run() throws {
     func updateFooter() {
         footer.text = "\(articles.items.filter(\.isRead).count) of \(articles.items.count) read"
     }
-    articles.onSelect = { item, index in
-        var items = articles.items
-        items[index].isRead.toggle()
-        articles.apply(items)
+    articles.onSelect = { _, index in
+        articles.update(itemAt: index) { $0.isRead.toggle() }
         updateFooter()
     }
     add.addAction(for: .primaryActionTriggered) { _ in

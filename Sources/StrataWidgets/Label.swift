@@ -266,9 +266,10 @@ open class Label: AsyncLayer, AsyncLayerDelegate {
     /// Moves on with every change of what the text shows.
     private var contentGeneration: UInt64 = 0
 
-    /// The layout shown now, for hit-testing links: the one given, the last drawn, or one made
-    /// now (from the layout cache, as the render will use).
-    var shownLayout: TextLayout {
+    /// The text's layout as shown now, to ask where its lines, links and characters are: the one
+    /// given, the one the last render drew, or one made now on the main thread (through the
+    /// layout cache, which the render then uses) when the label has not rendered its text yet.
+    public var shownLayout: TextLayout {
         if let textLayout { return textLayout }
         let options = options(width: bounds.width - insets * 2), scale = host?.scale ?? 1
         if let last = lastLayout, last.text == displayedText, last.layout.options == options, last.layout.scale == scale,

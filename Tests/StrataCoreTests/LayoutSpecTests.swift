@@ -220,6 +220,24 @@ struct LayoutSpecTests {
         ])
     }
 
+    /// A post's shape: a column 200 wide holding a row of a 40-point avatar and a paragraph that
+    /// grows from nothing (basis 0) into the rest, 10 points a line for 300 points of text. The
+    /// row is stretched across a column of definite width, so it is measured at that width
+    /// (§9.8), and the paragraph at the 160 points it grows to: two lines, not one character a
+    /// line at its basis.
+    @Test func aRowInAColumnOfDefiniteWidthIsMeasuredAtThatWidth() throws {
+        let paragraph = LayoutSpec.item(key(1)) { range in
+            let width = max(min(range.max.width, 300), 1)
+            return Size(width: width, height: (300 / width).rounded(.up) * 10)
+        }
+        let row = LayoutSpec.stack(.horizontal, alignItems: .start, [box(0, 40, 40), paragraph.flex(grow: 1, shrink: 1, basis: .points(0))])
+        let column = LayoutSpec.stack(.vertical, alignItems: .stretch, [row, box(2, 200, 1)])
+        let range = SizeRange(min: Size(width: 200, height: 0), max: Size(width: 200, height: .infinity))
+        let result = try column.layout(in: range)
+        #expect(result.size == Size(width: 200, height: 41))
+        #expect(result.placements.map(\.frame) == [rect(0, 0, 40, 40), rect(40, 0, 160, 20), rect(0, 40, 200, 1)])
+    }
+
     /// A width given as a fraction is of the parent's width; limits bound it.
     @Test func ownSizesAndLimits() throws {
         let row = LayoutSpec.stack(.horizontal, alignItems: .start, [

@@ -329,7 +329,7 @@ final class FeedScrollRun {
         phases[phase].clicks[click].eventFrame = host.statistics.ticks
         phases[phase].clicks[click].contentsBefore = cell.nameLabel.contents
         pendingClickEvent = (phase, click)
-        let before = source.likedItems.contains(item)
+        let before = source.isLiked(at: item)
         phases[phase].clicks[click].eventMicroseconds = monotonicMicroseconds()
         host.input.post(.pointerEntered(point))
         host.input.post(.pointerMoved(point))
@@ -337,7 +337,7 @@ final class FeedScrollRun {
         host.input.post(.pointerButton(.left, isPressed: false))
         host.input.post(.pointerExited)
         pendingClickEvent = nil
-        if source.likedItems.contains(item) == before {
+        if source.isLiked(at: item) == before {
             phases[phase].clicks[click].error = "the click did not reach the list's delegate"
         } else {
             pendingClicks.append((phase, click))
@@ -347,7 +347,7 @@ final class FeedScrollRun {
     /// The delegate's work, timed: toggling the like and updating the cell.
     func handleSelection(_ index: Int) {
         let start = monotonicMicroseconds()
-        source.toggleLike(at: index, in: list)
+        source.toggleLike(at: index)
         if let (phase, click) = pendingClickEvent {
             phases[phase].clicks[click].handlerMilliseconds = Double(monotonicMicroseconds() - start) / 1_000
             if phases[phase].clicks[click].item != index { phases[phase].clicks[click].error = "the click selected item \(index)" }

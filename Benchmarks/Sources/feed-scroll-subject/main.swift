@@ -37,13 +37,11 @@ MainActor.assumeIsolated {
                                 size: Size(width: options.width, height: options.height))
         window.host.backgroundColor = Color(rgb: 0xF2F2F7)
         let list = ListView()
-        let source = FeedDataSource()
-        list.dataSource = source
         list.estimatedItemHeight = 140
+        let source = FeedDataSource(list: list)
         list.onError = { error in FileHandle.standardError.write(Data("feed-scroll-subject: \(error)\n".utf8)) }
         window.contentLayer.addSublayer(list)
         window.contentLayer.layoutHandler = { content in list.frame = content.bounds }
-        list.reloadData()
         if options.firstFrame {
             let probe = FirstFrameProbe(window: window, list: list)
             probe.start()

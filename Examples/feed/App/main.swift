@@ -80,10 +80,8 @@ do {
     window.backgroundColor = Color(rgb: 0xF2F2F7)
 
     let list = ListView()
-    let source = FeedDataSource()
-    list.dataSource = source
-    list.delegate = source
     list.estimatedItemHeight = 140
+    let source = FeedDataSource(list: list)
     list.onError = { error in report("\(error)") }
     let fps = FPSLabel()
     // What a tapped link would open, shown for a few seconds at the bottom.
@@ -97,7 +95,7 @@ do {
     let compose = TextField(placeholder: "What's new? · 说点什么…")
     compose.contentType = TextContentType(purpose: .normal, hints: [.spellcheck, .autoCapitalization])
     compose.addAction(for: .primaryActionTriggered) { field in
-        guard source.post(field.text, in: list) else { return }
+        guard source.post(field.text) else { return }
         report("posted \(field.text)")
         field.text = ""
         list.scrollToItem(at: 0, animated: false)
@@ -113,7 +111,6 @@ do {
         fps.frame = Rect(x: content.bounds.width - 176, y: 15, width: 160, height: 22)
         banner.frame = Rect(x: (content.bounds.width - 420) / 2, y: content.bounds.height - 64, width: 420, height: 40)
     }
-    list.reloadData()
     source.onLikeChanged = { index, liked in report("\(liked ? "liked" : "unliked") \(index)") }
     var bannerTimer: MainLoop.Token?
     source.onLinkActivated = { index, link in
@@ -172,7 +169,7 @@ do {
             let elapsed = Double(Monotonic.now &- started) / 1e9
             let viewport = Rect(origin: list.contentOffset, size: list.bounds.size)
             let rightToLeftShown = list.liveItems.contains { _, cell in
-                guard let body = (cell as? FeedCell)?.bodyLabel, body.textLayout?.lines.first?.direction == .rightToLeft,
+                guard let body = (cell as? FeedCell)?.bodyLabel, body.shownLayout.lines.first?.direction == .rightToLeft,
                       !body.links.isEmpty else { return false }
                 return cell.frame.minY > viewport.minY && cell.frame.maxY < viewport.minY + viewport.height * 0.75
             }

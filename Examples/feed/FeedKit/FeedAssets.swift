@@ -34,11 +34,17 @@ public final class FeedAssets: Sendable {
         return bytes
     }
 
-    /// The decoded asset, through the shared image cache (decoded once, then shared).
-    public func image(named name: String) throws -> Bitmap {
-        // Assets with broken avatars are another set of images: they must not share entries.
+    /// The named asset as an image view's source: encoded and decoded on a worker, through the
+    /// shared image cache, the first time a view needs it.
+    public func source(named name: String) -> ImageSource {
+        .loader(key: cacheKey(name)) { [self] in try bytes(named: name) }
+    }
+
+    /// The asset's key in the shared image cache. Assets with broken avatars are another set of
+    /// images: they must not share entries.
+    private func cacheKey(_ name: String) -> String {
         let set = corruptAvatars.isEmpty ? "" : "#broken\(corruptAvatars.sorted())"
-        return try ImageCache.shared.image(forKey: "strata-feed\(set)/\(name)", data: bytes(named: name))
+        return "strata-feed\(set)/\(name)"
     }
 
     /// Writes every asset as a PNG file into `directory`, for the GTK peer.

@@ -1,77 +1,46 @@
 import Strata
 
-/// Everything a feed cell shows, measured and decoded on a worker by prelayout: the main thread
-/// only assigns it. Sizes follow CONTENT.md.
-public struct FeedLayout: Sendable {
-    public let name: TextLayout
-    public let timestamp: TextLayout
-    public let body: TextLayout
-    /// Nil when the avatar could not be decoded: the cell shows a grey disc instead.
-    public let avatar: Bitmap?
-    public let picture: Bitmap?
-    public let bodyFrame: Rect
-    public let pictureFrame: Rect?
-    public let height: Double
+/// A post as the feed shows it: the item, written here or generated, and whether the reader
+/// liked it.
+public struct FeedPost: Identifiable, Equatable, Sendable {
+    public let item: FeedItem
+    public var isLiked = false
+    /// The item's id: its place in the generated feed, or past it for a post written here.
+    public var id: Int { item.index }
 
+    public init(item: FeedItem, isLiked: Bool = false) {
+        self.item = item
+        self.isLiked = isLiked
+    }
+}
+
+/// A post: avatar, name, timestamp, body and an optional picture, placed by its layout spec on a
+/// worker (the list's prelayout), each part rendered on its own worker, all shown together when
+/// all are drawn (a `ListCell` is a group). Sizes follow CONTENT.md.
+@MainActor
+public final class FeedCell: ListCell, ListItemCell {
     static let textColor = Color(rgb: 0x1C1C1E), secondaryColor = Color(rgb: 0x8E8E93), linkColor = Color(rgb: 0x2563EB)
     static let nameStyle = TextStyle(font: Font(size: 15, weight: .bold), color: textColor)
     /// What a liked post shows in place of its author's name (CONTENT.md's and the GTK peer's
     /// like: a click toggles it).
     static let likedText = AttributedText("✓ liked", style: nameStyle)
 
-    /// Lays out `item` for a list `width` points wide at `scale`.
-    public static func make(_ item: FeedItem, width: Double, scale: Double, library: FontLibrary, assets: FeedAssets,
-                            isCancelled: () -> Bool) -> FeedLayout? {
-        let textWidth = max(width - 92, 1)
-        let name = TextLayout(AttributedText(item.name, style: nameStyle),
-                              options: TextLayoutOptions(width: textWidth, maximumLines: 1, lineBreakMode: .truncatingTail),
-                              scale: scale, library: library)
-        let timestamp = TextLayout(AttributedText(item.timestamp, style: TextStyle(font: Font(size: 12), color: secondaryColor)),
-                                   options: TextLayoutOptions(width: textWidth, maximumLines: 1, lineBreakMode: .truncatingTail),
-                                   scale: scale, library: library)
-        guard !isCancelled() else { return nil }
-        var text = AttributedText()
-        let regular = TextStyle(font: Font(size: 15), color: textColor), bold = TextStyle(font: Font(size: 15, weight: .bold), color: textColor)
-        for (index, sentence) in item.sentences.enumerated() {
-            text.append((index == 0 ? "" : " ") + sentence, style: index == item.emphasis ? bold : regular)
-        }
-        // Addresses, @mentions and #hashtags become links here, on the worker, with the layout.
-        text = StandardLinkDetector().marking(text, color: linkColor)
-        let body = TextLayout(text, options: TextLayoutOptions(width: textWidth), scale: scale, library: library)
-        guard !isCancelled() else { return nil }
-        // A broken image is not a broken item: the cell shows its placeholder.
-        let avatar = try? assets.image(named: FeedAssets.avatarName(item.avatar))
-        let picture = item.picture.flatMap { try? assets.image(named: FeedAssets.pictureName($0)) }
-        let bodyFrame = Rect(x: 76, y: 58, width: textWidth, height: body.bounds.maxY.rounded(.up))
-        let pictureFrame = item.picture.map { _ in Rect(x: 76, y: bodyFrame.maxY + 8, width: 320, height: 180) }
-        let bottom = pictureFrame?.maxY ?? bodyFrame.maxY
-        return FeedLayout(name: name, timestamp: timestamp, body: body, avatar: avatar, picture: picture, bodyFrame: bodyFrame,
-                          pictureFrame: pictureFrame, height: max(80, (bottom + 16).rounded(.up)))
-    }
-}
-
-/// A post: avatar, name, timestamp, body and an optional picture, each rendered on its own
-/// worker, shown together when all are drawn (a `ListCell` is a group).
-@MainActor
-public final class FeedCell: ListCell {
-    public static let identifier = "post"
     let avatar = ImageView(contentMode: .aspectFill)
-    let name = Label(), timestamp = Label(), body = Label()
+    let name = Label(), body = Label()
+    let timestamp = Label(font: Font(size: 12), color: FeedCell.secondaryColor)
     let picture = ImageView(contentMode: .aspectFill)
     let separator = Layer()
-    private var nameLayout: TextLayout?
+    private let assets: FeedAssets
 
+    /// The post shown, or nil before the first.
+    public private(set) var post: FeedPost?
     /// Called when a link in the post's body is tapped or activated from the keyboard.
     public var onLinkActivated: ((TextLink) -> Void)?
 
-    /// Whether the post shows "✓ liked" in place of its author's name. The label lays that
-    /// text out on its render worker: liking is rare, so it is not prelaid.
-    public var isLiked = false {
-        didSet { if isLiked != oldValue { showName() } }
-    }
-
-    public init() {
-        super.init(reuseIdentifier: Self.identifier)
+    /// A cell drawing its pictures from `assets` and its text with `library`.
+    public init(assets: FeedAssets, library: FontLibrary = .shared) {
+        self.assets = assets
+        super.init(reuseIdentifier: "post")
         backgroundColor = .white
         placeholderColor = Color(rgb: 0xF4F4F6)
         avatar.cornerRadius = 24
@@ -80,41 +49,59 @@ public final class FeedCell: ListCell {
         picture.cornerRadius = 8
         picture.clipsToBounds = true
         picture.backgroundColor = Color(rgb: 0xE5E5EA)
-        // No fade for the images: they are decoded with the post's prelayout and shown by the
-        // cell's group with its text, at once. A fade would only hold them 0.2 s behind the text
-        // (M7 saw the first screen's final pixels come that much later); it suits an image that
-        // arrives after its cell is on screen, which never happens here.
+        // No fade for the images: a worker decodes them while it lays the post out, so the
+        // cell's group shows them with the text, at once. A fade would only hold them 0.2 s
+        // behind the text (M7 saw the first screen's final pixels come that much later).
         separator.backgroundColor = Color(rgb: 0xE5E5EA)
-        for label in [name, timestamp, body] { label.verticalAlignment = .top }
+        body.numberOfLines = 0
+        // Addresses, @mentions and #hashtags become links on the label's workers.
+        body.linkDetector = StandardLinkDetector()
+        body.linkColor = Self.linkColor
+        for label in [name, timestamp, body] {
+            label.verticalAlignment = .top
+            label.fontLibrary = library
+        }
         body.onLinkActivated = { [weak self] link, _ in self?.onLinkActivated?(link) }
         for layer in [avatar, name, timestamp, body, picture, separator] as [Layer] { addSublayer(layer) }
     }
 
-    /// Assigns a prelaid item: frames and finished layouts and images, nothing measured.
-    func configure(with layout: FeedLayout?) {
-        let width = bounds.width
-        avatar.frame = Rect(x: 16, y: 16, width: 48, height: 48)
-        avatar.image = layout?.avatar
-        name.frame = Rect(x: 76, y: 14, width: max(width - 92, 1), height: 20)
-        nameLayout = layout?.name
-        showName()
-        timestamp.frame = Rect(x: 76, y: 36, width: max(width - 92, 1), height: 18)
-        timestamp.textLayout = layout?.timestamp
-        body.frame = layout?.bodyFrame ?? .zero
-        body.textLayout = layout?.body
-        picture.isHidden = layout?.pictureFrame == nil
-        picture.frame = layout?.pictureFrame ?? .zero
-        picture.image = layout?.picture
-        separator.frame = Rect(x: 0, y: bounds.height - 1, width: width, height: 1)
+    /// A cell with the feed's own assets and the system's fonts.
+    public convenience init() { self.init(assets: FeedAssets()) }
+
+    public func configure(with post: FeedPost) {
+        self.post = post
+        let item = post.item
+        avatar.source = assets.source(named: FeedAssets.avatarName(item.avatar))
+        name.attributedText = post.isLiked ? Self.likedText : AttributedText(item.name, style: Self.nameStyle)
+        timestamp.text = item.timestamp
+        body.attributedText = Self.body(of: item)
+        picture.source = item.picture.map { assets.source(named: FeedAssets.pictureName($0)) }
+        picture.isHidden = item.picture == nil
     }
 
-    private func showName() {
-        if isLiked {
-            name.textLayout = nil
-            name.attributedText = FeedLayout.likedText
-        } else {
-            name.textLayout = nameLayout
+    /// The body's sentences, one of them bold.
+    static func body(of item: FeedItem) -> AttributedText {
+        var text = AttributedText()
+        let regular = TextStyle(font: Font(size: 15), color: textColor), bold = TextStyle(font: Font(size: 15, weight: .bold), color: textColor)
+        for (index, sentence) in item.sentences.enumerated() {
+            text.append((index == 0 ? "" : " ") + sentence, style: index == item.emphasis ? bold : regular)
         }
+        return text
+    }
+
+    /// The avatar at the left; beside it the name and timestamp in 22-point rows, the body, and
+    /// 8 points below it the picture, 320 by 180 (narrower, cropped, where 320 do not fit); 16
+    /// points of margin and the separator at the bottom, in 80 points at least.
+    public override func layoutSpec() -> LayoutSpec? {
+        var column: [LayoutSpec] = [.layer(name).frame(height: 22), .layer(timestamp).frame(height: 22), .layer(body)]
+        if !picture.isHidden { column.append(.inset(EdgeInsets(top: 8), .layer(picture).frame(height: 180, maxWidth: 320))) }
+        return .stack(.vertical, alignItems: .stretch, [
+            .inset(EdgeInsets(top: 14, left: 16, bottom: 15, right: 16), .stack(.horizontal, spacing: 12, alignItems: .start, [
+                .inset(EdgeInsets(top: 2), .layer(avatar).frame(width: 48, height: 48)),
+                .stack(.vertical, alignItems: .stretch, column).flex(grow: 1, shrink: 1, basis: 0),
+            ])).frame(minHeight: 79),
+            .layer(separator).frame(height: 1),
+        ])
     }
 
     /// The name label, for harnesses that check when a change reaches the screen.
@@ -123,105 +110,88 @@ public final class FeedCell: ListCell {
     public var bodyLabel: Label { body }
 
     public override func prepareForReuse() {
-        avatar.image = nil
-        picture.image = nil
         // The next post shows its own images or none, never this post's.
+        avatar.source = nil
+        picture.source = nil
         avatar.contents = nil
         picture.contents = nil
     }
 }
 
-/// The feed's data source: the posts written here, newest first, then the generated items,
-/// laid out by prelayout on workers. Prelayouts and likes are keyed by the post (its id, which
-/// for a generated item is its place in the generated feed), so a post written at the top
-/// leaves every other post its own cached layout and like. As the list's delegate, a click on a
-/// post likes it, or unlikes it.
+/// The feed: the posts written here, newest first, then the generated items, shown by
+/// `FeedCell`s through a typed `ListItems` source, which lays each post out from the cell's spec
+/// on a worker and keys its layout by the post's id, so a post written at the top leaves every
+/// other post its own cached layout and like. A click on a post likes it, or unlikes it.
 @MainActor
-public final class FeedDataSource: ListViewDataSource, ListViewDelegate {
+public final class FeedDataSource {
     /// How many generated items follow the written posts.
     public let generatedCount: Int
     public let assets: FeedAssets
-    public let library: FontLibrary
-    /// The posts liked so far, by post id.
-    public private(set) var likedItems: Set<Int> = []
+    /// The posts, as the list shows them.
+    public private(set) var posts: ListItems<FeedCell>!
     /// Called after a post is liked (true) or unliked (false), with its index in the list.
     public var onLikeChanged: ((_ index: Int, _ liked: Bool) -> Void)?
     /// Called when a link in post `index` is tapped: a web address, an @mention or a #hashtag.
     public var onLinkActivated: ((_ index: Int, _ link: TextLink) -> Void)?
     /// The longest post, in characters; longer text is cut.
     public static let maximumPostLength = 2_000
-    /// Posts written here, newest first.
-    private var written: [FeedItem] = []
+    /// How many posts were written here.
+    private var writtenCount = 0
 
-    public init(count: Int = FeedContent.itemCount, assets: FeedAssets = FeedAssets(), library: FontLibrary = .shared) {
+    /// The feed of `count` generated items in `list`, which becomes its owner. Cells draw with
+    /// `assets` and `library`; `prepareCell` sees each cell made, for harnesses.
+    public init(list: ListView, count: Int = FeedContent.itemCount, assets: FeedAssets = FeedAssets(), library: FontLibrary = .shared,
+                prepareCell: @escaping (FeedCell) -> Void = { _ in }) {
         generatedCount = min(max(count, 0), ListView.maximumItemCount / 2)
         self.assets = assets
-        self.library = library
+        let items = (0..<generatedCount).map { FeedPost(item: FeedContent.item($0)) }
+        posts = ListItems(list: list, items: items) { [weak self] in
+            let cell = FeedCell(assets: assets, library: library)
+            cell.onLinkActivated = { [weak self, unowned cell] link in
+                if let index = cell.index { self?.onLinkActivated?(index, link) }
+            }
+            prepareCell(cell)
+            return cell
+        }
+        posts.onSelect = { [weak self] _, index in self?.toggleLike(at: index) }
     }
 
     /// Every post: the written ones, then the generated ones.
-    public var count: Int { written.count + generatedCount }
+    public var count: Int { posts.items.count }
 
     /// The post at `index` in the list, or nil past the end.
     public func item(at index: Int) -> FeedItem? {
-        guard index >= 0, index < count else { return nil }
-        return index < written.count ? written[index] : FeedContent.item(index - written.count)
+        posts.items.indices.contains(index) ? posts.items[index].item : nil
     }
 
-    /// Adds a post of `text` (trimmed, at most `maximumPostLength` characters) at the top of
-    /// `list`; false, adding nothing, for text that is only spaces or when the list is full.
+    /// Whether post `index` is liked.
+    public func isLiked(at index: Int) -> Bool {
+        posts.items.indices.contains(index) && posts.items[index].isLiked
+    }
+
+    /// The ids of the posts liked so far.
+    public var likedItems: Set<Int> { Set(posts.items.lazy.filter(\.isLiked).map(\.id)) }
+
+    /// Adds a post of `text` (trimmed, at most `maximumPostLength` characters) at the top; false,
+    /// adding nothing, for text that is only spaces or when the list is full.
     @discardableResult
-    public func post(_ text: String, in list: ListView) -> Bool {
+    public func post(_ text: String) -> Bool {
         let body = String(text.trimmingSpaces.prefix(Self.maximumPostLength))
         guard !body.isEmpty, count < ListView.maximumItemCount else { return false }
-        let id = generatedCount + written.count
-        written.insert(FeedItem(index: id, avatar: 0, name: "You · 你", timestamp: "now", sentences: [body], emphasis: -1, picture: nil), at: 0)
-        list.insertItems(at: [0])
+        let id = generatedCount + writtenCount
+        writtenCount += 1
+        let item = FeedItem(index: id, avatar: 0, name: "You · 你", timestamp: "now", sentences: [body], emphasis: -1, picture: nil)
+        posts.apply([FeedPost(item: item)] + posts.items)
         return true
     }
 
-    public func numberOfItems(in list: ListView) throws -> Int { count }
-
-    public func list(_ list: ListView, prelayoutForItemAt index: Int) throws -> ListPrelayout {
-        guard let item = item(at: index) else { throw FeedError.noSuchItem(index) }
-        let (assets, library) = (assets, library)
-        return ListPrelayout(id: item.index) { width, scale, isCancelled in
-            guard let layout = FeedLayout.make(item, width: width, scale: scale, library: library,
-                                               assets: assets, isCancelled: isCancelled) else {
-                return ListItemLayout(height: 0)
-            }
-            return ListItemLayout(height: layout.height, content: layout)
-        }
+    /// Likes post `index`, or unlikes it: its cell shows the change once the post is laid out
+    /// again, keeping its other parts on screen meanwhile.
+    public func toggleLike(at index: Int) {
+        guard posts.items.indices.contains(index) else { return }
+        posts.update(itemAt: index) { $0.isLiked.toggle() }
+        onLikeChanged?(index, posts.items[index].isLiked)
     }
-
-    public func list(_ list: ListView, cellForItemAt index: Int, layout: ListItemLayout) throws -> ListCell {
-        let cell = list.dequeueReusableCell(withIdentifier: FeedCell.identifier) as? FeedCell ?? FeedCell()
-        // The list sets the frame after this; size it now so the parts lay out for it.
-        cell.frame = Rect(x: 0, y: 0, width: list.bounds.width, height: layout.height)
-        cell.isLiked = item(at: index).map { likedItems.contains($0.index) } ?? false
-        cell.onLinkActivated = { [weak self] link in self?.onLinkActivated?(index, link) }
-        cell.configure(with: layout.content as? FeedLayout)
-        return cell
-    }
-
-    public func list(_ list: ListView, didSelectItemAt index: Int) {
-        toggleLike(at: index, in: list)
-    }
-
-    /// Likes item `index`, or unlikes it, and shows it at once if its cell is live.
-    public func toggleLike(at index: Int, in list: ListView) {
-        guard let id = item(at: index)?.index else { return }
-        if likedItems.remove(id) == nil { likedItems.insert(id) }
-        let liked = likedItems.contains(id)
-        (list.cell(at: index) as? FeedCell)?.isLiked = liked
-        onLikeChanged?(index, liked)
-    }
-}
-
-/// Why the feed could not give a post.
-public enum FeedError: Error, Equatable {
-    /// The list asked for a post past the end.
-    case noSuchItem(Int)
 }
 
 extension String {

@@ -60,6 +60,14 @@ struct StackLayout {
             item.alignment = style.alignSelf ?? options.alignItems
             if let basis = style.basis.resolved(against: parentMain) ?? ownMain.resolved(against: parentMain) {
                 item.base = basis
+            } else if !options.wrap, minCross == maxCross, maxCross.isFinite, item.alignment == .stretch, item.ownCross == nil {
+                // Content-sized, and stretched across a single line of definite cross size: that
+                // cross size is the child's, and definite (§9.8), so a row that grows to the
+                // width of a column is measured at that width, not at its narrowest.
+                let across = SizeRange.clamp(maxCross, item.minCross, item.maxCross)
+                let natural = engine.child(index, in: SizeRange(min: size(main: 0, cross: across), max: size(main: .infinity, cross: across)),
+                                           decidedWidth: !isHorizontal, decidedHeight: isHorizontal)
+                item.base = main(natural.size)
             } else {
                 // Content-sized: as long as it wants with the whole cross space (max-content).
                 let natural = engine.child(index, in: SizeRange(max: size(main: .infinity, cross: maxCross)))

@@ -143,8 +143,10 @@ where Header.Item: Identifiable & Equatable, Cell.Item: Identifiable & Equatable
     /// The list's rows, and for each row the index of its item in `items` (nil for a header).
     private var rows: [Row] = []
     private var itemIndices: [Int?] = []
+    /// Makes the item cells: `Cell()` unless the source was given a maker.
+    private let makeCell: () -> Cell
     /// Configured with each row to take its layout plan; never shown.
-    private let standIn = Cell()
+    private lazy var standIn = makeCell()
     private let headerStandIn = Header()
     /// A number per row identity, for the list's layout cache, and each identity's version.
     private var numbers: [RowID: Int] = [:]
@@ -152,9 +154,12 @@ where Header.Item: Identifiable & Equatable, Cell.Item: Identifiable & Equatable
     private var lastNumber = 0
 
     /// Shows `sections` in `list`, which becomes this source's owner: it sets itself as the
-    /// list's data source and delegate.
-    public init(list: ListView, sections: [Section]) {
+    /// list's data source and delegate. Item cells come from `makeCell`, for cells that need
+    /// more than `init()` (a font library, an action handler); every cell it makes must be
+    /// ready to measure and show any item.
+    public init(list: ListView, sections: [Section], makeCell: @escaping () -> Cell = { Cell() }) {
         self.list = list
+        self.makeCell = makeCell
         list.dataSource = self
         list.delegate = self
         list.ownedDataSource = self
@@ -257,6 +262,27 @@ where Header.Item: Identifiable & Equatable, Cell.Item: Identifiable & Equatable
         return index + low
     }
 
+    /// Changes `items[index]` in place with `change`: when its identity stays, only its row is
+    /// laid out again, on a worker, and its cell, if on screen, is configured again once that
+    /// is done, keeping its contents until the new ones are drawn (UIKit's reconfiguring). A
+    /// change of identity is applied as `apply` would. An index out of range does nothing.
+    public func update(itemAt index: Int, _ change: (inout Item) -> Void) {
+        guard let row = row(ofItem: index) else { return }
+        let old = items[index]
+        var item = old
+        change(&item)
+        guard item != old else { return }
+        guard item.id == old.id else {
+            var newRows = rows
+            newRows[row] = .item(item)
+            return applyRows(newRows)
+        }
+        rows[row] = .item(item)
+        items[index] = item
+        versions[number(for: .item(item.id)), default: 0] &+= 1
+        list?.reloadItems(at: [row])
+    }
+
     /// Ends the running batch fetch without waiting for it, as if it finished with more to come.
     public func cancelBatchFetch() { batchFetch?.finish() }
 
@@ -354,7 +380,7 @@ where Header.Item: Identifiable & Equatable, Cell.Item: Identifiable & Equatable
             let cell = list.dequeueReusableCell(withIdentifier: headerStandIn.reuseIdentifier) as? Header ?? Header()
             return Self.place(cell, at: index, in: list, layout: layout) { cell.configure(with: header) }
         case let .item(item):
-            let cell = list.dequeueReusableCell(withIdentifier: standIn.reuseIdentifier) as? Cell ?? Cell()
+            let cell = list.dequeueReusableCell(withIdentifier: standIn.reuseIdentifier) as? Cell ?? makeCell()
             return Self.place(cell, at: index, in: list, layout: layout) { cell.configure(with: item) }
         }
     }
@@ -407,8 +433,9 @@ where Header.Item: Identifiable & Equatable, Cell.Item: Identifiable & Equatable
 
 extension SectionedListItems where Header == NoSectionHeader {
     /// Shows `items` in `list`, with no section headers; the list becomes this source's owner.
-    public convenience init(list: ListView, items: [Item] = []) {
-        self.init(list: list, sections: [])
+    /// Cells come from `makeCell` (see `init(list:sections:makeCell:)`).
+    public convenience init(list: ListView, items: [Item] = [], makeCell: @escaping () -> Cell = { Cell() }) {
+        self.init(list: list, sections: [], makeCell: makeCell)
         apply(items)
     }
 

@@ -25,6 +25,17 @@ struct ListReusePool {
         return true
     }
 
+    /// Puts `cell`, still showing, where the next dequeue of its identifier finds it first:
+    /// a cell being reconfigured for its own item. Not counted against the limit.
+    mutating func offer(_ cell: ListCell) {
+        cells[cell.reuseIdentifier, default: []].append(cell)
+    }
+
+    /// Takes `cell` back out if it is still waiting.
+    mutating func withdraw(_ cell: ListCell) {
+        cells[cell.reuseIdentifier]?.removeAll { $0 === cell }
+    }
+
     /// The cells handed out since the last call, forgotten.
     mutating func takeHandedOut() -> [ListCell] {
         defer { handedOut = [] }

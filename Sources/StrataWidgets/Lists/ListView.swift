@@ -176,13 +176,15 @@ open class ListView: ScrollView {
         applyUpdate(inserted: Set(inserting), deleted: Set(deleting))
     }
 
-    /// The items at `indices` changed: their cells are configured again, and their layouts
-    /// are made again unless their prelayout's version says nothing changed.
+    /// The items at `indices` changed: their layouts are made again on a worker, and their
+    /// cells configured again once the layouts are in. A cell on screen keeps showing the old
+    /// item until then, and is reconfigured in place when the data source hands it back (see
+    /// `dequeueReusableCell(withIdentifier:)`): its parts keep their contents until the new
+    /// ones are drawn, as a group, so nothing flashes.
     public func reloadItems(at indices: [Int]) {
         for index in indices where index >= 0 && index < itemCount {
             if let id = prelayouts[index]?.id { layouts.remove(id: id) }
             prelayouts[index] = nil
-            recycleCell(at: index)
         }
         updateCells()
     }
@@ -471,7 +473,7 @@ open class ListView: ScrollView {
         // now, since setting the height may update the ranges and configure from the new one.
         let outdated = liveCells[index]
         setHeight(layout.height, at: index)
-        if let outdated, liveCells[index] === outdated, width == positions.itemWidth { recycleCell(at: index) }
+        if let outdated, liveCells[index] === outdated, width == positions.itemWidth { reconfigureCell(at: index, layout: layout) }
         scheduleUpdate()
     }
 
@@ -494,7 +496,26 @@ open class ListView: ScrollView {
 
     // MARK: Cells
 
-    private func configureCell(at index: Int, layout: ListItemLayout) {
+    /// Configures the live cell of item `index` again for `layout`, offering it to the data
+    /// source first, so that a data source that dequeues gets the same cell back and the cell
+    /// keeps its contents until the new ones are drawn; a data source that returns another cell
+    /// has the old one recycled.
+    private func reconfigureCell(at index: Int, layout: ListItemLayout) {
+        guard let cell = liveCells.removeValue(forKey: index) else { return }
+        cell.index = nil
+        pool.offer(cell)
+        configureCell(at: index, layout: layout, keeping: cell)
+        if liveCells[index] !== cell {
+            // Not taken, or taken and failed: it goes back to the pool as any cell leaving.
+            pool.withdraw(cell)
+            recycle(cell)
+        }
+    }
+
+    /// Configures a cell for item `index` from the data source. A cell that is `keeping`, the
+    /// one already showing the item, keeps its contents until its group commits; any other
+    /// shows its placeholder until then.
+    private func configureCell(at index: Int, layout: ListItemLayout, keeping: ListCell? = nil) {
         guard let dataSource else { return }
         let started = Monotonic.now
         defer { statistics.mainThreadLayoutNanoseconds &+= Monotonic.now &- started }
@@ -527,7 +548,7 @@ open class ListView: ScrollView {
         cell.index = index
         cell.isHidden = false
         cell.frame = onAxis(positions.frame(of: index))
-        cell.showPlaceholderUntilGroupCommits()
+        if cell !== keeping { cell.showPlaceholderUntilGroupCommits() }
         timings[ObjectIdentifier(cell)] = CellTiming()
         liveCells[index] = cell
     }
