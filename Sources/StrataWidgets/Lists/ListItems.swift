@@ -237,7 +237,7 @@ where Header.Item: Identifiable & Equatable, Cell.Item: Identifiable & Equatable
                 inserted.append(unique.count)
             }
             list.updateItems(deleting: deleted, inserting: inserted)
-            if !changed.isEmpty { list.reloadItems(at: changed) }
+            if !changed.isEmpty { list.reconfigureItems(at: changed) }
         }
     }
 
@@ -262,10 +262,11 @@ where Header.Item: Identifiable & Equatable, Cell.Item: Identifiable & Equatable
         return index + low
     }
 
-    /// Changes `items[index]` in place with `change`: when its identity stays, only its row is
-    /// laid out again, on a worker, and its cell, if on screen, is configured again once that
-    /// is done, keeping its contents until the new ones are drawn (UIKit's reconfiguring). A
-    /// change of identity is applied as `apply` would. An index out of range does nothing.
+    /// Changes `items[index]` in place with `change`: when its identity stays, its cell, if on
+    /// screen, is configured again at once, keeping its contents until the new ones are drawn
+    /// (UIKit's reconfiguring), and only its row is laid out again, on a worker, the cell taking
+    /// the new frames when they are in. A change of identity is applied as `apply` would. An
+    /// index out of range does nothing.
     public func update(itemAt index: Int, _ change: (inout Item) -> Void) {
         guard let row = row(ofItem: index) else { return }
         let old = items[index]
@@ -280,7 +281,7 @@ where Header.Item: Identifiable & Equatable, Cell.Item: Identifiable & Equatable
         rows[row] = .item(item)
         items[index] = item
         versions[number(for: .item(item.id)), default: 0] &+= 1
-        list?.reloadItems(at: [row])
+        list?.reconfigureItems(at: [row])
     }
 
     /// Ends the running batch fetch without waiting for it, as if it finished with more to come.

@@ -189,6 +189,26 @@ open class ListView: ScrollView {
         updateCells()
     }
 
+    /// The items at `indices` changed, and their cells configure from the data source's items
+    /// rather than from their layouts' content (as `ListItems` cells do): a cell on screen is
+    /// configured again now, in place, with the frames it has, so the change shows in the next
+    /// frame; the item is laid out again on a worker, and its cell adopts the new frames when
+    /// they are in. Otherwise as `reloadItems(at:)`.
+    public func reconfigureItems(at indices: [Int]) {
+        var current: [(Int, ListItemLayout)] = []
+        for index in indices where index >= 0 && index < itemCount {
+            // The layout the cell was configured from: its prelayout is still the old one.
+            if liveCells[index] != nil, let old = prelayouts[index],
+               let layout = layouts.layout(id: old.id, version: old.version, width: positions.itemWidth, scale: currentScale) {
+                current.append((index, layout))
+            }
+            if let id = prelayouts[index]?.id { layouts.remove(id: id) }
+            prelayouts[index] = nil
+        }
+        for (index, layout) in current { reconfigureCell(at: index, layout: layout) }
+        updateCells()
+    }
+
     /// The cell showing item `index`, if it is in the display range.
     public func cell(at index: Int) -> ListCell? { liveCells[index] }
 
