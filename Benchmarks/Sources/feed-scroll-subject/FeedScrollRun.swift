@@ -92,7 +92,8 @@ final class FeedScrollRun {
     let options: Options
     let window: Window
     let list: ListView
-    let source: FeedDataSource
+    /// The feed's data source; nil in the grid variant, which has no clicks.
+    let source: FeedDataSource?
     private(set) var phases: [PhaseRecord]
     private(set) var failure: String?
     var onFinished: (() -> Void)?
@@ -112,7 +113,7 @@ final class FeedScrollRun {
     private var commits: [Int: Int64] = [:]
     private var pendingClickEvent: (phase: Int, click: Int)?
 
-    init(options: Options, window: Window, list: ListView, source: FeedDataSource) {
+    init(options: Options, window: Window, list: ListView, source: FeedDataSource?) {
         self.options = options
         self.window = window
         self.list = list
@@ -158,8 +159,10 @@ final class FeedScrollRun {
 
         switch stage {
         case let .settling(framesLeft):
+            // The start item spans the top (in a waterfall, `item(at:)` is the first item of any column there).
+            let top = list.contentOffset.y
             let ready = list.pendingPrelayouts == 0 && list.liveItems.allSatisfy { !$0.cell.isShowingGroupPlaceholder }
-                && list.item(at: list.contentOffset.y) == options.startItem
+                && list.frame(ofItem: options.startItem).map { $0.minY <= top && top < $0.maxY } == true
             if framesLeft <= 0 {
                 fail("the list did not settle at item \(options.startItem) within 600 frames")
             } else if ready && framesLeft < 590 {
@@ -318,7 +321,7 @@ final class FeedScrollRun {
     private func click(phase: Int, click: Int) {
         let offset = list.contentOffset.y
         let y = offset + list.bounds.height / 2
-        guard let item = list.item(at: y), let cell = list.cell(at: item) as? FeedCell else {
+        guard let source, let item = list.item(at: y), let cell = list.cell(at: item) as? FeedCell else {
             phases[phase].clicks[click].error = "no cell under the list's middle"
             return
         }
@@ -347,7 +350,7 @@ final class FeedScrollRun {
     /// The delegate's work, timed: toggling the like and updating the cell.
     func handleSelection(_ index: Int) {
         let start = monotonicMicroseconds()
-        source.toggleLike(at: index)
+        source?.toggleLike(at: index)
         if let (phase, click) = pendingClickEvent {
             phases[phase].clicks[click].handlerMilliseconds = Double(monotonicMicroseconds() - start) / 1_000
             if phases[phase].clicks[click].item != index { phases[phase].clicks[click].error = "the click selected item \(index)" }

@@ -21,10 +21,19 @@ struct Options {
     var height = 800.0
     /// M7: print when the first complete frame was committed and presented, and exit.
     var firstFrame = false
+    /// M9's grid variant: the photo grid's photos in a waterfall of this many columns instead of
+    /// the feed; nil: the feed.
+    var gridColumns: Int?
+    /// The grid's photos (the feed has CONTENT.md's items).
+    var items = FeedContent.itemCount
+
+    /// The most columns `--grid` takes, and the most items `--items` takes (gtk-feed-peer's limits).
+    static let maximumGridColumns = 16, maximumItems = 1_000_000
 
     static let usage = """
         usage: feed-scroll-subject --phases PX:FRAMES[,PX:FRAMES...] [--warmup-frames N] [--refresh-hz HZ]
                                    [--clicks K] [--start-item I] [--size WxH] [--json FILE] [--timeout-seconds S]
+               feed-scroll-subject --grid COLUMNS --phases PX:FRAMES[,...] [--items N] [--clicks 0] [the options above]
                feed-scroll-subject --first-frame [--size WxH] [--timeout-seconds S]
         """
 
@@ -33,6 +42,7 @@ struct Options {
     /// Parses `arguments` (without the program name); every value is range-checked.
     init(_ arguments: [String]) throws(BadArgument) {
         var rest = arguments[...]
+        var clicksGiven = false
         func value(_ name: String) throws(BadArgument) -> String {
             guard let value = rest.popFirst() else { throw BadArgument(message: "\(name) needs a value") }
             return value
@@ -66,8 +76,12 @@ struct Options {
                 guard phases.count <= 16 else { throw BadArgument(message: "--phases: at most 16 phases") }
             case "--warmup-frames": warmupFrames = try integer(argument, 0...100_000)
             case "--refresh-hz": refreshHz = try number(argument, 1...1_000)
-            case "--clicks": clicks = try integer(argument, 0...1_000)
-            case "--start-item": startItem = try integer(argument, 0...(FeedContent.itemCount - 1))
+            case "--clicks":
+                clicks = try integer(argument, 0...1_000)
+                clicksGiven = true
+            case "--start-item": startItem = try integer(argument, 0...(Self.maximumItems - 1))
+            case "--grid": gridColumns = try integer(argument, 1...Self.maximumGridColumns)
+            case "--items": items = try integer(argument, 1...Self.maximumItems)
             case "--json": json = try value(argument)
             case "--timeout-seconds": timeoutSeconds = try number(argument, 1...3_600)
             case "--size":
@@ -82,6 +96,17 @@ struct Options {
             default: throw BadArgument(message: "unknown argument \(argument)")
             }
         }
+        if gridColumns != nil {
+            // The photos have no action: a click would measure nothing the feed does not.
+            if clicksGiven && clicks > 0 {
+                throw BadArgument(message: "--clicks \(clicks): the grid variant has no clicks (give --clicks 0 or leave it out)")
+            }
+            clicks = 0
+            if firstFrame { throw BadArgument(message: "--first-frame shows the feed; it takes no --grid") }
+        } else if items != FeedContent.itemCount {
+            throw BadArgument(message: "--items \(items): only the grid's length can be set; the feed has \(FeedContent.itemCount) items")
+        }
+        guard startItem < items else { throw BadArgument(message: "--start-item \(startItem): the list has \(items) items") }
         if firstFrame {
             guard phases.isEmpty else { throw BadArgument(message: "--first-frame measures no phase") }
             return

@@ -14,7 +14,7 @@ struct SubjectReport {
             "peer": "strata", "format": 1,
             "window": ["width": host.size.width, "height": host.size.height, "scale": host.scale],
             "list": ["width": run.list.bounds.width, "height": run.list.bounds.height],
-            "items": run.list.itemCount, "start_item": options.startItem,
+            "items": run.list.itemCount, "start_item": options.startItem, "grid_columns": options.gridColumns ?? NSNull(),
             "warmup_frames": options.warmupFrames, "clicks_per_phase": options.clicks,
             "refresh_hz": options.refreshHz ?? NSNull(),
             "cells_created": run.list.statistics.cellsCreated,

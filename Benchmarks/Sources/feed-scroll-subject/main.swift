@@ -2,7 +2,9 @@
 // the same list, cells and data source as the README demo) in a 1280×800 window, scrolled a
 // fixed number of pixels a frame from the display link, and measured per frame as gtk-feed-peer
 // measures GTK4 (Benchmarks/Sources/gtk-feed-peer/README.md defines each figure), so that
-// strata-bench compares the two reports with one set of definitions. It prints one JSON object.
+// strata-bench compares the two reports with one set of definitions. With --grid, the photo
+// grid's waterfall instead (PhotoGridMode.swift), against gtk-feed-peer's GtkGridView. It prints
+// one JSON object.
 // Exit status: 0 success; 1 failure (no compositor, the timeout, the list never settled); 2 a
 // bad argument.
 import FeedKit
@@ -37,8 +39,14 @@ MainActor.assumeIsolated {
                                 size: Size(width: options.width, height: options.height))
         window.host.backgroundColor = Color(rgb: 0xF2F2F7)
         let list = ListView()
-        list.estimatedItemHeight = 140
-        let source = FeedDataSource(list: list)
+        let source: FeedDataSource?
+        if let columns = options.gridColumns {
+            source = nil
+            showPhotoGrid(in: list, columns: columns, count: options.items, width: options.width)
+        } else {
+            list.estimatedItemHeight = 140
+            source = FeedDataSource(list: list)
+        }
         list.onError = { error in FileHandle.standardError.write(Data("feed-scroll-subject: \(error)\n".utf8)) }
         window.contentLayer.addSublayer(list)
         window.contentLayer.layoutHandler = { content in list.frame = content.bounds }
@@ -54,7 +62,8 @@ MainActor.assumeIsolated {
         run = FeedScrollRun(options: options, window: window, list: list, source: source)
         let forwarder = SelectionForwarder()
         forwarder.run = run
-        list.delegate = forwarder
+        // The grid's ListItems is its list's delegate; the grid has no clicks.
+        if source != nil { list.delegate = forwarder }
         run.onFinished = { session.loop.stop() }
         window.onClose = { session.loop.stop() }
         run.start()

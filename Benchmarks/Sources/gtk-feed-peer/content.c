@@ -132,3 +132,29 @@ void feed_content_write_json(const FeedContent *item, FILE *out) {
     json_write_string(out, body);
     fputs("}\n", out);
 }
+
+// MARK: The grid's photos
+
+const double grid_shapes[GRID_SHAPES] = { 0.75, 1.0, 1.33, 0.56, 1.5 };
+const char *const grid_captions[GRID_CAPTIONS] = {
+    "Hills at noon", "The long way round, past the lake and the two farms", "Sun", "Evening light over the valley",
+};
+
+void grid_content_generate(int index, GridContent *photo) {
+    photo->index = index;
+    photo->picture = index % FEED_PICTURES;
+    photo->shape = grid_shapes[index % GRID_SHAPES];
+    photo->caption_text = grid_captions[index % GRID_CAPTIONS];
+}
+
+void grid_content_caption(const GridContent *photo, char *buffer, size_t size) {
+    snprintf(buffer, size, "%d. %s", photo->index + 1, photo->caption_text);
+}
+
+void grid_content_write_json(const GridContent *photo, FILE *out) {
+    char caption[128];
+    grid_content_caption(photo, caption, sizeof caption);
+    fprintf(out, "{\"index\":%d,\"picture\":%d,\"shape\":%g,\"caption\":", photo->index, photo->picture, photo->shape);
+    json_write_string(out, caption);
+    fputs("}\n", out);
+}

@@ -41,3 +41,24 @@ void feed_content_body(const FeedContent *item, char *buffer, size_t size);
 void feed_content_write_json(const FeedContent *item, FILE *out);
 /// `text` as a JSON string, quotes included.
 void json_write_string(FILE *out, const char *text);
+
+// M9's grid variant: the photos of FeedKit's GridContent (Examples/feed/FeedKit/PhotoGrid.swift).
+enum { GRID_SHAPES = 5, GRID_CAPTIONS = 4 };
+
+/// One photo: picture index % 8, shape grid_shapes[index % 5], caption "index + 1. " and
+/// grid_captions[index % 4].
+typedef struct {
+    int index;
+    int picture;                           // 0..7: picture-N.png
+    double shape;                          // height over width
+    const char *caption_text;              // the caption after its number
+} GridContent;
+
+extern const double grid_shapes[GRID_SHAPES];
+extern const char *const grid_captions[GRID_CAPTIONS];
+
+void grid_content_generate(int index, GridContent *photo);
+/// "12. Sun": writes at most `size` bytes, NUL-terminated.
+void grid_content_caption(const GridContent *photo, char *buffer, size_t size);
+/// {"index":0,"picture":0,"shape":0.75,"caption":"1. Hills at noon"} and a newline.
+void grid_content_write_json(const GridContent *photo, FILE *out);

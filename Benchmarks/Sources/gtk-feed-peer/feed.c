@@ -1,4 +1,5 @@
 #include "feed.h"
+#include <math.h>
 #include <string.h>
 
 // MARK: Textures
@@ -51,59 +52,91 @@ static void feed_item_init(FeedItem *item) { (void)item; }
 
 const FeedContent *feed_item_content(FeedItem *item) { return &item->content; }
 
-GListModel *feed_model_new(int count) {
-    GListStore *store = g_list_store_new(FEED_TYPE_ITEM);
-    gpointer *items = g_new(gpointer, count);
-    char name[64];
+GListModel *feed_store_new(GType type, int count, void (*fill)(gpointer object, int index)) {
+    GListStore *store = g_list_store_new(type);
+    gpointer *objects = g_new(gpointer, (gsize)count);
     for (int i = 0; i < count; i++) {
-        FeedItem *item = g_object_new(FEED_TYPE_ITEM, NULL);
-        feed_content_generate(i, &item->content);
-        feed_content_name(&item->content, name, sizeof name);
-        item->name = g_strdup(name);
-        items[i] = item;
+        objects[i] = g_object_new(type, NULL);
+        fill(objects[i], i);
     }
-    g_list_store_splice(store, 0, 0, items, (guint)count);
-    for (int i = 0; i < count; i++) g_object_unref(items[i]);
-    g_free(items);
+    g_list_store_splice(store, 0, 0, objects, (guint)count);
+    for (int i = 0; i < count; i++) g_object_unref(objects[i]);
+    g_free(objects);
     return G_LIST_MODEL(store);
 }
+
+static void feed_item_fill(gpointer object, int index) {
+    FeedItem *item = object;
+    char name[64];
+    feed_content_generate(index, &item->content);
+    feed_content_name(&item->content, name, sizeof name);
+    item->name = g_strdup(name);
+}
+
+GListModel *feed_model_new(int count) { return feed_store_new(FEED_TYPE_ITEM, count, feed_item_fill); }
 
 // MARK: A fixed-size, rounded image
 
 // GtkPicture asks for its texture's size (96×96, 640×360) as its natural size, which a box then
 // gives it; this widget is exactly width×height and draws the texture scaled into a rounded clip.
+// A shaped one (the grid's photos) is as wide as it is given and `shape` times as tall, and
+// crops its texture to that shape, centred, as Strata's ImageView does in aspect-fill mode.
 #define FEED_TYPE_IMAGE (feed_image_get_type())
 G_DECLARE_FINAL_TYPE(FeedImage, feed_image, FEED, IMAGE, GtkWidget)
 
 struct _FeedImage {
     GtkWidget parent_instance;
     GdkTexture *texture;   // not owned: FeedTextures keeps them all
-    int width, height;
+    int width, height;     // a fixed size, unless shape > 0
+    double shape;          // height over width, or 0
     float radius;
 };
 
 G_DEFINE_TYPE(FeedImage, feed_image, GTK_TYPE_WIDGET)
 
+static GtkSizeRequestMode feed_image_request_mode(GtkWidget *widget) {
+    return FEED_IMAGE(widget)->shape > 0 ? GTK_SIZE_REQUEST_HEIGHT_FOR_WIDTH : GTK_SIZE_REQUEST_CONSTANT_SIZE;
+}
+
 static void feed_image_measure(GtkWidget *widget, GtkOrientation orientation, int for_size,
                                int *minimum, int *natural, int *minimum_baseline, int *natural_baseline) {
-    (void)for_size; (void)minimum_baseline; (void)natural_baseline;
+    (void)minimum_baseline; (void)natural_baseline;
     FeedImage *self = FEED_IMAGE(widget);
+    if (self->shape > 0) {
+        // Any width, at which the height follows; for an unknown width, that of the fixed size.
+        int width = for_size >= 0 ? for_size : self->width;
+        *minimum = *natural = orientation == GTK_ORIENTATION_HORIZONTAL ? 0 : (int)lround(width * self->shape);
+        return;
+    }
     *minimum = *natural = orientation == GTK_ORIENTATION_HORIZONTAL ? self->width : self->height;
 }
 
 static void feed_image_snapshot(GtkWidget *widget, GtkSnapshot *snapshot) {
     FeedImage *self = FEED_IMAGE(widget);
     if (!self->texture) return;
-    graphene_rect_t bounds = GRAPHENE_RECT_INIT(0, 0, (float)self->width, (float)self->height);
+    float width = (float)self->width, height = (float)self->height;
+    if (self->shape > 0) {
+        width = (float)gtk_widget_get_width(widget);
+        height = (float)gtk_widget_get_height(widget);
+    }
+    graphene_rect_t bounds = GRAPHENE_RECT_INIT(0, 0, width, height), drawn = bounds;
+    if (self->shape > 0) {
+        // Scaled to cover the bounds, centred; the clip crops the rest.
+        float texture_width = (float)gdk_texture_get_width(self->texture), texture_height = (float)gdk_texture_get_height(self->texture);
+        float scale = fmaxf(width / texture_width, height / texture_height);
+        drawn = GRAPHENE_RECT_INIT((width - texture_width * scale) / 2, (height - texture_height * scale) / 2,
+                                   texture_width * scale, texture_height * scale);
+    }
     GskRoundedRect clip;
     gsk_rounded_rect_init_from_rect(&clip, &bounds, self->radius);
     gtk_snapshot_push_rounded_clip(snapshot, &clip);
-    gtk_snapshot_append_texture(snapshot, self->texture, &bounds);
+    gtk_snapshot_append_texture(snapshot, self->texture, &drawn);
     gtk_snapshot_pop(snapshot);
 }
 
 static void feed_image_class_init(FeedImageClass *klass) {
     GtkWidgetClass *widget_class = GTK_WIDGET_CLASS(klass);
+    widget_class->get_request_mode = feed_image_request_mode;
     widget_class->measure = feed_image_measure;
     widget_class->snapshot = feed_image_snapshot;
     gtk_widget_class_set_css_name(widget_class, "feed-image");
@@ -123,6 +156,21 @@ static void feed_image_set_texture(FeedImage *self, GdkTexture *texture) {
     if (self->texture == texture) return;
     self->texture = texture;
     gtk_widget_queue_draw(GTK_WIDGET(self));
+}
+
+GtkWidget *feed_image_new_shaped(float radius) {
+    GtkWidget *image = feed_image_new(320, 180, radius);
+    FEED_IMAGE(image)->shape = 180.0 / 320;
+    return image;
+}
+
+void feed_image_show(GtkWidget *image, GdkTexture *texture, double shape) {
+    FeedImage *self = FEED_IMAGE(image);
+    feed_image_set_texture(self, texture);
+    if (shape > 0 && self->shape != shape) {
+        self->shape = shape;
+        gtk_widget_queue_resize(image);
+    }
 }
 
 // MARK: The row
@@ -220,8 +268,10 @@ static void feed_row_init(FeedRow *self) {
     gtk_widget_add_controller(row, GTK_EVENT_CONTROLLER(self->click));
 }
 
-/// The avatar and the column side by side: in a grid (column 0 and 1), or in a horizontal box.
-static GtkWidget *feed_row_new(const FeedOptions *options) {
+/// The avatar and the column side by side: in a grid (column 0 and 1), or in a horizontal box,
+/// as the FeedOptions `data` says.
+static GtkWidget *feed_row_new(gconstpointer data) {
+    const FeedOptions *options = data;
     FeedRow *self = g_object_new(FEED_TYPE_ROW, NULL);
     GtkWidget *row = GTK_WIDGET(self);
     if (options->row_layout == FEED_ROW_LAYOUT_BOX) {
@@ -240,7 +290,9 @@ gboolean feed_row_shows_liked(FeedRow *row) { return !strcmp(gtk_label_get_text(
 gboolean feed_item_liked(FeedItem *item) { return item->liked; }
 GtkGesture *feed_row_click_gesture(FeedRow *row) { return row->click; }
 
-static void feed_row_bind(FeedRow *row, FeedItem *item, const FeedTextures *textures) {
+static void feed_row_bind(GtkWidget *widget, gpointer data, const FeedTextures *textures) {
+    FeedRow *row = FEED_ROW(widget);
+    FeedItem *item = FEED_ITEM(data);
     g_set_object(&row->item, item);
     const FeedContent *content = &item->content;
     feed_image_set_texture(FEED_IMAGE(row->avatar), textures->avatars[content->avatar]);
@@ -267,52 +319,62 @@ static void feed_row_bind(FeedRow *row, FeedItem *item, const FeedTextures *text
     }
 }
 
-static void feed_row_unbind(FeedRow *row) { g_clear_object(&row->item); }
+static void feed_row_unbind(GtkWidget *row) { g_clear_object(&FEED_ROW(row)->item); }
 
 // MARK: The list view
 
 typedef struct {
+    FeedCells cells;
+    gpointer options;   // a copy, freed with the factory
     const FeedTextures *textures;
     FeedCounters *counters;
-    FeedOptions options;
 } FactoryContext;
 
 static void factory_setup(GtkSignalListItemFactory *factory, GtkListItem *list_item, FactoryContext *context) {
     (void)factory;
     gtk_list_item_set_activatable(list_item, FALSE);
     gtk_list_item_set_selectable(list_item, FALSE);
-    gtk_list_item_set_child(list_item, feed_row_new(&context->options));
+    gtk_list_item_set_child(list_item, context->cells.make(context->options));
     context->counters->setups++;
 }
 
 static void factory_bind(GtkSignalListItemFactory *factory, GtkListItem *list_item, FactoryContext *context) {
     (void)factory;
-    feed_row_bind(FEED_ROW(gtk_list_item_get_child(list_item)), FEED_ITEM(gtk_list_item_get_item(list_item)),
-                  context->textures);
+    context->cells.bind(gtk_list_item_get_child(list_item), gtk_list_item_get_item(list_item), context->textures);
     context->counters->binds++;
 }
 
 static void factory_unbind(GtkSignalListItemFactory *factory, GtkListItem *list_item, FactoryContext *context) {
-    (void)factory; (void)context;
-    feed_row_unbind(FEED_ROW(gtk_list_item_get_child(list_item)));
+    (void)factory;
+    context->cells.unbind(gtk_list_item_get_child(list_item));
 }
 
-static void free_context(gpointer context, GObject *factory) {
+static void free_context(gpointer data, GObject *factory) {
     (void)factory;
+    FactoryContext *context = data;
+    g_free(context->options);
     g_free(context);
 }
 
-GtkWidget *feed_list_view_new(GListModel *model, const FeedTextures *textures, const FeedOptions *options,
-                              FeedCounters *counters) {
+GtkListItemFactory *feed_factory_new(const FeedCells *cells, gconstpointer options, gsize options_size,
+                                     const FeedTextures *textures, FeedCounters *counters) {
     FactoryContext *context = g_new0(FactoryContext, 1);
+    context->cells = *cells;
+    context->options = options_size ? g_memdup2(options, options_size) : NULL;
     context->textures = textures;
     context->counters = counters;
-    context->options = *options;
     GtkListItemFactory *factory = gtk_signal_list_item_factory_new();
     g_signal_connect(factory, "setup", G_CALLBACK(factory_setup), context);
     g_signal_connect(factory, "bind", G_CALLBACK(factory_bind), context);
     g_signal_connect(factory, "unbind", G_CALLBACK(factory_unbind), context);
     g_object_weak_ref(G_OBJECT(factory), free_context, context);
+    return factory;
+}
+
+GtkWidget *feed_list_view_new(GListModel *model, const FeedTextures *textures, const FeedOptions *options,
+                              FeedCounters *counters) {
+    static const FeedCells rows = { feed_row_new, feed_row_bind, feed_row_unbind };
+    GtkListItemFactory *factory = feed_factory_new(&rows, options, sizeof *options, textures, counters);
     GtkSelectionModel *selection = GTK_SELECTION_MODEL(gtk_no_selection_new(g_object_ref(model)));
     GtkWidget *view = gtk_list_view_new(selection, factory);   // takes both
     gtk_widget_add_css_class(view, "feed");
@@ -335,10 +397,12 @@ static const char *const feed_css =
     ".feed-timestamp { font-size: 12px; color: #8E8E93; min-height: 22px; }\n"
     ".feed-body { font-size: 15px; color: #1C1C1E; }\n";
 
-void feed_install_css(GdkDisplay *display) {
+void feed_install_stylesheet(GdkDisplay *display, const char *css) {
     GtkCssProvider *provider = gtk_css_provider_new();
-    gtk_css_provider_load_from_data(provider, feed_css, -1);
+    gtk_css_provider_load_from_data(provider, css, -1);
     gtk_style_context_add_provider_for_display(display, GTK_STYLE_PROVIDER(provider),
                                                GTK_STYLE_PROVIDER_PRIORITY_APPLICATION);
     g_object_unref(provider);
 }
+
+void feed_install_css(GdkDisplay *display) { feed_install_stylesheet(display, feed_css); }

@@ -14,6 +14,12 @@ typedef struct {
 /// 640×360). FALSE with `error` set when one is missing, unreadable or of another size.
 gboolean feed_textures_load(FeedTextures *textures, const char *directory, GError **error);
 
+/// A picture as wide as it is allocated and `shape` times as tall, its texture cropped to that
+/// shape (centred) inside a rounded clip of `radius`: the grid variant's photos.
+GtkWidget *feed_image_new_shaped(float radius);
+/// Shows `texture` in a shaped picture, at `shape` (height over width, > 0).
+void feed_image_show(GtkWidget *image, GdkTexture *texture, double shape);
+
 /// The model's item: its content, generated up front, and whether it was liked.
 #define FEED_TYPE_ITEM (feed_item_get_type())
 G_DECLARE_FINAL_TYPE(FeedItem, feed_item, FEED, ITEM, GObject)
@@ -22,6 +28,8 @@ gboolean feed_item_liked(FeedItem *item);
 
 /// A GListStore of `count` FeedItems, every item generated now.
 GListModel *feed_model_new(int count);
+/// A GListStore of `count` objects of `type`, each filled by `fill(object, index)` now.
+GListModel *feed_store_new(GType type, int count, void (*fill)(gpointer object, int index));
 
 /// A cell: the avatar beside a vertical GtkBox of name, timestamp, body and picture. A click on
 /// it (its GtkGestureClick's "released") likes the item, or unlikes it: a liked item's name label
@@ -56,5 +64,20 @@ typedef struct {
 GtkWidget *feed_list_view_new(GListModel *model, const FeedTextures *textures, const FeedOptions *options,
                               FeedCounters *counters);
 
+/// How a list item factory's cells are made (from a copy of the options given to the factory),
+/// filled from their item, and emptied.
+typedef struct {
+    GtkWidget *(*make)(gconstpointer options);
+    void (*bind)(GtkWidget *cell, gpointer item, const FeedTextures *textures);
+    void (*unbind)(GtkWidget *cell);
+} FeedCells;
+
+/// A GtkSignalListItemFactory of `cells`, neither activatable nor selectable, counting its setups
+/// and binds in `counters`. It keeps a copy of the `options_size` bytes of `options`.
+GtkListItemFactory *feed_factory_new(const FeedCells *cells, gconstpointer options, gsize options_size,
+                                     const FeedTextures *textures, FeedCounters *counters);
+
 /// The stylesheet (colours, fonts, separator) for `display`, at application priority.
 void feed_install_css(GdkDisplay *display);
+/// `css` for `display`, at application priority.
+void feed_install_stylesheet(GdkDisplay *display, const char *css);

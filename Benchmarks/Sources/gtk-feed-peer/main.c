@@ -2,6 +2,7 @@
 // file for what it measures and how.
 #include "content.h"
 #include "feed.h"
+#include "grid.h"
 #include "options.h"
 #include "report.h"
 #include <gdk/wayland/gdkwayland.h>
@@ -34,7 +35,8 @@ typedef enum { STAGE_SEEK, STAGE_WARMUP, STAGE_MEASURE, STAGE_DRAIN, STAGE_DONE 
 
 typedef struct {
     const Options *options;
-    GtkWidget *window, *scroller, *list;
+    GtkWidget *window, *scroller, *list;   // list: the GtkListView, or the grid variant's GtkGridView
+    int columns;                // items per line: 1 in the list, --grid's columns in the grid
     GtkAdjustment *adjustment;
     GdkFrameClock *clock;
     FeedCounters counters;
@@ -76,19 +78,35 @@ static void fail_now(Peer *peer, const char *message) {
 
 // MARK: Rows on screen
 
-/// The bound row whose box contains `y` (in the list's coordinates), and its top; with
-/// `item` >= 0, also that item's row top in `item_y` (NAN when it has no row now).
-static FeedRow *row_at(Peer *peer, double y, double *row_y, int item, double *item_y) {
-    FeedRow *found = NULL;
+/// The item that a child of the list (or grid) shows in its FeedRow (or GridCell), or -1.
+static int shown_item(GtkWidget *child) {
+    GtkWidget *cell = gtk_widget_get_first_child(child);
+    if (!cell || !gtk_widget_get_child_visible(child)) return -1;
+    if (FEED_IS_ROW(cell)) {
+        FeedItem *item = feed_row_item(FEED_ROW(cell));
+        return item ? feed_item_content(item)->index : -1;
+    }
+    if (GRID_IS_CELL(cell)) {
+        GridPhoto *photo = grid_cell_photo(GRID_CELL(cell));
+        return photo ? grid_photo_content(photo)->index : -1;
+    }
+    return -1;
+}
+
+/// The bound row (in the grid, the first cell of the line) whose box contains `y` (in the list's
+/// coordinates), its item in `index` and its top in `row_y`; with `item` >= 0, also that item's
+/// top in `item_y` (NAN when it has no row now).
+static GtkWidget *row_at(Peer *peer, double y, int *index, double *row_y, int item, double *item_y) {
+    GtkWidget *found = NULL;
     if (item_y) *item_y = NAN;
     for (GtkWidget *child = gtk_widget_get_first_child(peer->list); child; child = gtk_widget_get_next_sibling(child)) {
-        GtkWidget *row = gtk_widget_get_first_child(child);
+        int shown = shown_item(child);
         graphene_rect_t bounds;
-        if (!row || !FEED_IS_ROW(row) || !feed_row_item(FEED_ROW(row)) || !gtk_widget_get_child_visible(child)) continue;
-        if (!gtk_widget_compute_bounds(child, peer->list, &bounds)) continue;
-        if (item >= 0 && item_y && feed_item_content(feed_row_item(FEED_ROW(row)))->index == item) *item_y = bounds.origin.y;
+        if (shown < 0 || !gtk_widget_compute_bounds(child, peer->list, &bounds)) continue;
+        if (item >= 0 && item_y && shown == item) *item_y = bounds.origin.y;
         if (!found && bounds.origin.y <= y && y < bounds.origin.y + bounds.size.height) {
-            found = FEED_ROW(row);
+            found = gtk_widget_get_first_child(child);
+            *index = shown;
             *row_y = bounds.origin.y;
         }
     }
@@ -100,9 +118,10 @@ static FeedRow *row_at(Peer *peer, double y, double *row_y, int item, double *it
 /// re-estimates row heights, so the adjustment's value says little).
 static void track_scrolling(Peer *peer, FrameRecord *painted) {
     double middle = gtk_widget_get_height(peer->list) / 2.0, row_y = 0, item_y = NAN;
-    FeedRow *row = row_at(peer, middle, &row_y, peer->tracked_item, &item_y);
+    int index = -1;
+    GtkWidget *row = row_at(peer, middle, &index, &row_y, peer->tracked_item, &item_y);
     if (painted && peer->tracked_item >= 0 && isfinite(item_y)) painted->moved_px = peer->tracked_y - item_y;
-    peer->tracked_item = row ? feed_item_content(feed_row_item(row))->index : -1;
+    peer->tracked_item = row ? index : -1;
     peer->tracked_y = row_y;
 }
 
@@ -200,11 +219,13 @@ static gboolean on_click_timeout(gpointer data) {
     if (peer->probe) peer->probe->error = "superseded by the next click before its change was painted";
     peer->probe = NULL;
     double row_y = 0, middle = gtk_widget_get_height(peer->list) / 2.0;
-    FeedRow *row = row_at(peer, middle, &row_y, -1, NULL);
-    if (!row) {
+    int index = -1;
+    GtkWidget *found = row_at(peer, middle, &index, &row_y, -1, NULL);
+    if (!found || !FEED_IS_ROW(found)) {
         click->error = "no row under the middle of the viewport";
         return G_SOURCE_REMOVE;
     }
+    FeedRow *row = FEED_ROW(found);
     click->item_index = feed_item_content(feed_row_item(row))->index;
     click->event_counter = gdk_frame_clock_get_frame_counter(peer->clock);
     click->event_us = g_get_monotonic_time();
@@ -242,13 +263,14 @@ enum { SEEK_FRAMES_ALLOWED = 120 };
 /// Brings the start item's top to the top of the viewport, a step a frame; TRUE once it is there.
 /// GTK 4.8 has no gtk_list_view_scroll_to, and its "list.scroll-to-item" action ignores items
 /// that have no row yet; so the adjustment is moved by the rows' mean height times the items
-/// still to go, until the item has a row, and then by that row's distance from the top.
+/// still to go, until the item has a row, and then by that row's distance from the top. The grid
+/// is the same, per line of `columns` cells.
 static gboolean seek(Peer *peer) {
     int target = peer->options->start_item;
     if (target == 0 && gtk_adjustment_get_value(peer->adjustment) == 0) return TRUE;
     double top_y = 0, target_y = NAN, heights = 0;
-    int rows = 0;
-    FeedRow *top = row_at(peer, 0, &top_y, target, &target_y);
+    int rows = 0, top_index = -1;
+    GtkWidget *top = row_at(peer, 0, &top_index, &top_y, target, &target_y);
     for (GtkWidget *child = gtk_widget_get_first_child(peer->list); child; child = gtk_widget_get_next_sibling(child)) {
         if (gtk_widget_get_child_visible(child)) { heights += gtk_widget_get_height(child); rows++; }
     }
@@ -259,7 +281,7 @@ static gboolean seek(Peer *peer) {
         if (fabs(target_y) < 0.5 || (target_y > 0 && value >= end - 0.5)) return TRUE;
         value += target_y;
     } else if (top && rows) {
-        value += (target - feed_item_content(feed_row_item(top))->index) * heights / rows;
+        value += (double)(target - top_index) / peer->columns * heights / rows;
     }
     if (++peer->seek_frames > SEEK_FRAMES_ALLOWED) {
         char message[128];
@@ -462,9 +484,15 @@ int main(int argc, char **argv) {
     }
     if (options.dump) {
         FeedContent item;
+        GridContent photo;
         for (int i = 0; i < options.dump_count; i++) {
-            feed_content_generate(options.dump_first + i, &item);
-            feed_content_write_json(&item, stdout);
+            if (options.grid_columns) {
+                grid_content_generate(options.dump_first + i, &photo);
+                grid_content_write_json(&photo, stdout);
+            } else {
+                feed_content_generate(options.dump_first + i, &item);
+                feed_content_write_json(&item, stdout);
+            }
         }
         return fflush(stdout) == 0 ? 0 : 1;
     }
@@ -512,25 +540,32 @@ int main(int argc, char **argv) {
 
     // The model: every item generated up front, as the data a feed app has loaded.
     start = g_get_monotonic_time();
-    GListModel *model = feed_model_new(options.items);
+    GListModel *model = options.grid_columns ? grid_model_new(options.items) : feed_model_new(options.items);
     peer.report.model_ms = (double)(g_get_monotonic_time() - start) / 1000.0;
 
     GdkDisplay *display = gdk_display_get_default();
-    feed_install_css(display);
+    if (options.grid_columns) grid_install_css(display);
+    else feed_install_css(display);
     peer.window = gtk_window_new();
     gtk_window_set_title(GTK_WINDOW(peer.window), "gtk-feed-peer");
     // Undecorated: the whole 1280×800 surface is the list (GTK4 on Wayland draws its own title
     // bar and shadows otherwise, whose size differs between tiled and floating windows).
     gtk_window_set_decorated(GTK_WINDOW(peer.window), FALSE);
     gtk_window_set_default_size(GTK_WINDOW(peer.window), 1280, 800);
-    gtk_widget_add_css_class(peer.window, "feed");
+    gtk_widget_add_css_class(peer.window, options.grid_columns ? "photos" : "feed");
     peer.scroller = gtk_scrolled_window_new();
     gtk_scrolled_window_set_policy(GTK_SCROLLED_WINDOW(peer.scroller), GTK_POLICY_NEVER, GTK_POLICY_AUTOMATIC);
     FeedOptions feed_options = {
         .row_layout = options.box_rows ? FEED_ROW_LAYOUT_BOX : FEED_ROW_LAYOUT_GRID,
         .body_width_chars = options.body_width_chars,
     };
-    peer.list = feed_list_view_new(model, &textures, &feed_options, &peer.counters);
+    if (options.grid_columns) {
+        peer.list = grid_view_new(model, &textures, options.grid_columns, &peer.counters);
+        peer.columns = options.grid_columns;
+    } else {
+        peer.list = feed_list_view_new(model, &textures, &feed_options, &peer.counters);
+        peer.columns = 1;
+    }
     gtk_scrolled_window_set_child(GTK_SCROLLED_WINDOW(peer.scroller), peer.list);
     gtk_window_set_child(GTK_WINDOW(peer.window), peer.scroller);
     peer.adjustment = gtk_scrolled_window_get_vadjustment(GTK_SCROLLED_WINDOW(peer.scroller));

@@ -11,8 +11,9 @@ void options_print_usage(const char *program, FILE *file) {
         "usage: %s --assets DIR (--phases PX:FRAMES[,PX:FRAMES...] | --px-per-frame PX --frames N)\n"
         "          [--warmup-frames N] [--refresh-hz HZ] [--clicks K] [--items N] [--start-item I]\n"
         "          [--row-layout grid|box] [--body-width-chars N] [--json FILE] [--timeout-seconds S]\n"
+        "       %s --assets DIR --grid COLUMNS (--phases ... | --px-per-frame PX ...) [--clicks 0] [...]\n"
         "       %s --assets DIR --first-frame [--items N] [--start-item I] [--timeout-seconds S]\n"
-        "       %s --dump-items FIRST COUNT\n"
+        "       %s [--grid COLUMNS] --dump-items FIRST COUNT\n"
         "\n"
         "The GTK4 peer of Strata's benchmark M9 feed_scroll: the feed of Examples/feed/CONTENT.md\n"
         "in a GtkListView, scrolled by a fixed number of pixels per frame from a tick callback.\n"
@@ -30,13 +31,16 @@ void options_print_usage(const char *program, FILE *file) {
         "                        box: in a horizontal GtkBoxLayout (about 3x the layout work per bind)\n"
         "  --body-width-chars N  the body label's width-chars, its minimum width (20); 0 leaves GTK's\n"
         "                        default, which measures the body at width 0 on every bind\n"
+        "  --grid COLUMNS        the grid variant: the photos of FeedKit's GridContent in a GtkGridView\n"
+        "                        of COLUMNS columns (1...16) instead of the feed; no clicks\n"
         "  --json FILE           write the report there instead of standard output\n"
         "  --timeout-seconds S   give up with an error after S seconds (120)\n"
         "  --first-frame         M7: print when the first frame was committed and presented, and exit\n"
-        "  --dump-items F C      print items F..F+C-1 as JSON lines and exit (no display needed)\n"
+        "  --dump-items F C      print items F..F+C-1 as JSON lines and exit (no display needed);\n"
+        "                        with --grid, the grid's photos\n"
         "\n"
         "Exit status: 0 success, 1 failure (no display, missing asset, timeout), 2 bad arguments.\n",
-        program, program, program);
+        program, program, program, program);
 }
 
 static bool fail(char *error, int size, const char *format, ...) {
@@ -112,7 +116,7 @@ bool options_parse(int argc, char **argv, Options *options, char *error, int siz
     const char *phases = NULL;
     double px = 0;
     int frames = 600;
-    bool have_px = false, have_frames = false;
+    bool have_px = false, have_frames = false, have_clicks = false;
     for (int i = 1; i < argc; i++) {
         const char *name = argv[i];
         // Every option but --help takes a value (--dump-items two).
@@ -153,6 +157,7 @@ bool options_parse(int argc, char **argv, Options *options, char *error, int siz
         } else if (!strcmp(name, "--clicks")) {
             if (!parse_int(value, 0, 1000, &options->clicks))
                 return fail(error, size, "--clicks: '%s' is not a number in 0...1000", value);
+            have_clicks = true;
         } else if (!strcmp(name, "--items")) {
             if (!parse_int(value, 1, 1000000, &options->items))
                 return fail(error, size, "--items: '%s' is not a number in 1...1000000", value);
@@ -166,6 +171,9 @@ bool options_parse(int argc, char **argv, Options *options, char *error, int siz
         } else if (!strcmp(name, "--body-width-chars")) {
             if (!parse_int(value, 0, 1000, &options->body_width_chars))
                 return fail(error, size, "--body-width-chars: '%s' is not a number in 0...1000", value);
+        } else if (!strcmp(name, "--grid")) {
+            if (!parse_int(value, 1, OPTIONS_MAX_GRID_COLUMNS, &options->grid_columns))
+                return fail(error, size, "--grid: '%s' is not a number of columns in 1...%d", value, OPTIONS_MAX_GRID_COLUMNS);
         } else if (!strcmp(name, "--json")) {
             options->json_path = value;
         } else if (!strcmp(name, "--timeout-seconds")) {
@@ -178,6 +186,13 @@ bool options_parse(int argc, char **argv, Options *options, char *error, int siz
     if (options->dump) return true;
     if (!options->assets) return fail(error, size, "--assets DIR is required");
     if (phases && (have_px || have_frames)) return fail(error, size, "give either --phases or --px-per-frame/--frames, not both");
+    if (options->grid_columns) {
+        // The photos have no action: a click would measure nothing the feed does not.
+        if (have_clicks && options->clicks > 0)
+            return fail(error, size, "--clicks %d: the grid variant has no clicks (give --clicks 0 or leave it out)", options->clicks);
+        options->clicks = 0;
+        if (options->first_frame) return fail(error, size, "--first-frame shows the feed; it takes no --grid");
+    }
     if (options->first_frame) {
         if (phases || have_px) return fail(error, size, "--first-frame measures no phase");
     } else if (phases) {

@@ -3,7 +3,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 
-enum { OPTIONS_MAX_PHASES = 16 };
+enum { OPTIONS_MAX_PHASES = 16, OPTIONS_MAX_GRID_COLUMNS = 16 };
 
 typedef struct {
     double px_per_frame;   // the scroll step, in pixels per frame
@@ -24,6 +24,7 @@ typedef struct {
     int start_item;                  // brought into view before the first phase's warm-up
     bool box_rows;                   // --row-layout box (default grid)
     int body_width_chars;            // --body-width-chars (default 20; 0: GTK's default)
+    int grid_columns;                // --grid COLUMNS: the grid variant's photos in a GtkGridView; 0: the feed
     const char *json_path;           // NULL: standard output
     double timeout_seconds;
     bool first_frame;                // --first-frame: report the first frame's presentation and exit

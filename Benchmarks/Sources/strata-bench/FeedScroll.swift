@@ -7,7 +7,8 @@ import Strata
 /// M9 `feed_scroll`: the feed of Examples/feed/CONTENT.md scrolled a fixed step a frame at
 /// 2 000 and then 6 000 px/s, in Strata (`feed-scroll-subject`) and in GTK4's GtkListView
 /// (`gtk-feed-peer`), one after the other under the same compositor: headless sway at 60 Hz when
-/// `Benchmarks/run` started one (STRATA_SWAY_DISPLAY), otherwise the session's compositor.
+/// `Benchmarks/run` started one (STRATA_SWAY_DISPLAY), otherwise the session's compositor; then
+/// the same at 4K, and the photo grid against a GtkGridView (FeedScrollGrid.swift).
 ///
 /// Both programs record the same per-frame samples (gtk-feed-peer's README defines them), and
 /// every figure here is computed from those samples with one definition for both:
@@ -32,19 +33,11 @@ enum FeedScroll {
     static func run(_ context: BenchContext, _ recorder: inout MetricRecorder) throws {
         let compositor = try Compositor.find()
         recorder.record("refresh_rate", compositor.refreshHz, unit: "Hz", note: compositor.description)
-        let directory = try temporaryDirectory()
-        defer { _ = try? capture("rm -rf '\(directory)'") }
-        mkdir(directory + "/assets", 0o700)
-        try FeedAssets.export(to: directory + "/assets")
         let frames = context.count(600, smoke: 40)
-        let phases = speeds.map { "\(Plot.format3(($0 / compositor.refreshHz * 10).rounded() / 10)):\(frames)" }.joined(separator: ",")
-        let common = "--phases \(phases) --warmup-frames \(context.count(120, smoke: 10)) --refresh-hz \(compositor.refreshHz) "
-            + "--clicks \(context.count(5, smoke: 1)) --start-item 1000 --timeout-seconds \(context.count(120, smoke: 60))"
-        // Built beside this program (`swift build --package-path Benchmarks` builds every product).
-        let binaries = BenchContext.programDirectory
-        let strata = try side("strata", command: "'\(binaries)feed-scroll-subject' \(common)", compositor: compositor, directory: directory)
-        let gtk = try side("gtk4", command: "'\(binaries)gtk-feed-peer' --assets '\(directory)/assets' \(common)",
-                           compositor: compositor, directory: directory)
+        let phases = speeds.map { "\(pixelsPerFrame($0, compositor)):\(frames)" }.joined(separator: ",")
+        let (strata, gtk) = try runBoth("--phases \(phases) --warmup-frames \(context.count(120, smoke: 10)) "
+            + "--refresh-hz \(compositor.refreshHz) --clicks \(context.count(5, smoke: 1)) --start-item 1000 "
+            + "--timeout-seconds \(context.count(120, smoke: 60))", compositor: compositor)
         let refreshMilliseconds = 1_000 / compositor.refreshHz
         recorder.record("refresh_interval", refreshMilliseconds, unit: "ms",
                         note: "GTK \(gtk.report["gtk_version"] ?? "?"), \(gtk.report["renderer"] ?? "?")")
@@ -53,40 +46,8 @@ enum FeedScroll {
             guard index < strata.phases.count, index < gtk.phases.count else { throw BenchError(message: "a report lacks phase \(index)") }
             let (mine, theirs) = (strata.phases[index], gtk.phases[index])
             let label = "\(Int(speed))"
-            for (side, phase) in [("strata", mine), ("gtk", theirs)] {
-                let mismatches = phase["scroll_mismatches"] as? Int
-                recorder.check("\(side)_scroll_mismatches_\(label)", mismatches.map(Double.init), unit: "frames", expect: .exactly(0),
-                                note: "frames whose content did not move the step: the run must scroll as asked")
-            }
-            let strataLate = lateFrames(mine, refresh: refreshMilliseconds), gtkLate = lateFrames(theirs, refresh: refreshMilliseconds)
-            recorder.record("strata_late_frames_\(label)", strataLate.map(Double.init), unit: "frames", goal: .exactly(0),
-                            note: "of \(frames): frame starts more than 1.5 refresh intervals apart")
-            recorder.record("gtk_late_frames_\(label)", gtkLate.map(Double.init), unit: "frames", note: "of \(frames), same definition")
-            let strataBusy = samples(mine, "busy_us", scale: 1e-3), gtkBusy = samples(theirs, "busy_us", scale: 1e-3)
-            // Every frame's raw figures stay in the results file.
-            for (side, phase) in [("strata", mine), ("gtk", theirs)] {
-                recorder.keep("\(side)_busy_ms_\(label)", samples(phase, "busy_us", scale: 1e-3).values)
-                recorder.keep("\(side)_frame_start_ms_\(label)", samples(phase, "tick_us", scale: 1e-3).values)
-            }
-            for (name, fraction) in [("p50", 0.5), ("p99", 0.99), ("max", 1.0)] {
-                recorder.record("strata_busy_\(name)_\(label)", strataBusy.percentile(fraction), unit: "ms")
-                recorder.record("gtk_busy_\(name)_\(label)", gtkBusy.percentile(fraction), unit: "ms")
-            }
-            recorder.ratio("busy_p99_strata_over_gtk_\(label)", strataBusy.percentile(0.99), over: gtkBusy.percentile(0.99), goal: .atMost(0.2),
-                           note: "main-thread CPU per frame")
-            // Strata renders on workers: their CPU is reported too, so the saving is not hidden work.
-            recorder.record("strata_process_cpu_per_frame_\(label)", perFrame(mine, "process_cpu_ms"), unit: "ms",
-                            note: "every thread (GTK works on its main thread alone)")
-            recorder.record("gtk_process_cpu_per_frame_\(label)", perFrame(theirs, "process_cpu_ms"), unit: "ms")
-            // The like-for-like figure: moving work to other threads is no saving by itself.
-            recorder.ratio("process_cpu_strata_over_gtk_\(label)", perFrame(mine, "process_cpu_ms"), over: perFrame(theirs, "process_cpu_ms"),
-                           goal: .atMost(0.2), note: "CPU per frame of the whole process, every thread")
-            recorder.record("strata_main_layout_per_cell_\(label)", (mine["main_layout_us_per_cell"] as? NSNumber)?.doubleValue, unit: "µs",
-                            note: "main-thread time per configured cell: asking for its prelayout and configuring it")
-            let visible = mine["visible_cell_frames"] as? Int ?? 0, incomplete = mine["incomplete_cell_frames"] as? Int
-            recorder.record("strata_incomplete_cells_\(label)", incomplete.flatMap { visible > 0 ? Double($0) * 100 / Double(visible) : nil },
-                            unit: "%", goal: index == 0 ? .atMost(1) : nil,
-                            note: "\(incomplete ?? 0) of \(visible) visible cell-frames behind a placeholder")
+            let (strataBusy, gtkBusy) = recordScrolling(mine, theirs, label: label, frames: frames, refresh: refreshMilliseconds,
+                                                        incompleteGoal: index == 0 ? .atMost(1) : nil, &recorder)
             for (side, phase) in [("strata", mine), ("gtk", theirs)] {
                 let clicks = phase["clicks"] as? [[String: Any]] ?? []
                 let failed = clicks.filter { !($0["error"] is NSNull) && $0["error"] != nil }.count
@@ -102,6 +63,50 @@ enum FeedScroll {
             }
         }
         try runAt4K(context, &recorder)
+        try runGrid(context, &recorder)
+    }
+
+    /// The figures of one scrolling phase, both sides, suffixed `_label`: the validity check that
+    /// both scrolled as asked, late frames (goal: none for Strata), main-thread busy (goal: p99 at
+    /// most 0.2× GTK4's), CPU per frame of the whole process (goal: at most 0.2× GTK4's, the
+    /// like-for-like figure), and incomplete cells (goal: `incompleteGoal`). Every frame's busy
+    /// time and start stay in the results file. Returns each side's busy times, in ms.
+    static func recordScrolling(_ mine: [String: Any], _ theirs: [String: Any], label: String, frames: Int, refresh: Double,
+                                incompleteGoal: Goal?, _ recorder: inout MetricRecorder) -> (strata: SampleSet, gtk: SampleSet) {
+        for (side, phase) in [("strata", mine), ("gtk", theirs)] {
+            let mismatches = phase["scroll_mismatches"] as? Int
+            recorder.check("\(side)_scroll_mismatches_\(label)", mismatches.map(Double.init), unit: "frames", expect: .exactly(0),
+                            note: "frames whose content did not move the step: the run must scroll as asked")
+        }
+        let strataLate = lateFrames(mine, refresh: refresh), gtkLate = lateFrames(theirs, refresh: refresh)
+        recorder.record("strata_late_frames_\(label)", strataLate.map(Double.init), unit: "frames", goal: .exactly(0),
+                        note: "of \(frames): frame starts more than 1.5 refresh intervals apart")
+        recorder.record("gtk_late_frames_\(label)", gtkLate.map(Double.init), unit: "frames", note: "of \(frames), same definition")
+        let strataBusy = samples(mine, "busy_us", scale: 1e-3), gtkBusy = samples(theirs, "busy_us", scale: 1e-3)
+        // Every frame's raw figures stay in the results file.
+        for (side, phase) in [("strata", mine), ("gtk", theirs)] {
+            recorder.keep("\(side)_busy_ms_\(label)", samples(phase, "busy_us", scale: 1e-3).values)
+            recorder.keep("\(side)_frame_start_ms_\(label)", samples(phase, "tick_us", scale: 1e-3).values)
+        }
+        for (name, fraction) in [("p50", 0.5), ("p99", 0.99), ("max", 1.0)] {
+            recorder.record("strata_busy_\(name)_\(label)", strataBusy.percentile(fraction), unit: "ms")
+            recorder.record("gtk_busy_\(name)_\(label)", gtkBusy.percentile(fraction), unit: "ms")
+        }
+        recorder.ratio("busy_p99_strata_over_gtk_\(label)", strataBusy.percentile(0.99), over: gtkBusy.percentile(0.99), goal: .atMost(0.2),
+                       note: "main-thread CPU per frame")
+        // Strata renders on workers: their CPU is reported too, so the saving is not hidden work.
+        recorder.record("strata_process_cpu_per_frame_\(label)", perFrame(mine, "process_cpu_ms"), unit: "ms",
+                        note: "every thread (GTK works on its main thread alone)")
+        recorder.record("gtk_process_cpu_per_frame_\(label)", perFrame(theirs, "process_cpu_ms"), unit: "ms")
+        // The like-for-like figure: moving work to other threads is no saving by itself.
+        recorder.ratio("process_cpu_strata_over_gtk_\(label)", perFrame(mine, "process_cpu_ms"), over: perFrame(theirs, "process_cpu_ms"),
+                       goal: .atMost(0.2), note: "CPU per frame of the whole process, every thread")
+        recorder.record("strata_main_layout_per_cell_\(label)", (mine["main_layout_us_per_cell"] as? NSNumber)?.doubleValue, unit: "µs",
+                        note: "main-thread time per configured cell: asking for its prelayout and configuring it")
+        let visible = mine["visible_cell_frames"] as? Int ?? 0, incomplete = mine["incomplete_cell_frames"] as? Int
+        recorder.record("strata_incomplete_cells_\(label)", incomplete.flatMap { visible > 0 ? Double($0) * 100 / Double(visible) : nil },
+                        unit: "%", goal: incompleteGoal, note: "\(incomplete ?? 0) of \(visible) visible cell-frames behind a placeholder")
+        return (strataBusy, gtkBusy)
     }
 
     /// The feed at 2 000 px/s on a 3840×2160 output at scale 2 under sway (a 4K display at 200 %):
@@ -117,18 +122,10 @@ enum FeedScroll {
         // Every other metric expects the 1280×800 output at scale 1.
         defer { _ = try? capture("swaymsg -s '\(ipc)' output HEADLESS-1 mode 1280x800@60Hz scale 1") }
         guard !output.contains("Error") else { throw BenchError(message: "sway refused the 4K output: \(output)") }
-        let directory = try temporaryDirectory()
-        defer { _ = try? capture("rm -rf '\(directory)'") }
-        mkdir(directory + "/assets", 0o700)
-        try FeedAssets.export(to: directory + "/assets")
         let frames = context.count(600, smoke: 20), speed = speeds[0]
-        let common = "--phases \(Plot.format3((speed / compositor.refreshHz * 10).rounded() / 10)):\(frames) "
+        let (strata, gtk) = try runBoth("--phases \(pixelsPerFrame(speed, compositor)):\(frames) "
             + "--warmup-frames \(context.count(120, smoke: 10)) --refresh-hz \(compositor.refreshHz) --clicks 0 --start-item 1000 "
-            + "--timeout-seconds \(context.count(180, smoke: 90))"
-        let binaries = BenchContext.programDirectory
-        let strata = try side("strata", command: "'\(binaries)feed-scroll-subject' \(common)", compositor: compositor, directory: directory)
-        let gtk = try side("gtk4", command: "'\(binaries)gtk-feed-peer' --assets '\(directory)/assets' \(common)",
-                           compositor: compositor, directory: directory)
+            + "--timeout-seconds \(context.count(180, smoke: 90))", compositor: compositor)
         guard let mine = strata.phases.first, let theirs = gtk.phases.first else { throw BenchError(message: "a 4K report lacks its phase") }
         let refresh = 1_000 / compositor.refreshHz
         for (name, side) in [("strata", strata), ("gtk", gtk)] {
@@ -168,10 +165,11 @@ enum FeedScroll {
     }
 
     /// The scatter plot of both sides' main-thread CPU, frame by frame.
-    private static func plotBusy(strata: SampleSet, gtk: SampleSet, title: String, to path: String) throws {
+    static func plotBusy(strata: SampleSet, gtk: SampleSet, title: String, to path: String,
+                         names: (strata: String, gtk: String) = ("Strata ListView", "GTK 4 GtkListView (cairo)")) throws {
         try Plot.scatter([
-            .init(name: "GTK 4 GtkListView (cairo)", color: Color(rgb: 0xFF9500), values: gtk.values),
-            .init(name: "Strata ListView", color: Color(rgb: 0x0A84FF), values: strata.values),
+            .init(name: names.gtk, color: Color(rgb: 0xFF9500), values: gtk.values),
+            .init(name: names.strata, color: Color(rgb: 0x0A84FF), values: strata.values),
         ], title: "M9: main-thread CPU per frame, \(title)", unit: "ms", to: path)
     }
 
@@ -202,6 +200,27 @@ enum FeedScroll {
             return Compositor(name: "weston", refreshHz: (10_000 / interval).rounded() / 10, environment: "",
                               description: "\(Machine.compositor()): no sway, so its measured frame interval of \(Plot.format3(interval)) ms")
         }
+    }
+
+    /// Runs Strata's subject and then GTK4's peer, each with `arguments`, under `compositor`;
+    /// the peer reads the feed's pictures from files written for it.
+    static func runBoth(_ arguments: String, compositor: Compositor) throws -> (strata: Side, gtk: Side) {
+        let directory = try temporaryDirectory()
+        defer { _ = try? capture("rm -rf '\(directory)'") }
+        mkdir(directory + "/assets", 0o700)
+        try FeedAssets.export(to: directory + "/assets")
+        // Built beside this program (`swift build --package-path Benchmarks` builds every product).
+        let binaries = BenchContext.programDirectory
+        let strata = try side("strata", command: "'\(binaries)feed-scroll-subject' \(arguments)", compositor: compositor, directory: directory)
+        let gtk = try side("gtk4", command: "'\(binaries)gtk-feed-peer' --assets '\(directory)/assets' \(arguments)",
+                           compositor: compositor, directory: directory)
+        return (strata, gtk)
+    }
+
+    /// `speed` px/s as pixels per frame at the compositor's refresh rate, to a tenth, as the
+    /// programs' `--phases` take it.
+    static func pixelsPerFrame(_ speed: Double, _ compositor: Compositor) -> String {
+        Plot.format3((speed / compositor.refreshHz * 10).rounded() / 10)
     }
 
     private static func side(_ name: String, command: String, compositor: Compositor, directory: String) throws -> Side {
@@ -236,7 +255,7 @@ enum FeedScroll {
         return zip(starts.dropFirst(), starts).filter { $0 - $1 > 1.5 * refresh }.count
     }
 
-    private static func perFrame(_ phase: [String: Any], _ key: String) -> Double? {
+    static func perFrame(_ phase: [String: Any], _ key: String) -> Double? {
         guard let total = (phase[key] as? NSNumber)?.doubleValue, let frames = phase["frames"] as? Int, frames > 0 else { return nil }
         return total / Double(frames)
     }

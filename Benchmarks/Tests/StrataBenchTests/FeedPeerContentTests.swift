@@ -7,11 +7,14 @@ import Testing
 /// generate them from CONTENT.md, one in C and one in Swift. Every item is compared.
 @Suite struct FeedPeerContentTests {
     /// gtk-feed-peer, built beside the test bundle by `swift build --package-path Benchmarks`.
-    static var peer: String {
+    static var peer: String { program("gtk-feed-peer") }
+
+    /// The benchmark package's program `name`, built beside the test bundle.
+    static func program(_ name: String) -> String {
         var buffer = [CChar](repeating: 0, count: 4096)
         let length = readlink("/proc/self/exe", &buffer, buffer.count - 1)
         let executable = length > 0 ? String(decoding: buffer.prefix(length).map { UInt8(bitPattern: $0) }, as: UTF8.self) : ""
-        return String(executable.reversed().drop { $0 != "/" }.reversed()) + "gtk-feed-peer"
+        return String(executable.reversed().drop { $0 != "/" }.reversed()) + name
     }
 
     @Test func peerGeneratesTheFeedsItems() throws {
