@@ -134,12 +134,35 @@ public final class ImageView: AsyncLayer, AsyncLayerDelegate {
         return DisplayTask(display: { canvas, size, isCancelled in
             // A failure draws nothing: the background shows, as for no image.
             guard let image = progress.decode(source), !isCancelled() else { return }
-            canvas.draw(image, in: Rect(origin: .zero, size: size), contentMode: mode)
+            let bounds = Rect(origin: .zero, size: size)
+            // Drawn at the view's own pixel size once, through the cache, for every view showing
+            // it so; then copied here pixel for pixel.
+            if let pixels = Self.pixelSize(of: size, on: canvas), pixels != (image.width, image.height) {
+                do {
+                    let shown = try source.image(width: pixels.width, height: pixels.height, mode: mode)
+                    canvas.draw(shown, in: bounds)
+                    return
+                } catch {
+                    // A size no bitmap can have: drawn straight from the image instead.
+                }
+            }
+            canvas.draw(image, in: bounds, contentMode: mode)
         }, didDisplay: { layer, finished in
             // A render made stale (a newer source, a new size) says nothing: the sentinel saw to it.
             guard finished else { return }
             (layer as? ImageView)?.learn(from: progress)
         })
+    }
+
+    /// The whole device pixels `size` covers on `canvas`, when the canvas only scales (as a
+    /// layer's render does) and the size is whole pixels; nil otherwise.
+    private nonisolated static func pixelSize(of size: Size, on canvas: Canvas) -> (width: Int, height: Int)? {
+        let t = canvas.transform
+        guard t.b == 0, t.c == 0, t.tx == 0, t.ty == 0 else { return nil }
+        let width = size.width * t.a, height = size.height * t.d
+        guard width >= 1, height >= 1, width <= 16_384, height <= 16_384,
+              abs(width - width.rounded()) < 1e-6, abs(height - height.rounded()) < 1e-6 else { return nil }
+        return (Int(width.rounded()), Int(height.rounded()))
     }
 
     /// A view too small to draw (a spec measured it as nothing before its image was decoded)

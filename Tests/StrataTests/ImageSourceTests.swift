@@ -98,6 +98,31 @@ struct ImageSourceTests {
         #expect(scene.pixel(60, 12) == Color(rgb: 0x202020).premultipliedARGB)
     }
 
+    /// Views showing one image at one size share one bitmap drawn at that size, made once and
+    /// kept in the cache; each view copies its pixels, which are the ones a direct draw makes.
+    @Test func viewsOfOneImageAtOneSizeShareOneBitmapDrawnAtThatSize() throws {
+        let scene = HeadlessScene(width: 200, height: 60, background: Color(rgb: 0x202020))
+        let picture = try quadrantImage(cornerDot: true, width: 24, height: 12)
+        let source = ImageSource.bytes(try PNG.encode(picture), key: uniqueKey("shared"))
+        let frames = (0..<4).map { Rect(x: 5 + 48 * Double($0), y: 10, width: 40, height: 30) }
+        let reference = ImageView(image: try PNG.decode(try PNG.encode(picture)), contentMode: .aspectFill)
+        reference.frame = frames[0]
+        scene.root.addSublayer(reference)
+        for frame in frames.dropFirst() { _ = view(source, mode: .aspectFill, in: scene, frame: frame) }
+        try scene.settle()
+        let shared = try #require(source.cachedImage(width: 40, height: 30, mode: .aspectFill), "no bitmap kept at the views' size")
+        #expect(shared.width == 40 && shared.height == 30)
+        for frame in frames.dropFirst() { expectSamePixels(scene, frames[0], frame) }
+
+        // Through the API: the same size and mode is the same bitmap; another mode is another.
+        let cache = ImageCache()
+        let first = try source.image(width: 40, height: 30, mode: .aspectFill, in: cache)
+        #expect(try source.image(width: 40, height: 30, mode: .aspectFill, in: cache) === first)
+        #expect(try source.image(width: 40, height: 30, mode: .aspectFit, in: cache) !== first)
+        #expect(cache.count == 3, "the decoded image and one bitmap per mode")
+        #expect(throws: RenderError.self) { try source.image(width: 0, height: 30, mode: .aspectFill, in: cache) }
+    }
+
     /// Rendering and measuring on workers decode; the main thread never does, even when a spec
     /// is solved on it: there the view measures as nothing, and is laid out again at the
     /// image's size once a worker has decoded it. The loader counts a call made on the test's

@@ -12,6 +12,9 @@ import StrataPlatform
 ///   and throws again.
 /// - Files are cached by path: a file changed on disk is read again only after its image was
 ///   evicted or `removeAll()` ran. Paths and `forKey:` keys are separate namespaces.
+/// - An image is also kept drawn at the sizes views show it at (`ImageSource.image(width:height:mode:)`),
+///   after Texture's and SDWebImage's scaled images: a list of cells showing the same pictures
+///   at the same size filters each picture once, not once per cell.
 ///
 /// The bitmaps returned are shared with every other caller: read and draw them, never draw into
 /// them (the `Bitmap` access check stops a program that writes one while it is being read).
@@ -97,19 +100,40 @@ public final class ImageCache: Sendable {
     /// counting.
     public func removeAll() { storage.removeAll() }
 
-    private func image(for key: Key, decode: () throws(RenderError) -> Bitmap) throws(RenderError) -> Bitmap {
-        if let cached = storage.value(for: key) { return cached }
-        Self.decodeCount.increment()
-        let decoded = try decode()
-        let keyBytes = switch key {
-        case .file(let path): path.utf8.count
-        case .data(let name): name.utf8.count
+    /// The image under `key` if it is cached now; counts neither a hit nor a miss.
+    func peek(_ key: Key) -> Bitmap? { storage.peek(key) }
+
+    /// `image`, the image cached under `base`, drawn by `mode` into exactly `width`×`height`
+    /// pixels (bilinear when scaled), cached beside it and evicted as any image is.
+    /// - Throws: `imageTooLarge` for a size `Bitmap` refuses.
+    func scaled(_ image: Bitmap, of base: Key, width: Int, height: Int, mode: ContentMode) throws(RenderError) -> Bitmap {
+        try self.image(for: .scaled(base, width: width, height: height, mode: mode), counted: false) { () throws(RenderError) in
+            let bitmap = try Bitmap(width: width, height: height)
+            Canvas(bitmap: bitmap).draw(image, in: Rect(x: 0, y: 0, width: Double(width), height: Double(height)), contentMode: mode)
+            return bitmap
         }
-        return storage.insert(decoded, cost: decoded.byteCount + keyBytes, for: key)
     }
 
-    private enum Key: Hashable, Sendable {
+    private func image(for key: Key, counted: Bool = true, decode: () throws(RenderError) -> Bitmap) throws(RenderError) -> Bitmap {
+        if let cached = storage.value(for: key) { return cached }
+        if counted { Self.decodeCount.increment() }
+        let decoded = try decode()
+        return storage.insert(decoded, cost: decoded.byteCount + key.bytes, for: key)
+    }
+
+    /// An image's name in the cache: a file's path, a key, or either drawn at a size.
+    indirect enum Key: Hashable, Sendable {
         case file(String)
         case data(String)
+        case scaled(Key, width: Int, height: Int, mode: ContentMode)
+
+        /// What the key holds, counted with its image.
+        var bytes: Int {
+            switch self {
+            case .file(let path): path.utf8.count
+            case .data(let name): name.utf8.count
+            case .scaled(let base, _, _, _): base.bytes + 24
+            }
+        }
     }
 }

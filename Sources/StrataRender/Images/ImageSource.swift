@@ -56,6 +56,17 @@ public struct ImageSource: Hashable, Sendable, CustomStringConvertible {
         ImageSource(origin: .loader(key: key, load))
     }
 
+    /// The image drawn by `mode` into exactly `width`×`height` pixels, as a view of that many
+    /// device pixels shows it: from `cache` when it is there, otherwise made from the decoded
+    /// image (itself from the cache, or decoded now) and kept, so that every view showing this
+    /// image at this size shares one bitmap and the filtering is done once. Blocking; call it on
+    /// a worker.
+    /// - Throws: as `image(in:)`, and `imageTooLarge` for a size `Bitmap` refuses.
+    public func image(width: Int, height: Int, mode: ContentMode, in cache: ImageCache = .shared) throws(RenderError) -> Bitmap {
+        let decoded = try image(in: cache)
+        return try cache.scaled(decoded, of: cacheKey, width: width, height: height, mode: mode)
+    }
+
     /// The decoded image: from `cache` when it is there, otherwise read, loaded and decoded now,
     /// on the calling thread, and kept in `cache`. Blocking; call it on a worker.
     /// - Throws: `io` or `fileTooLarge` for a file, `loadFailed` when a loader throws,
@@ -74,6 +85,20 @@ public struct ImageSource: Hashable, Sendable, CustomStringConvertible {
         switch key {
         case let .file(path): cache.cachedImage(contentsOf: path)
         case let .named(name): cache.cachedImage(forKey: name)
+        }
+    }
+
+    /// The image drawn at `width`×`height` pixels by `mode` if the cache holds it now; never
+    /// decodes or draws.
+    public func cachedImage(width: Int, height: Int, mode: ContentMode, in cache: ImageCache = .shared) -> Bitmap? {
+        cache.peek(.scaled(cacheKey, width: width, height: height, mode: mode))
+    }
+
+    /// The image's name in `ImageCache`.
+    private var cacheKey: ImageCache.Key {
+        switch origin {
+        case let .file(path): .file(path)
+        case let .bytes(key, _), let .loader(key, _): .data(key)
         }
     }
 

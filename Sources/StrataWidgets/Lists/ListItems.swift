@@ -194,29 +194,32 @@ where Header.Item: Identifiable & Equatable, Cell.Item: Identifiable & Equatable
         }
 
         let old = rows
-        let oldPositions = Dictionary(uniqueKeysWithValues: old.enumerated().map { ($1.id, $0) })
-        // Survivors that keep their relative order stay; the rest move (deleted, then inserted).
-        let survivors = unique.enumerated().compactMap { new, row in oldPositions[row.id].map { (new: new, old: $0) } }
-        let staying = Set(longestIncreasingRun(survivors.map(\.old)).map { survivors[$0].new })
         var deleted: [Int] = [], inserted: [Int] = [], changed: [Int] = []
-        for (position, row) in old.enumerated() where !seen.contains(row.id) { deleted.append(position) }
-        for (new, oldPosition) in survivors where !staying.contains(new) {
-            deleted.append(oldPosition)
-            inserted.append(new)
-        }
-        for (new, row) in unique.enumerated() {
-            guard let oldPosition = oldPositions[row.id] else {
+        // From no rows (the first load) there is nothing to compare: the list loads them all.
+        if !old.isEmpty {
+            let oldPositions = Dictionary(uniqueKeysWithValues: old.enumerated().map { ($1.id, $0) })
+            // Survivors that keep their relative order stay; the rest move (deleted, then inserted).
+            let survivors = unique.enumerated().compactMap { new, row in oldPositions[row.id].map { (new: new, old: $0) } }
+            let staying = Set(longestIncreasingRun(survivors.map(\.old)).map { survivors[$0].new })
+            for (position, row) in old.enumerated() where !seen.contains(row.id) { deleted.append(position) }
+            for (new, oldPosition) in survivors where !staying.contains(new) {
+                deleted.append(oldPosition)
                 inserted.append(new)
-                continue
             }
-            if old[oldPosition] != row {
-                versions[number(for: row.id), default: 0] &+= 1
-                if staying.contains(new) { changed.append(new) }
+            for (new, row) in unique.enumerated() {
+                guard let oldPosition = oldPositions[row.id] else {
+                    inserted.append(new)
+                    continue
+                }
+                if old[oldPosition] != row {
+                    versions[number(for: row.id), default: 0] &+= 1
+                    if staying.contains(new) { changed.append(new) }
+                }
             }
-        }
-        // Identities no longer shown are forgotten, so churning rows keep the tables small.
-        for row in old where !seen.contains(row.id) {
-            if let number = numbers.removeValue(forKey: row.id) { versions[number] = nil }
+            // Identities no longer shown are forgotten, so churning rows keep the tables small.
+            for row in old where !seen.contains(row.id) {
+                if let number = numbers.removeValue(forKey: row.id) { versions[number] = nil }
+            }
         }
         rows = unique
         items = []
