@@ -117,16 +117,11 @@ open class ListView: ScrollView {
     /// What the prelayouts made, by item id.
     private var layouts = ListLayoutCache()
     private let scheduler = ListPrelayoutScheduler()
-    private var timings: [ObjectIdentifier: CellTiming] = [:]
+    private var readiness = ListReadiness()
     private var updateScheduled = false
     /// Where a press that may become a selection started.
     private var press: (hostLocation: Point, index: Int, source: PointerSource)?
 
-    private struct CellTiming {
-        var readyAt: UInt64?
-        var visibleAt: UInt64?
-        var recorded = false
-    }
 
     /// An empty list; set `dataSource` and call `reloadData()`.
     public override init() {
@@ -569,7 +564,7 @@ open class ListView: ScrollView {
         cell.isHidden = false
         cell.frame = onAxis(positions.frame(of: index))
         if cell !== keeping { cell.showPlaceholderUntilGroupCommits() }
-        timings[ObjectIdentifier(cell)] = CellTiming()
+        readiness.configured(cell)
         liveCells[index] = cell
     }
 
@@ -584,44 +579,19 @@ open class ListView: ScrollView {
         if cell.isGroupPending || cell.isShowingGroupPlaceholder { statistics.cellsRecycledBeforeReady += 1 }
         cell.index = nil
         cell.isHidden = true
-        timings[ObjectIdentifier(cell)] = nil
+        readiness.forget(cell)
         cell.prepareForReuse()
         if !pool.keep(cell, limit: maximumPooledCellsPerIdentifier) { cell.removeFromSuperlayer() }
     }
 
-    // MARK: Readiness
+    // MARK: Readiness (ListReadiness.swift)
 
     private func cellCommitted(_ layer: Layer) {
-        let key = ObjectIdentifier(layer)
-        guard var timing = timings[key], timing.readyAt == nil else { return }
-        let now = Monotonic.now
-        timing.readyAt = now
-        if let visible = timing.visibleAt, !timing.recorded {
-            // Shown before it was ready: a negative lead.
-            statistics.recordReadiness(lead: -Double(now &- visible) / 1e9)
-            timing.recorded = true
-        }
-        timings[key] = timing
+        readiness.committed(layer, statistics: &statistics)
     }
 
     private func recordVisibility(_ visible: Range<Int>) {
-        let now = Monotonic.now
-        for index in visible {
-            statistics.visibleCellFrames += 1
-            guard let cell = liveCells[index] else {
-                statistics.incompleteCellFrames += 1
-                continue
-            }
-            if cell.isShowingGroupPlaceholder { statistics.incompleteCellFrames += 1 }
-            let key = ObjectIdentifier(cell)
-            guard var timing = timings[key], timing.visibleAt == nil else { continue }
-            timing.visibleAt = now
-            if let ready = timing.readyAt, !timing.recorded {
-                statistics.recordReadiness(lead: Double(now &- ready) / 1e9)
-                timing.recorded = true
-            }
-            timings[key] = timing
-        }
+        readiness.recordVisible(visible, cells: liveCells, statistics: &statistics)
     }
 
     // MARK: Updates and errors
@@ -644,34 +614,20 @@ open class ListView: ScrollView {
     private func applyUpdate(inserted: Set<Int>, deleted: Set<Int>) {
         let oldCount = itemCount
         guard let newCount = reportedCount() else { return reloadData() }
-        let validDeletions = deleted.filter { $0 >= 0 && $0 < oldCount }
-        let expected = oldCount - validDeletions.count + inserted.count
-        guard validDeletions.count == deleted.count, newCount == expected,
-              inserted.allSatisfy({ $0 >= 0 && $0 < newCount }) else {
-            report(Error(.inconsistentUpdate, "the data source has \(newCount) items; \(oldCount) − \(deleted.count) deleted + "
-                         + "\(inserted.count) inserted (all in range) was expected"))
+        let plan: ListUpdatePlan
+        do {
+            plan = try ListUpdatePlan(oldHeights: positions.heights, newCount: newCount, inserted: inserted, deleted: deleted,
+                                      estimate: estimatedItemHeight)
+        } catch {
+            report(error)
             return reloadData()
         }
+        let mapping = plan.mapping
         // The first visible item that survives, and where it is on screen.
         let firstVisible = positions.index(at: offsetAlong) ?? 0
-        let anchorOld = (firstVisible..<oldCount).first { !validDeletions.contains($0) }
+        let anchorOld = (firstVisible..<oldCount).first { mapping[$0] >= 0 }
         let anchorScreenOffset = anchorOld.map { positions.offset(of: $0) - offsetAlong } ?? 0
 
-        // Old index → new index for survivors.
-        var mapping = [Int](repeating: -1, count: oldCount)
-        var newHeights: [Double] = []
-        newHeights.reserveCapacity(newCount)
-        var old = 0
-        for new in 0..<newCount {
-            if inserted.contains(new) {
-                newHeights.append(estimatedItemHeight)
-                continue
-            }
-            while validDeletions.contains(old) { old += 1 }
-            mapping[old] = new
-            newHeights.append(positions.heights[old])
-            old += 1
-        }
         cancelAllPrelayout()
         prelayouts = [:]
         var moved: [Int: ListCell] = [:]
@@ -687,7 +643,7 @@ open class ListView: ScrollView {
         if let current = aim { aim = mapping[current.index] >= 0 ? (mapping[current.index], current.offset, current.animated) : nil }
         itemCount = newCount
         loadHeaders()
-        positions.replaceAll(with: newHeights)
+        positions.replaceAll(with: plan.heights)
         updateContentSize()
         if let anchorOld, mapping[anchorOld] >= 0 {
             let target = positions.offset(of: mapping[anchorOld]) - anchorScreenOffset
@@ -758,38 +714,5 @@ open class ListView: ScrollView {
         }
         scrollToItem(at: itemCount - 1, animated: true)
         return true
-    }
-}
-
-extension ListView {
-    /// Why the list could not use what its data source gave it.
-    public struct Error: Swift.Error, Sendable, Equatable, CustomStringConvertible {
-        /// The kind of failure.
-        public enum Kind: Sendable, Equatable {
-            /// A data source method threw or returned something unusable.
-            case dataSourceFailed
-            /// The item count is negative or above `maximumItemCount`.
-            case invalidCount
-            /// After an insertion or deletion the count is not what it should be: the list
-            /// reloads everything.
-            case inconsistentUpdate
-            /// An item's prelayout threw: its cell gets no content.
-            case prelayoutFailed
-            /// A prelayout measured a height that is not a finite, non-negative number.
-            case invalidHeight
-        }
-
-        /// The kind.
-        public let kind: Kind
-        /// What happened, for logs.
-        public let message: String
-
-        /// An error of `kind`.
-        public init(_ kind: Kind, _ message: String) {
-            self.kind = kind
-            self.message = message
-        }
-
-        public var description: String { "ListView: \(message)" }
     }
 }
