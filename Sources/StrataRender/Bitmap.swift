@@ -61,8 +61,11 @@ public final class Bitmap: @unchecked Sendable {
         let memory: UnsafeMutableRawPointer
         let release: Release
         if byteCount >= Self.ownPagesThreshold {
-            // Anonymous pages come zeroed, as calloc's would.
-            let mapped = mmap(nil, byteCount, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0)
+            // Anonymous pages come zeroed, as calloc's would. Populated now: a render reads its
+            // bitmap before writing it (pixman blends over what is there), and a page first read
+            // maps the shared zero page, whose copy on the first write then flushes the TLB of
+            // every core running the process; M9's profile had that at several percent of all CPU.
+            let mapped = mmap(nil, byteCount, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, -1, 0)
             guard let mapped, mapped != MAP_FAILED else {
                 throw RenderError(.outOfMemory, "cannot map \(width)×\(height) pixels")
             }

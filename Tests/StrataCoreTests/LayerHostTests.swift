@@ -507,4 +507,31 @@ struct DroppedLoopTests {
         #expect(weakLayer == nil)
         #expect(weakLoop == nil, "the loop and the work posted to it are freed")
     }
+
+    /// The same while a frame is still painting on the compose queue: the paint must not hold
+    /// the loop (it did, and the check above failed now and then on a loaded machine, whenever
+    /// the frame of the turn it runs was still being painted).
+    @Test func aLoopDroppedWhileAFramePaintsIsFreed() throws {
+        weak var weakLoop: MainLoop?
+        weak var weakHost: LayerHost?
+        let painting = DispatchSemaphore(value: 0), paintMayEnd = DispatchSemaphore(value: 0)
+        try {
+            let loop = MainLoop()
+            let host = LayerHost(size: Size(width: 40, height: 40), backend: HeadlessBackend(), loop: loop,
+                                 queues: RenderQueuePool(processorCount: 1))
+            host.beforePainting = {
+                painting.signal()
+                paintMayEnd.wait()
+            }
+            host.backgroundColor = .blue
+            try loop.runOnce(timeout: .zero)
+            (weakLoop, weakHost) = (loop, host)
+        }()
+        // The frame is painting now, and holds on until let go below (the wait has a way out,
+        // should no frame have started).
+        try #require(painting.wait(timeout: .now() + .seconds(30)) == .success, "no frame started painting")
+        #expect(weakHost == nil)
+        #expect(weakLoop == nil, "the frame being painted keeps the loop alive")
+        paintMayEnd.signal()
+    }
 }

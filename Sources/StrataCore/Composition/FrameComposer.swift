@@ -137,7 +137,9 @@ final class FrameComposer {
         pendingDamage.removeAll()
         let frame = PaintedFrame(buffer: buffer, generation: generation, tick: tick)
         queuedPaints.value.add(1, ordering: .relaxed)
-        queue.async { [tree, beforePainting, sentinel, queuedPaints, state] in
+        // The loop weakly, as DisplayContext holds it: a host and loop dropped while a frame
+        // paints are freed when it ends, and the frame, with nothing left to show it, with them.
+        queue.async { [tree, beforePainting, sentinel, queuedPaints, state, weak loop] in
             beforePainting?()
             var frame = frame
             // A stale frame still goes back, unpainted, so the clock finishes it and the buffer
@@ -169,7 +171,7 @@ final class FrameComposer {
                 }
             }
             queuedPaints.value.subtract(1, ordering: .releasing)
-            loop.post { [frame] in completion(frame) }
+            loop?.post { [frame] in completion(frame) }
         }
         return .painting
     }
