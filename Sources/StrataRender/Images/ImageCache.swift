@@ -121,19 +121,38 @@ public final class ImageCache: Sendable {
         return storage.insert(decoded, cost: decoded.byteCount + key.bytes, for: key)
     }
 
-    /// An image's name in the cache: a file's path, a key, or either drawn at a size.
-    indirect enum Key: Hashable, Sendable {
-        case file(String)
-        case data(String)
-        case scaled(Key, width: Int, height: Int, mode: ContentMode)
+    /// An image's name in the cache: a file's path or a key, and the size it is drawn at when it
+    /// is not the decoded image itself. A struct of plain values, not a recursive enum: the boxes
+    /// of an indirect enum sit behind tagged pointers that LeakSanitizer cannot follow from the
+    /// cache, so it took every scaled image's key for a leak.
+    struct Key: Hashable, Sendable {
+        enum Name: Hashable, Sendable {
+            case file(String)
+            case data(String)
+        }
+
+        /// A size and mode an image is drawn at.
+        struct Drawn: Hashable, Sendable {
+            let width: Int, height: Int
+            let mode: ContentMode
+        }
+
+        let name: Name
+        let drawn: Drawn?
+
+        static func file(_ path: String) -> Key { Key(name: .file(path), drawn: nil) }
+        static func data(_ key: String) -> Key { Key(name: .data(key), drawn: nil) }
+        static func scaled(_ base: Key, width: Int, height: Int, mode: ContentMode) -> Key {
+            Key(name: base.name, drawn: Drawn(width: width, height: height, mode: mode))
+        }
 
         /// What the key holds, counted with its image.
         var bytes: Int {
-            switch self {
+            let name = switch self.name {
             case .file(let path): path.utf8.count
-            case .data(let name): name.utf8.count
-            case .scaled(let base, _, _, _): base.bytes + 24
+            case .data(let key): key.utf8.count
             }
+            return name + (drawn == nil ? 0 : MemoryLayout<Drawn>.size)
         }
     }
 }

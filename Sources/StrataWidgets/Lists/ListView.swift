@@ -122,7 +122,6 @@ open class ListView: ScrollView {
     /// Where a press that may become a selection started.
     private var press: (hostLocation: Point, index: Int, source: PointerSource)?
 
-
     /// An empty list; set `dataSource` and call `reloadData()`.
     public override init() {
         super.init()
