@@ -143,7 +143,9 @@ public final class ImageView: AsyncLayer, AsyncLayerDelegate {
                     canvas.draw(shown, in: bounds)
                     return
                 } catch {
-                    // A size no bitmap can have: drawn straight from the image instead.
+                    // The image was decoded just above, so only the drawn copy can fail (no memory
+                    // for it): the image is drawn straight from the decoded one instead, as before
+                    // there was a cache, and the view loses nothing.
                 }
             }
             canvas.draw(image, in: bounds, contentMode: mode)

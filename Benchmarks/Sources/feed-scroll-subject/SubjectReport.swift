@@ -8,13 +8,20 @@ struct SubjectReport {
     let run: FeedScrollRun
     let options: Options
 
+    /// The columns of the waterfall the list shows, read back from it rather than the option, so
+    /// the validity check sees what was shown; nil for a list.
+    private var shownColumns: Int? {
+        guard case let .waterfall(columns, _) = run.list.arrangement else { return nil }
+        return columns
+    }
+
     var json: String {
         let host = run.window.host
         let top: [String: Any] = [
             "peer": "strata", "format": 1,
             "window": ["width": host.size.width, "height": host.size.height, "scale": host.scale],
             "list": ["width": run.list.bounds.width, "height": run.list.bounds.height],
-            "items": run.list.itemCount, "start_item": options.startItem, "grid_columns": options.gridColumns ?? NSNull(),
+            "items": run.list.itemCount, "start_item": options.startItem, "grid_columns": shownColumns ?? NSNull(),
             "warmup_frames": options.warmupFrames, "clicks_per_phase": options.clicks,
             "refresh_hz": options.refreshHz ?? NSNull(),
             "cells_created": run.list.statistics.cellsCreated,

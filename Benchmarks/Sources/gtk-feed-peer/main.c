@@ -587,6 +587,8 @@ int main(int argc, char **argv) {
     peer.report.list_width = gtk_widget_get_width(peer.list);
     peer.report.list_height = gtk_widget_get_height(peer.list);
     peer.report.rows_created = peer.counters.setups;
+    // Read back from the view, not the option, so the validity check sees what was shown.
+    peer.report.grid_columns = GTK_IS_GRID_VIEW(peer.list) ? (int)gtk_grid_view_get_max_columns(GTK_GRID_VIEW(peer.list)) : 0;
     snprintf(peer.report.display_type, sizeof peer.report.display_type, "%s", G_OBJECT_TYPE_NAME(display));
     report_finish(&peer.report);
     report_write(&peer.report, json);

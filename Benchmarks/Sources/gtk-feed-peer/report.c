@@ -368,7 +368,7 @@ void report_write(const Report *report, FILE *out) {
             report->window_width, report->window_height, report->scale, report->list_width, report->list_height);
     fprintf(out, ",\"items\":%d,\"row_layout\":\"%s\",\"body_width_chars\":%d,\"rows_created\":%ld", options->items,
             options->box_rows ? "box" : "grid", options->body_width_chars, report->rows_created);
-    if (options->grid_columns) fprintf(out, ",\"grid_columns\":%d", options->grid_columns);
+    if (report->grid_columns) fprintf(out, ",\"grid_columns\":%d", report->grid_columns);
     else fputs(",\"grid_columns\":null", out);
     fprintf(out, ",\"warmup_frames\":%d,\"clicks_per_phase\":%d", options->warmup_frames, options->clicks);
     json_field_double(out, "refresh_hz", options->refresh_hz > 0 ? options->refresh_hz : NAN);

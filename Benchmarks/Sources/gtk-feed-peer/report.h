@@ -69,6 +69,7 @@ typedef struct {
     int window_width, window_height, list_width, list_height;
     int scale;                    // the window surface's scale factor
     long rows_created;
+    int grid_columns;             // the grid view's columns as it shows them; 0 for the list
 } Report;
 
 /// Room for every phase's warm-up and measured frames, plus `extra_frames`.

@@ -128,11 +128,16 @@ public final class FeedDataSource {
     public let generatedCount: Int
     public let assets: FeedAssets
     /// The posts, as the list shows them.
-    public private(set) var posts: ListItems<FeedCell>!
+    public let posts: ListItems<FeedCell>
     /// Called after a post is liked (true) or unliked (false), with its index in the list.
     public var onLikeChanged: ((_ index: Int, _ liked: Bool) -> Void)?
     /// Called when a link in post `index` is tapped: a web address, an @mention or a #hashtag.
-    public var onLinkActivated: ((_ index: Int, _ link: TextLink) -> Void)?
+    public var onLinkActivated: ((_ index: Int, _ link: TextLink) -> Void)? {
+        get { links.handler }
+        set { links.handler = newValue }
+    }
+    /// Where the cells send their links: made before `posts`, whose cells hold it.
+    private let links = LinkRelay()
     /// The longest post, in characters; longer text is cut.
     public static let maximumPostLength = 2_000
     /// How many posts were written here.
@@ -145,15 +150,21 @@ public final class FeedDataSource {
         generatedCount = min(max(count, 0), ListView.maximumItemCount / 2)
         self.assets = assets
         let items = (0..<generatedCount).map { FeedPost(item: FeedContent.item($0)) }
-        posts = ListItems(list: list, items: items) { [weak self] in
+        posts = ListItems(list: list, items: items) { [links] in
             let cell = FeedCell(assets: assets, library: library)
-            cell.onLinkActivated = { [weak self, unowned cell] link in
-                if let index = cell.index { self?.onLinkActivated?(index, link) }
+            cell.onLinkActivated = { [weak links, unowned cell] link in
+                if let index = cell.index { links?.handler?(index, link) }
             }
             prepareCell(cell)
             return cell
         }
         posts.onSelect = { [weak self] _, index in self?.toggleLike(at: index) }
+    }
+
+    /// Holds the app's link handler for the cells.
+    @MainActor
+    private final class LinkRelay {
+        var handler: ((_ index: Int, _ link: TextLink) -> Void)?
     }
 
     /// Every post: the written ones, then the generated ones.

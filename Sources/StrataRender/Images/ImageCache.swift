@@ -103,11 +103,14 @@ public final class ImageCache: Sendable {
     /// The image under `key` if it is cached now; counts neither a hit nor a miss.
     func peek(_ key: Key) -> Bitmap? { storage.peek(key) }
 
-    /// `image`, the image cached under `base`, drawn by `mode` into exactly `width`×`height`
-    /// pixels (bilinear when scaled), cached beside it and evicted as any image is.
-    /// - Throws: `imageTooLarge` for a size `Bitmap` refuses.
-    func scaled(_ image: Bitmap, of base: Key, width: Int, height: Int, mode: ContentMode) throws(RenderError) -> Bitmap {
+    /// The image cached under `base` drawn by `mode` into exactly `width`×`height` pixels
+    /// (bilinear when scaled), cached beside it and evicted as any image is. Only when that is
+    /// missing is `decoded` asked for the image itself.
+    /// - Throws: what `decoded` throws; `invalidSize` or `outOfMemory` for a size `Bitmap` refuses.
+    func scaled(of base: Key, width: Int, height: Int, mode: ContentMode,
+                decoded: () throws(RenderError) -> Bitmap) throws(RenderError) -> Bitmap {
         try self.image(for: .scaled(base, width: width, height: height, mode: mode), counted: false) { () throws(RenderError) in
+            let image = try decoded()
             let bitmap = try Bitmap(width: width, height: height)
             Canvas(bitmap: bitmap).draw(image, in: Rect(x: 0, y: 0, width: Double(width), height: Double(height)), contentMode: mode)
             return bitmap

@@ -61,10 +61,10 @@ public struct ImageSource: Hashable, Sendable, CustomStringConvertible {
     /// image (itself from the cache, or decoded now) and kept, so that every view showing this
     /// image at this size shares one bitmap and the filtering is done once. Blocking; call it on
     /// a worker.
-    /// - Throws: as `image(in:)`, and `imageTooLarge` for a size `Bitmap` refuses.
+    /// - Throws: as `image(in:)`, and `invalidSize` (or `outOfMemory`) for a size `Bitmap`
+    ///   refuses.
     public func image(width: Int, height: Int, mode: ContentMode, in cache: ImageCache = .shared) throws(RenderError) -> Bitmap {
-        let decoded = try image(in: cache)
-        return try cache.scaled(decoded, of: cacheKey, width: width, height: height, mode: mode)
+        try cache.scaled(of: cacheKey, width: width, height: height, mode: mode) { () throws(RenderError) in try image(in: cache) }
     }
 
     /// The decoded image: from `cache` when it is there, otherwise read, loaded and decoded now,
