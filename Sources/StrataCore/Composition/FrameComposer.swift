@@ -251,9 +251,14 @@ final class FrameComposer {
             }
             let nodeChanged = isNew && node.changed
             let changed = nodeChanged || parent.changed || animatedChange
-            // Frame space ((0, 0) at the layer's corner) to host points.
+            // Frame space ((0, 0) at the layer's corner) to host points. A layer that is only
+            // moved lands on whole device pixels, as GTK's integer allocations and UIScrollView's
+            // pixel-rounded offsets do: its contents are then copied, not filtered, and stay sharp
+            // while a list scrolls by fractions of a pixel. Its sublayers are placed from the
+            // snapped position and snapped in turn.
             let local = shownValues.frameTransform(anchorPoint: node.anchorPoint)
-            let toHost = local.concatenating(parent.toHost)
+            var toHost = local.concatenating(parent.toHost)
+            if toHost.isTranslationOnly { toHost = toHost.snappedToPixels(scale: scale) }
             let size = shownValues.bounds.size
             let bodyRect = Rect(origin: .zero, size: size)
             let transformIsValid = toHost.isFinite && shownValues.transform.isFinite
@@ -345,4 +350,16 @@ extension RenderNode {
     /// they are drawn over. Marked by the layer for the app's changes, so that marking costs
     /// nothing however big the subtree; always so for animated ones.
     var changesReachSublayers: Bool { changedSubtree || !animations.isEmpty }
+}
+
+extension AffineTransform {
+    /// The translation moved to the nearest whole device pixel at `scale` (device pixels per
+    /// point); non-finite values stay as they are, for the caller's validity check.
+    func snappedToPixels(scale: Double) -> AffineTransform {
+        guard scale > 0, scale.isFinite else { return self }
+        var snapped = self
+        snapped.tx = (tx * scale).rounded() / scale
+        snapped.ty = (ty * scale).rounded() / scale
+        return snapped
+    }
 }

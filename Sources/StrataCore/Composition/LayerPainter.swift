@@ -15,7 +15,7 @@ enum LayerPainter {
             canvas.scale(x: scale, y: scale)
             let areaInPoints = area.scaled(by: 1 / scale)
             for item in items where item.hostBounds.intersects(areaInPoints) {
-                draw(item, on: canvas)
+                draw(item, on: canvas, scale: scale)
             }
             canvas.restore()
         }
@@ -31,7 +31,7 @@ enum LayerPainter {
         return blended
     }
 
-    private static func draw(_ item: DrawItem, on canvas: Canvas) {
+    private static func draw(_ item: DrawItem, on canvas: Canvas, scale: Double) {
         switch item.part {
         case .beginRoundedClip:
             // Restored by the matching end, after the sublayers' items, each drawn inside it.
@@ -58,7 +58,8 @@ enum LayerPainter {
             if let contents = item.contents {
                 // Fading in from nothing: the new contents at the fade's opacity.
                 if let fade = item.contentsFade { canvas.opacity = item.opacity * fade.progress }
-                canvas.draw(contents, in: item.frame, cornerRadius: item.roundsContents ? item.cornerRadius : 0)
+                canvas.draw(contents, in: contentsRect(contents, of: item, scale: scale),
+                            cornerRadius: item.roundsContents ? item.cornerRadius : 0)
             }
         case .border:
             if item.borderWidth > 0, let border = item.borderColor, border.alpha > 0 {
@@ -67,6 +68,20 @@ enum LayerPainter {
         case .beginRoundedClip, .endRoundedClip:
             break
         }
+    }
+
+    /// Where `contents` go. A layer draws into a bitmap of its size rounded up to whole device
+    /// pixels, so contents drawn for the item's size at this scale are shown at their own size,
+    /// one pixel to one pixel from the item's corner (which composition put on a whole pixel):
+    /// stretched over the item's fractional size instead, every pixel would be filtered and
+    /// blurred. Any other contents (drawn at another size or scale, or under a transform) fill
+    /// the frame.
+    private static func contentsRect(_ contents: Bitmap, of item: DrawItem, scale: Double) -> Rect {
+        let frame = item.frame
+        guard item.transform == nil,
+              Double(contents.width) == (frame.width * scale).rounded(.up),
+              Double(contents.height) == (frame.height * scale).rounded(.up) else { return frame }
+        return Rect(x: frame.minX, y: frame.minY, width: Double(contents.width) / scale, height: Double(contents.height) / scale)
     }
 
     /// Clips to the item's frame with its corner radius, in host points. Its transform, when it
