@@ -95,6 +95,10 @@ public final class WaylandSurfaceBackend: SurfaceBackend {
         }
         let bufferRect = Rect(x: 0, y: 0, width: Double(handle.bitmap.width), height: Double(handle.bitmap.height))
         do {
+            if let failure = injectedPresentFailure {
+                injectedPresentFailure = nil
+                throw failure
+            }
             try applyScale(of: geometry)
             try surface.attach(buffer: storage.buffer, x: 0, y: 0)
             for rect in damage.rects.map({ $0.intersection(bufferRect) }) where !rect.isEmpty {
@@ -116,10 +120,20 @@ public final class WaylandSurfaceBackend: SurfaceBackend {
             try requestPresentationFeedback()
             try surface.commit()
         } catch {
-            // The connection is gone; the loop reports why.
+            // Without the commit the compositor never took the buffer, so it is free again. A
+            // frame callback asked for here is pending surface state: the next commit carries it,
+            // and until then the host's frame timeout keeps it going.
+            pool.discarded(handle)
+            delegate?.backendObserved(.problem(.presentFailed(cause: error)))
+            delegate?.bufferReleased()
+            return
         }
         pool.presented(handle)
     }
+
+    /// Makes the next `present` fail with this error before anything is sent, as a request
+    /// refused by libwayland would; for tests of what follows.
+    var injectedPresentFailure: WaylandError?
 
     public func discard(_ handle: SurfaceBuffer) {
         pool.discarded(handle)

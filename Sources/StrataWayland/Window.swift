@@ -102,6 +102,13 @@ public final class Window: SurfaceClient {
     public var onClose: (() -> Void)?
     /// Called after the content size changes.
     public var onResize: ((Size) -> Void)?
+    /// Called with each problem the window meets, after it is logged: a request the compositor
+    /// could not be sent (`requestFailed`, the `WaylandError` as its cause), a frame that could
+    /// not be shown, pixels that could not be allocated. The same handler as `host.onProblem`.
+    public var onProblem: ((LayerHost.Problem) -> Void)? {
+        get { host.onProblem }
+        set { host.onProblem = newValue }
+    }
 
     /// The title, sent to the compositor and drawn in Strata's title bar. Both get it without NUL
     /// bytes and cut to `maximumTextBytes` at a character boundary: a Wayland message cannot
@@ -112,7 +119,7 @@ public final class Window: SurfaceClient {
     /// The application id (`xdg_toplevel.set_app_id`), which compositors match desktop files by;
     /// sent like `title`, without NULs and cut to `maximumTextBytes`.
     public var appID: String? {
-        didSet { if let appID { try? toplevel.setAppId(appId: ProtocolText.fitted(appID, maximumBytes: Self.maximumTextBytes)) } }
+        didSet { if let appID { send("xdg_toplevel.set_app_id") { () throws(WaylandError) in try toplevel.setAppId(appId: ProtocolText.fitted(appID, maximumBytes: Self.maximumTextBytes)) } } }
     }
     /// The smallest content size the user may resize to; nil for no limit. Sizes are sent as whole
     /// points in 0…`maximumDimension`; a width or height that is not finite, or not above 0,
@@ -201,15 +208,28 @@ public final class Window: SurfaceClient {
 
     // MARK: Requests to the compositor
 
+    /// Sends a request; one that cannot be sent is reported to `onProblem` with its typed error.
+    private func send(_ request: String, _ body: () throws(WaylandError) -> Void) {
+        do {
+            try body()
+        } catch {
+            host.report(.requestFailed(request, cause: error))
+        }
+    }
+
     /// Asks the compositor to maximize the window.
-    public func maximize() { try? toplevel.setMaximized() }
+    public func maximize() { send("xdg_toplevel.set_maximized", toplevel.setMaximized) }
     /// Asks the compositor to restore a maximized window.
-    public func unmaximize() { try? toplevel.unsetMaximized() }
+    public func unmaximize() { send("xdg_toplevel.unset_maximized", toplevel.unsetMaximized) }
     /// Asks the compositor to minimize the window.
-    public func minimize() { try? toplevel.setMinimized() }
+    public func minimize() { send("xdg_toplevel.set_minimized", toplevel.setMinimized) }
     /// Asks the compositor to make the window fullscreen, or to leave fullscreen.
     public func setFullscreen(_ fullscreen: Bool) {
-        try? fullscreen ? toplevel.setFullscreen(output: nil) : toplevel.unsetFullscreen()
+        if fullscreen {
+            send("xdg_toplevel.set_fullscreen") { () throws(WaylandError) in try toplevel.setFullscreen(output: nil) }
+        } else {
+            send("xdg_toplevel.unset_fullscreen", toplevel.unsetFullscreen)
+        }
     }
 
     /// Asks for a new content size. A floating window takes it at once; a maximized, fullscreen
@@ -228,7 +248,7 @@ public final class Window: SurfaceClient {
 
     private func sendTitle() {
         let fitted = ProtocolText.fitted(title, maximumBytes: Self.maximumTextBytes)
-        try? toplevel.setTitle(title: fitted)
+        send("xdg_toplevel.set_title") { () throws(WaylandError) in try toplevel.setTitle(title: fitted) }
         decorations.title = fitted
     }
 
@@ -241,14 +261,14 @@ public final class Window: SurfaceClient {
         backend.isReady = false
         session.unregister(surface: surface.id)
         session.windowClosed(self)
-        try? serverDecoration?.destroy()
-        try? fractionalScale?.destroy()
-        try? viewport?.destroy()
-        try? toplevel.destroy()
-        try? xdgSurface.destroy()
-        try? surface.destroy()
+        if let serverDecoration { send("zxdg_toplevel_decoration_v1.destroy", serverDecoration.destroy) }
+        if let fractionalScale { send("wp_fractional_scale_v1.destroy", fractionalScale.destroy) }
+        if let viewport { send("wp_viewport.destroy", viewport.destroy) }
+        send("xdg_toplevel.destroy", toplevel.destroy)
+        send("xdg_surface.destroy", xdgSurface.destroy)
+        send("wl_surface.destroy", surface.destroy)
         // Gone from the screen now, not whenever the loop next flushes.
-        try? session.connection.flush()
+        send("the requests closing the window (flushing the connection)", session.connection.flush)
         // A closed window never ticks; this also breaks cycles through the handlers.
         host.onTick = nil
         onFrame = nil
@@ -293,7 +313,7 @@ public final class Window: SurfaceClient {
     }
 
     private func configure(serial: UInt32) {
-        try? xdgSurface.ackConfigure(serial: serial)
+        send("xdg_surface.ack_configure") { () throws(WaylandError) in try xdgSurface.ackConfigure(serial: serial) }
         states = pendingStates
         if let size = pendingSize {
             resizeSurface(to: size)
@@ -369,8 +389,8 @@ public final class Window: SurfaceClient {
         // A maximum below the minimum is a protocol error (invalid_size) that ends the connection.
         if maximum.0 != 0 { maximum.0 = max(maximum.0, minimum.0) }
         if maximum.1 != 0 { maximum.1 = max(maximum.1, minimum.1) }
-        try? toplevel.setMinSize(width: minimum.0, height: minimum.1)
-        try? toplevel.setMaxSize(width: maximum.0, height: maximum.1)
+        send("xdg_toplevel.set_min_size") { () throws(WaylandError) in try toplevel.setMinSize(width: minimum.0, height: minimum.1) }
+        send("xdg_toplevel.set_max_size") { () throws(WaylandError) in try toplevel.setMaxSize(width: maximum.0, height: maximum.1) }
     }
 
     // MARK: Decorations
@@ -404,8 +424,10 @@ public final class Window: SurfaceClient {
             guard let self, let seat = deliveringSeat, let serial = seat.lastPressSerial else { return }
             // Surface points are finite and within the fixed-point range, but clamp anyway.
             func coordinate(_ value: Double) -> Int32 { value.isFinite ? Int32(min(max(value.rounded(), -32768), 32767)) : 0 }
-            try? toplevel.showWindowMenu(seat: seat.proxy, serial: serial, x: coordinate(event.hostLocation.x),
-                                         y: coordinate(event.hostLocation.y))
+            send("xdg_toplevel.show_window_menu") { () throws(WaylandError) in
+                try toplevel.showWindowMenu(seat: seat.proxy, serial: serial, x: coordinate(event.hostLocation.x),
+                                            y: coordinate(event.hostLocation.y))
+            }
         }
     }
 
@@ -421,6 +443,7 @@ public final class Window: SurfaceClient {
                 try toplevel.move(seat: seat.proxy, serial: serial)
             }
         } catch {
+            host.report(.requestFailed(edge == nil ? "xdg_toplevel.move" : "xdg_toplevel.resize", cause: error))
             return
         }
         switch event.source {

@@ -5,7 +5,8 @@ extension LayerHost {
     public struct Problem: Sendable, CustomStringConvertible {
         /// What kind of problem. New codes may be added; match with `==` or a `default`.
         public struct Code: Hashable, Sendable, CustomStringConvertible {
-            private enum Value: String, Sendable { case oversizedLayer, allocationFailed, invalidSurfaceSize, textEditFailed, layoutFailed }
+            private enum Value: String, Sendable { case oversizedLayer, allocationFailed, invalidSurfaceSize, textEditFailed, layoutFailed,
+                                                     requestFailed, presentFailed }
             private let value: Value
             private init(_ value: Value) { self.value = value }
 
@@ -22,18 +23,16 @@ extension LayerHost {
             /// frames.
             public static let layoutFailed = Code(.layoutFailed)
 
+            /// A request could not be sent to the compositor (the connection is gone, the object
+            /// was destroyed, or the compositor's version lacks it); what it asked for did not
+            /// happen.
+            public static let requestFailed = Code(.requestFailed)
+            /// A frame could not be handed to the compositor; its buffer is free again, and the
+            /// next frame is tried as usual.
+            public static let presentFailed = Code(.presentFailed)
+
             /// The code's name.
-            /// A layer's layout spec that could not be solved.
-        public static func layoutFailed(_ error: LayoutError) -> Problem {
-            Problem(.layoutFailed, "a layout spec could not be solved; the sublayers keep their frames", cause: error)
-        }
-
-        /// A layer's layout that could not be applied in full.
-        public static func layoutFailed(_ message: String) -> Problem {
-            Problem(.layoutFailed, message)
-        }
-
-        public var description: String { value.rawValue }
+            public var description: String { value.rawValue }
         }
 
         /// What kind of problem this is.
@@ -73,6 +72,16 @@ extension LayerHost {
         /// A layer's layout that could not be applied in full.
         public static func layoutFailed(_ message: String) -> Problem {
             Problem(.layoutFailed, message)
+        }
+
+        /// A request to the compositor, named as `interface.request`, that could not be sent.
+        public static func requestFailed(_ request: String, cause: any Error & Sendable) -> Problem {
+            Problem(.requestFailed, "\(request) could not be sent to the compositor, so it did not happen", cause: cause)
+        }
+
+        /// A frame that could not be attached and committed.
+        public static func presentFailed(cause: any Error & Sendable) -> Problem {
+            Problem(.presentFailed, "a frame could not be handed to the compositor; its buffer is free again", cause: cause)
         }
 
         public var description: String { message + (cause.map { " (\($0))" } ?? "") }
