@@ -119,7 +119,7 @@ public final class Window: SurfaceClient {
     /// The application id (`xdg_toplevel.set_app_id`), which compositors match desktop files by;
     /// sent like `title`, without NULs and cut to `maximumTextBytes`.
     public var appID: String? {
-        didSet { if let appID { send("xdg_toplevel.set_app_id") { () throws(WaylandError) in try toplevel.setAppId(appId: ProtocolText.fitted(appID, maximumBytes: Self.maximumTextBytes)) } } }
+        didSet { if let appID { host.send("xdg_toplevel.set_app_id") { () throws(WaylandError) in try toplevel.setAppId(appId: ProtocolText.fitted(appID, maximumBytes: Self.maximumTextBytes)) } } }
     }
     /// The smallest content size the user may resize to; nil for no limit. Sizes are sent as whole
     /// points in 0…`maximumDimension`; a width or height that is not finite, or not above 0,
@@ -146,13 +146,13 @@ public final class Window: SurfaceClient {
     private var seatArbiter = SeatArbiter()
     private var pendingSize: Size?
     private var pendingStates: States = []
-    private var enteredOutputs: [WlOutput] = []
-    private var fractionalScale: WpFractionalScaleV1?
-    private var viewport: WpViewport?
-    /// The scale the compositor prefers through `wp_fractional_scale_v1`; it overrides outputs.
-    private var preferredFractionalScale: Double?
+    private var scaleTracker: SurfaceScaleTracker?
     /// The seat whose event is being delivered: decorations start moves and resizes with it.
     private var deliveringSeat: Seat?
+    /// The seat that delivered the last input event: popups grab with its serial.
+    private(set) var lastInputSeat: Seat?
+    /// Popups opened on this window, dismissed before it closes.
+    private var popups: [WeakPopup] = []
     /// Events to post once the one being delivered is done, such as the release the compositor
     /// swallows after starting a move.
     private var afterDelivery: [InputEvent] = []
@@ -187,7 +187,7 @@ public final class Window: SurfaceClient {
         if let appID { try toplevel.setAppId(appId: ProtocolText.fitted(appID, maximumBytes: Self.maximumTextBytes)) }
         try setUpDecorations()
         setUpDecorationInput()
-        try setUpScaling()
+        scaleTracker = try SurfaceScaleTracker(session: session, surface: surface, host: host, backend: backend)
         observeEvents()
         session.register(self, surface: surface.id)
         session.windowOpened(self)
@@ -208,27 +208,19 @@ public final class Window: SurfaceClient {
 
     // MARK: Requests to the compositor
 
-    /// Sends a request; one that cannot be sent is reported to `onProblem` with its typed error.
-    private func send(_ request: String, _ body: () throws(WaylandError) -> Void) {
-        do {
-            try body()
-        } catch {
-            host.report(.requestFailed(request, cause: error))
-        }
-    }
 
     /// Asks the compositor to maximize the window.
-    public func maximize() { send("xdg_toplevel.set_maximized", toplevel.setMaximized) }
+    public func maximize() { host.send("xdg_toplevel.set_maximized", toplevel.setMaximized) }
     /// Asks the compositor to restore a maximized window.
-    public func unmaximize() { send("xdg_toplevel.unset_maximized", toplevel.unsetMaximized) }
+    public func unmaximize() { host.send("xdg_toplevel.unset_maximized", toplevel.unsetMaximized) }
     /// Asks the compositor to minimize the window.
-    public func minimize() { send("xdg_toplevel.set_minimized", toplevel.setMinimized) }
+    public func minimize() { host.send("xdg_toplevel.set_minimized", toplevel.setMinimized) }
     /// Asks the compositor to make the window fullscreen, or to leave fullscreen.
     public func setFullscreen(_ fullscreen: Bool) {
         if fullscreen {
-            send("xdg_toplevel.set_fullscreen") { () throws(WaylandError) in try toplevel.setFullscreen(output: nil) }
+            host.send("xdg_toplevel.set_fullscreen") { () throws(WaylandError) in try toplevel.setFullscreen(output: nil) }
         } else {
-            send("xdg_toplevel.unset_fullscreen", toplevel.unsetFullscreen)
+            host.send("xdg_toplevel.unset_fullscreen", toplevel.unsetFullscreen)
         }
     }
 
@@ -248,7 +240,7 @@ public final class Window: SurfaceClient {
 
     private func sendTitle() {
         let fitted = ProtocolText.fitted(title, maximumBytes: Self.maximumTextBytes)
-        send("xdg_toplevel.set_title") { () throws(WaylandError) in try toplevel.setTitle(title: fitted) }
+        host.send("xdg_toplevel.set_title") { () throws(WaylandError) in try toplevel.setTitle(title: fitted) }
         decorations.title = fitted
     }
 
@@ -258,17 +250,19 @@ public final class Window: SurfaceClient {
     public func close() {
         guard !isClosed else { return }
         isClosed = true
+        // Popups go before their parent's surface, topmost first.
+        for popup in popups.reversed() { popup.popup?.dismiss() }
+        popups = []
         backend.isReady = false
         session.unregister(surface: surface.id)
         session.windowClosed(self)
-        if let serverDecoration { send("zxdg_toplevel_decoration_v1.destroy", serverDecoration.destroy) }
-        if let fractionalScale { send("wp_fractional_scale_v1.destroy", fractionalScale.destroy) }
-        if let viewport { send("wp_viewport.destroy", viewport.destroy) }
-        send("xdg_toplevel.destroy", toplevel.destroy)
-        send("xdg_surface.destroy", xdgSurface.destroy)
-        send("wl_surface.destroy", surface.destroy)
+        if let serverDecoration { host.send("zxdg_toplevel_decoration_v1.destroy", serverDecoration.destroy) }
+        scaleTracker?.destroy()
+        host.send("xdg_toplevel.destroy", toplevel.destroy)
+        host.send("xdg_surface.destroy", xdgSurface.destroy)
+        host.send("wl_surface.destroy", surface.destroy)
         // Gone from the screen now, not whenever the loop next flushes.
-        send("the requests closing the window (flushing the connection)", session.connection.flush)
+        host.send("the requests closing the window (flushing the connection)", session.connection.flush)
         // A closed window never ticks; this also breaks cycles through the handlers.
         host.onTick = nil
         onFrame = nil
@@ -297,23 +291,10 @@ public final class Window: SurfaceClient {
         xdgSurface.addListener { [weak self] event in
             if case let .configure(serial) = event { self?.configure(serial: serial) }
         }
-        surface.addListener { [weak self] event in
-            guard let self else { return }
-            switch event {
-            case let .enter(output?):
-                enteredOutputs.append(output)
-                updateIntegerScale()
-            case let .leave(output?):
-                enteredOutputs.removeAll { $0 === output }
-                updateIntegerScale()
-            default:
-                break
-            }
-        }
     }
 
     private func configure(serial: UInt32) {
-        send("xdg_surface.ack_configure") { () throws(WaylandError) in try xdgSurface.ackConfigure(serial: serial) }
+        host.send("xdg_surface.ack_configure") { () throws(WaylandError) in try xdgSurface.ackConfigure(serial: serial) }
         states = pendingStates
         if let size = pendingSize {
             resizeSurface(to: size)
@@ -389,8 +370,8 @@ public final class Window: SurfaceClient {
         // A maximum below the minimum is a protocol error (invalid_size) that ends the connection.
         if maximum.0 != 0 { maximum.0 = max(maximum.0, minimum.0) }
         if maximum.1 != 0 { maximum.1 = max(maximum.1, minimum.1) }
-        send("xdg_toplevel.set_min_size") { () throws(WaylandError) in try toplevel.setMinSize(width: minimum.0, height: minimum.1) }
-        send("xdg_toplevel.set_max_size") { () throws(WaylandError) in try toplevel.setMaxSize(width: maximum.0, height: maximum.1) }
+        host.send("xdg_toplevel.set_min_size") { () throws(WaylandError) in try toplevel.setMinSize(width: minimum.0, height: minimum.1) }
+        host.send("xdg_toplevel.set_max_size") { () throws(WaylandError) in try toplevel.setMaxSize(width: maximum.0, height: maximum.1) }
     }
 
     // MARK: Decorations
@@ -424,7 +405,7 @@ public final class Window: SurfaceClient {
             guard let self, let seat = deliveringSeat, let serial = seat.lastPressSerial else { return }
             // Surface points are finite and within the fixed-point range, but clamp anyway.
             func coordinate(_ value: Double) -> Int32 { value.isFinite ? Int32(min(max(value.rounded(), -32768), 32767)) : 0 }
-            send("xdg_toplevel.show_window_menu") { () throws(WaylandError) in
+            host.send("xdg_toplevel.show_window_menu") { () throws(WaylandError) in
                 try toplevel.showWindowMenu(seat: seat.proxy, serial: serial, x: coordinate(event.hostLocation.x),
                                             y: coordinate(event.hostLocation.y))
             }
@@ -460,6 +441,7 @@ public final class Window: SurfaceClient {
     func deliver(_ event: InputEvent, time: UInt32?, seat: Seat) {
         guard !isClosed, seatArbiter.admits(event, from: seat) else { return }
         deliveringSeat = seat
+        lastInputSeat = seat
         defer { deliveringSeat = nil }
         host.input.post(event, time: time)
         while !afterDelivery.isEmpty, !isClosed {
@@ -470,40 +452,22 @@ public final class Window: SurfaceClient {
         afterDelivery = []
     }
 
+    // MARK: Popups
+
+    /// The role object popups are parented to.
+    var xdgSurfaceForPopups: XdgSurface { xdgSurface }
+
+    /// Where the content area starts in the window's geometry: below Strata's title bar.
+    var contentOriginInGeometry: Point { Point(x: 0, y: titleBarHeight) }
+
+    func adopt(_ popup: Popup) {
+        popups.removeAll { $0.popup == nil }
+        popups.append(WeakPopup(popup))
+    }
+
     // MARK: Scale
 
-    /// The host owns the scale; the window only decides it: the compositor's preferred fractional
-    /// scale when it sends one (drawn through a viewport), otherwise the largest integer scale of
-    /// the outputs the surface is on. The backend derives the buffer scale or the viewport
-    /// destination from the host's geometry for each frame.
-    private func setUpScaling() throws(WaylandError) {
-        guard let manager = session.fractionalScaleManager, let viewporter = session.viewporter else { return }
-        let viewport = try viewporter.getViewport(surface: surface)
-        let fractional = try manager.getFractionalScale(surface: surface)
-        fractional.addListener { [weak self] event in
-            guard let self, case let .preferredScale(scale) = event, scale > 0 else { return }
-            // Numerator over 120; beyond the host's largest scale, that one (not its fallback of 1).
-            preferredFractionalScale = min(Double(scale) / 120, SurfaceGeometry.maximumScale)
-            host.resize(to: host.size, scale: preferredFractionalScale)
-            session.cursorMayHaveChanged(surface: surface.id)
-        }
-        backend.useViewport(viewport)
-        self.viewport = viewport
-        fractionalScale = fractional
-    }
+    func outputsChanged() { scaleTracker?.outputsChanged() }
 
-    private func updateIntegerScale() {
-        guard preferredFractionalScale == nil else { return }
-        let scale = enteredOutputs.compactMap { session.output(for: $0)?.scale }.max() ?? 1
-        guard Double(scale) != host.scale else { return }
-        host.resize(to: host.size, scale: Double(scale))
-        session.cursorMayHaveChanged(surface: surface.id)
-    }
-
-    func outputsChanged() { updateIntegerScale() }
-
-    func outputRemoved(_ output: Output) {
-        enteredOutputs.removeAll { $0 === output.proxy }
-        updateIntegerScale()
-    }
+    func outputRemoved(_ output: Output) { scaleTracker?.outputRemoved(output) }
 }

@@ -1,0 +1,332 @@
+import StrataCore
+import StrataWidgets
+import WaylandClient
+
+/// A popup surface (`xdg_popup`) placed against a rectangle of its parent, a window or another
+/// popup: the surface menus, drop-downs and tooltips are made of.
+///
+/// The compositor places it, following `Placement`: a point of the anchor rectangle, the
+/// direction the popup grows from it, an offset, and what the compositor may do when the popup
+/// would leave the screen (slide it, flip it to the other side, or shrink it). Its content is an
+/// ordinary layer tree in `contentLayer`, rendered by the same asynchronous pipeline as a
+/// window's, at the scale of the output it is on.
+///
+/// With `grabsInput`, the popup takes the seat's grab with the serial of the last input event
+/// the parent got (open it from a press or a key, as the protocol asks): it then has the
+/// keyboard, and a click anywhere else dismisses it. The compositor may dismiss a popup at any
+/// time (`onDismiss` tells); `dismiss()` closes it from the app. Dismissing a popup dismisses
+/// the popups opened from it first, topmost first, as the protocol requires, and a window
+/// closing dismisses its popups. Main actor only.
+@MainActor
+public final class Popup: SurfaceClient {
+    /// Where a popup goes against its anchor rectangle.
+    public struct Placement: Sendable, Equatable {
+        /// A place on a rectangle: a corner, the middle of an edge, or its centre.
+        public enum Location: UInt32, Sendable {
+            /// The centre.
+            case center = 0
+            /// The middle of the top edge; as a gravity, straight up.
+            case top
+            /// The middle of the bottom edge; as a gravity, straight down.
+            case bottom
+            /// The middle of the left edge; as a gravity, to the left.
+            case left
+            /// The middle of the right edge; as a gravity, to the right.
+            case right
+            /// The top-left corner; as a gravity, up and to the left.
+            case topLeft
+            /// The bottom-left corner; as a gravity, down and to the left.
+            case bottomLeft
+            /// The top-right corner; as a gravity, up and to the right.
+            case topRight
+            /// The bottom-right corner; as a gravity, down and to the right.
+            case bottomRight
+        }
+
+        /// What the compositor may do to a popup that would not be wholly visible.
+        public struct Adjustments: OptionSet, Sendable {
+            public let rawValue: UInt32
+            /// Adjustments from their `xdg_positioner.constraint_adjustment` bits.
+            public init(rawValue: UInt32) { self.rawValue = rawValue }
+            /// Move it sideways until it is visible.
+            public static let slideX = Adjustments(rawValue: 1)
+            /// Move it up or down until it is visible.
+            public static let slideY = Adjustments(rawValue: 2)
+            /// Put it on the other side of the anchor (left for right).
+            public static let flipX = Adjustments(rawValue: 4)
+            /// Put it on the other side of the anchor (above for below).
+            public static let flipY = Adjustments(rawValue: 8)
+            /// Make it narrower.
+            public static let resizeX = Adjustments(rawValue: 16)
+            /// Make it shorter.
+            public static let resizeY = Adjustments(rawValue: 32)
+        }
+
+        /// The point of the anchor rectangle the popup is placed at.
+        public var anchor: Location
+        /// The direction the popup grows from that point: `.bottomRight` puts its top-left
+        /// corner there, `.bottom` centres its top edge on it.
+        public var gravity: Location
+        /// Added to the position, in points, before any adjustment.
+        public var offset: Point
+        /// What the compositor may do when the popup would leave the screen.
+        public var adjustments: Adjustments
+
+        /// A placement from its parts.
+        public init(anchor: Location, gravity: Location, offset: Point = Point(x: 0, y: 0),
+                    adjustments: Adjustments = [.slideX, .slideY, .flipX, .flipY]) {
+            self.anchor = anchor
+            self.gravity = gravity
+            self.offset = offset
+            self.adjustments = adjustments
+        }
+
+        /// Below the anchor, left edges aligned: a drop-down. Above it when there is no room
+        /// below; slid sideways and shortened to stay on screen.
+        public static let below = Placement(anchor: .bottomLeft, gravity: .bottomRight, adjustments: [.slideX, .flipY, .resizeY])
+        /// To the right of the anchor, top edges aligned: a submenu. To the left when there is
+        /// no room on the right; slid up and shortened to stay on screen.
+        public static let beside = Placement(anchor: .topRight, gravity: .bottomRight, adjustments: [.flipX, .slideY, .resizeY])
+        /// Down and right from a point (an anchor of one point square): a context menu at the
+        /// pointer. Flipped to up or left where there is no room.
+        public static let atPoint = Placement(anchor: .topLeft, gravity: .bottomRight, adjustments: [.flipX, .flipY, .slideX, .slideY])
+    }
+
+    /// The session the popup belongs to.
+    public let session: WaylandSession
+    /// The popup's `wl_surface`.
+    public let surface: WlSurface
+    /// The frame clock, composition and statistics of this popup.
+    public let host: LayerHost
+    /// Where the application's layers go: the whole popup.
+    public var contentLayer: Layer { host.rootLayer }
+    /// Where the compositor put the popup, in the coordinates of the parent's content (a
+    /// window's content area, or a popup's whole surface); zero until configured.
+    public private(set) var frame: Rect = .zero
+    /// Whether the first configure has arrived; nothing is shown before.
+    public private(set) var isConfigured = false
+    /// Whether the popup was dismissed, by the compositor or by `dismiss()`. A dismissed popup
+    /// never shows again: open a new one.
+    public private(set) var isDismissed = false
+    /// Called once when the popup is dismissed, whoever dismissed it.
+    public var onDismiss: (() -> Void)?
+    /// The colour behind the popup's layers: the theme's window background until set.
+    public var backgroundColor: Color! {
+        get { host.backgroundColor }
+        set { host.backgroundColor = newValue }
+    }
+    /// Called with each problem the popup meets, after it is logged (see `Window.onProblem`).
+    public var onProblem: ((LayerHost.Problem) -> Void)? {
+        get { host.onProblem }
+        set { host.onProblem = newValue }
+    }
+
+    /// The largest popup width or height in points; larger sizes are clamped to it.
+    public nonisolated static let maximumDimension: Double = 16384
+
+    private let backend: WaylandSurfaceBackend
+    private let xdgSurface: XdgSurface
+    private let popup: XdgPopup
+    private var scaleTracker: SurfaceScaleTracker?
+    /// Offset of the parent's content in the parent's window geometry (a title bar's height).
+    private let parentContentOrigin: Point
+    /// The parent's size, which anchors are kept inside.
+    private let parentBounds: () -> Size
+    /// Popups opened from this one, dismissed before it.
+    private var children: [WeakPopup] = []
+    private var pendingGeometry: Rect?
+    private var repositionToken: UInt32 = 0
+    private var lastSeat: Seat?
+
+    /// Opens a popup on `parent`'s window, placed against `anchor` (in the content area's
+    /// points). It shows once the compositor configures it.
+    /// - Parameters:
+    ///   - anchor: rounded to whole points and kept inside the content area; a rectangle
+    ///     narrower or shorter than a point is taken as one point wide or high.
+    ///   - size: the size asked for, rounded and clamped to 1…`maximumDimension`; the
+    ///     compositor may shrink it (`Placement.Adjustments.resizeX`).
+    ///   - grabsInput: take the seat's grab with the last input event's serial (menus and
+    ///     drop-downs); leave it off for a tooltip.
+    public convenience init(parent: Window, anchor: Rect, size: Size, placement: Placement = .below,
+                            grabsInput: Bool = true) throws(WaylandError) {
+        try self.init(session: parent.session, parentSurface: parent.xdgSurfaceForPopups, parentHost: parent.host,
+                      contentOrigin: parent.contentOriginInGeometry, parentBounds: { [weak parent] in parent?.contentSize ?? .zero },
+                      seat: parent.lastInputSeat, anchor: anchor, size: size, placement: placement, grabsInput: grabsInput)
+        parent.adopt(self)
+    }
+
+    /// Opens a popup from another, such as a submenu, placed against `anchor` in the parent
+    /// popup's points. A grabbing popup's parent must grab too.
+    public convenience init(parent: Popup, anchor: Rect, size: Size, placement: Placement = .beside,
+                            grabsInput: Bool = true) throws(WaylandError) {
+        guard !parent.isDismissed else {
+            throw WaylandError(.objectDestroyed, "the parent popup was dismissed; a popup cannot open from it")
+        }
+        try self.init(session: parent.session, parentSurface: parent.xdgSurface, parentHost: parent.host,
+                      contentOrigin: Point(x: 0, y: 0), parentBounds: { [weak parent] in parent?.host.size ?? .zero },
+                      seat: parent.lastSeat, anchor: anchor, size: size, placement: placement, grabsInput: grabsInput)
+        parent.children.append(WeakPopup(self))
+    }
+
+    private init(session: WaylandSession, parentSurface: XdgSurface, parentHost: LayerHost, contentOrigin: Point,
+                 parentBounds: @escaping () -> Size, seat: Seat?, anchor: Rect, size: Size, placement: Placement,
+                 grabsInput: Bool) throws(WaylandError) {
+        guard let wmBase = session.wmBase else {
+            throw WaylandError(.globalUnavailable, "the compositor does not offer xdg_wm_base, so no popups can be made")
+        }
+        self.session = session
+        parentContentOrigin = contentOrigin
+        self.parentBounds = parentBounds
+        lastSeat = seat
+        let size = Self.clampedSize(size)
+        surface = try session.compositor.createSurface()
+        backend = WaylandSurfaceBackend(session: session, surface: surface)
+        // The parent's scale until the compositor says which output the popup is on.
+        host = LayerHost(size: size, scale: parentHost.scale, backend: backend, loop: session.loop)
+        host.clipboard = session.clipboard
+        host.primarySelection = session.primarySelection
+        host.theme = parentHost.theme
+        xdgSurface = try wmBase.getXdgSurface(surface: surface)
+        let positioner = try Self.positioner(wmBase, anchor: anchor, size: size, placement: placement,
+                                             contentOrigin: contentOrigin, parentSize: parentBounds())
+        popup = try xdgSurface.getPopup(parent: parentSurface, positioner: positioner)
+        try positioner.destroy()
+        if grabsInput, let seat, let serial = seat.lastInputSerial {
+            // Before the first buffer: a grab on a mapped popup is a protocol error.
+            try popup.grab(seat: seat.proxy, serial: serial)
+        }
+        scaleTracker = try SurfaceScaleTracker(session: session, surface: surface, host: host, backend: backend)
+        observeEvents()
+        session.register(self, surface: surface.id)
+        host.input.onCursorChange = { [weak self] _ in
+            guard let self else { return }
+            session.cursorMayHaveChanged(surface: surface.id)
+        }
+        // The initial commit, with no buffer, asks for the first configure.
+        try surface.commit()
+    }
+
+    /// A popup released without `dismiss()` still leaves in protocol order.
+    isolated deinit {
+        dismiss()
+    }
+
+    /// Places the popup again against a new anchor, size and placement, as a drop-down follows
+    /// its field (`xdg_popup.reposition`, popup version 3). With an older compositor the popup
+    /// stays where it is and the failure is reported to `onProblem`.
+    public func reposition(anchor: Rect, size: Size, placement: Placement = .below) {
+        guard !isDismissed, let wmBase = session.wmBase else { return }
+        host.send("xdg_popup.reposition") { () throws(WaylandError) in
+            let positioner = try Self.positioner(wmBase, anchor: anchor, size: Self.clampedSize(size), placement: placement,
+                                                 contentOrigin: parentContentOrigin, parentSize: parentBounds())
+            defer { host.send("xdg_positioner.destroy", positioner.destroy) }
+            repositionToken &+= 1
+            try popup.reposition(positioner: positioner, token: repositionToken)
+        }
+    }
+
+    /// Closes the popup and the popups opened from it. Its layers stay alive but are no longer
+    /// shown.
+    public func dismiss() {
+        guard !isDismissed else { return }
+        // Topmost first: destroying a popup below another one is a protocol error.
+        for child in children.reversed() { child.popup?.dismiss() }
+        children = []
+        isDismissed = true
+        backend.isReady = false
+        session.unregister(surface: surface.id)
+        scaleTracker?.destroy()
+        host.send("xdg_popup.destroy", popup.destroy)
+        host.send("xdg_surface.destroy", xdgSurface.destroy)
+        host.send("wl_surface.destroy", surface.destroy)
+        host.send("the requests closing the popup (flushing the connection)", session.connection.flush)
+        host.onTick = nil
+        onDismiss?()
+    }
+
+    // MARK: Placement
+
+    private static func clampedSize(_ size: Size) -> Size {
+        func dimension(_ value: Double) -> Double { value.isFinite ? min(max(value.rounded(), 1), maximumDimension) : 1 }
+        return Size(width: dimension(size.width), height: dimension(size.height))
+    }
+
+    /// A positioner for `anchor` (content points) inside a parent of `parentSize`: whole points,
+    /// at least one square, inside the parent, as the protocol requires of the anchor rectangle.
+    private static func positioner(_ wmBase: XdgWmBase, anchor: Rect, size: Size, placement: Placement,
+                                   contentOrigin: Point, parentSize: Size) throws(WaylandError) -> XdgPositioner {
+        let limitWidth = max(parentSize.width.rounded(.down), 1), limitHeight = max(parentSize.height.rounded(.down), 1)
+        func coordinate(_ value: Double, _ limit: Double) -> Double { value.isFinite ? min(max(value.rounded(), 0), limit - 1) : 0 }
+        let x = coordinate(anchor.minX, limitWidth), y = coordinate(anchor.minY, limitHeight)
+        func length(_ value: Double, from origin: Double, _ limit: Double) -> Double {
+            value.isFinite ? min(max(value.rounded(), 1), limit - origin) : 1
+        }
+        let width = length(anchor.width, from: x, limitWidth), height = length(anchor.height, from: y, limitHeight)
+        func offset(_ value: Double) -> Int32 { value.isFinite ? Int32(min(max(value.rounded(), -maximumDimension), maximumDimension)) : 0 }
+
+        let positioner = try wmBase.createPositioner()
+        try positioner.setSize(width: Int32(size.width), height: Int32(size.height))
+        try positioner.setAnchorRect(x: Int32(x + contentOrigin.x), y: Int32(y + contentOrigin.y),
+                                     width: Int32(width), height: Int32(height))
+        try positioner.setAnchor(anchor: XdgPositioner.Anchor(rawValue: placement.anchor.rawValue))
+        try positioner.setGravity(gravity: XdgPositioner.Gravity(rawValue: placement.gravity.rawValue))
+        try positioner.setConstraintAdjustment(constraintAdjustment: placement.adjustments.rawValue)
+        try positioner.setOffset(x: offset(placement.offset.x), y: offset(placement.offset.y))
+        return positioner
+    }
+
+    // MARK: Configure
+
+    private func observeEvents() {
+        popup.addListener { [weak self] event in
+            guard let self else { return }
+            switch event {
+            case let .configure(x, y, width, height):
+                pendingGeometry = Rect(x: Double(x) - parentContentOrigin.x, y: Double(y) - parentContentOrigin.y,
+                                       width: Double(width), height: Double(height))
+            case .popupDone:
+                dismiss()
+            case .repositioned:
+                break
+            }
+        }
+        xdgSurface.addListener { [weak self] event in
+            if case let .configure(serial) = event { self?.configure(serial: serial) }
+        }
+    }
+
+    private func configure(serial: UInt32) {
+        guard !isDismissed else { return }
+        host.send("xdg_surface.ack_configure") { () throws(WaylandError) in try xdgSurface.ackConfigure(serial: serial) }
+        if let geometry = pendingGeometry {
+            pendingGeometry = nil
+            frame = geometry
+            // A size of 0 leaves the popup at the size it asked for; a huge one is clamped.
+            if geometry.width > 0, geometry.height > 0 {
+                host.resize(to: Self.clampedSize(geometry.size))
+            }
+        }
+        if !isConfigured {
+            isConfigured = true
+            backend.isReady = true
+        }
+    }
+
+    // MARK: Input and scale
+
+    func deliver(_ event: InputEvent, time: UInt32?, seat: Seat) {
+        guard !isDismissed else { return }
+        lastSeat = seat
+        host.input.post(event, time: time)
+    }
+
+    func outputsChanged() { scaleTracker?.outputsChanged() }
+
+    func outputRemoved(_ output: Output) { scaleTracker?.outputRemoved(output) }
+}
+
+/// A popup held weakly by its parent.
+struct WeakPopup {
+    weak var popup: Popup?
+    init(_ popup: Popup) { self.popup = popup }
+}
