@@ -5,6 +5,8 @@ import Strata
 /// A card that lightens while the pointer is over it.
 @MainActor
 final class HoverCard: Layer {
+    /// Set from the card's context menu.
+    var isPinned = false
     let caption = Label(text: "Hover over me", font: Font(size: 13), color: Color(rgb: 0x3A3A3C))
     private let report: Gallery.Report
 
@@ -189,6 +191,26 @@ public final class GalleryContent: Layer {
         slider.addAction(for: .valueChanged) { [sliderLabel] slider in
             sliderLabel.text = "\(Int((slider.value * 100).rounded())) %"
             report("slider value=\(slider.value)")
+        }
+        // A right click on the card, or the Menu key, opens its context menu.
+        hover.contextMenu = { [unowned self] in
+            Menu([
+                .action("Reset Counter", shortcut: "Ctrl+R") { [unowned self] in
+                    clicks = 0
+                    counter.title = "Clicked 0 times"
+                    report("menu chose=reset")
+                },
+                .toggle("Pinned", isOn: hover.isPinned) { [unowned self] in
+                    hover.isPinned.toggle()
+                    report("menu chose=pinned isOn=\(hover.isPinned)")
+                },
+                .separator,
+                .submenu("Share", Menu([
+                    .action("Copy Link") { report("menu chose=copy-link") },
+                    .action("Email", isEnabled: false) { report("menu chose=email") },
+                ])),
+                .action("Delete", isEnabled: false) { report("menu chose=delete") },
+            ])
         }
     }
 

@@ -251,6 +251,10 @@ public struct Keysym: RawRepresentable, Hashable, Sendable {
     public static let pageDown = Keysym(rawValue: 0xFF56)
     /// Insert.
     public static let insert = Keysym(rawValue: 0xFF63)
+    /// The Menu key, which opens the focused layer's context menu.
+    public static let menu = Keysym(rawValue: 0xFF67)
+    /// F10; with Shift, the other key for a context menu.
+    public static let f10 = Keysym(rawValue: 0xFFC7)
     /// Left Shift.
     public static let shiftLeft = Keysym(rawValue: 0xFFE1)
     /// Left Control.

@@ -56,6 +56,9 @@ public final class InputRouter {
     public var onCursorChange: ((Cursor) -> Void)?
     /// Called with every event before it is delivered, for observers such as a key display.
     public var onEvent: ((InputEvent, UInt32) -> Void)?
+    /// Shows a context menu at a point in surface points: set by the window (see
+    /// `Layer.contextMenu`). Without it, right clicks and the menu keys go to layers as usual.
+    public var onContextMenu: ((Menu, Point) -> Void)?
 
     private weak var host: LayerHost?
     /// The gesture recognizers following presses now.
@@ -286,6 +289,12 @@ public final class InputRouter {
         pressedButtons.insert(button)
         let count = clickCount(button: button, at: point, time: time)
         if mouseClaimed { return }
+        if button == .right, mouseGrab == nil, let show = onContextMenu, let menu = contextMenu(from: hitTest(point)) {
+            // The menu takes this press: its release goes nowhere.
+            mouseClaimed = true
+            show(menu, point)
+            return
+        }
         if let grab = mouseGrab?.layer.flatMap(attached) {
             // Another button while one is held belongs to the same grab.
             _ = grab.pointerPressed(pointerEvent(for: grab, at: point, button: button, source: .mouse, clickCount: count, time: time))
@@ -554,6 +563,22 @@ public final class InputRouter {
         if !handled, tab, key.modifiers.isDisjoint(with: [.control, .alt, .logo]) {
             moveFocus(forward: key.keysym == .tab && !key.modifiers.contains(.shift))
         }
+        let menuKey = key.keysym == .menu || key.keysym == .f10 && key.modifiers.contains(.shift)
+        if !handled, menuKey, let show = onContextMenu, let start, let menu = contextMenu(from: start) {
+            // Below the focused layer's top-left corner, as GTK places a keyboard-opened menu.
+            let frame = start.convert(start.bounds, to: nil)
+            show(menu, Point(x: frame.minX, y: frame.maxY))
+        }
+    }
+
+    /// The menu of the nearest layer from `layer` up that has one.
+    private func contextMenu(from layer: Layer?) -> Menu? {
+        var node = layer
+        while let current = node {
+            if let provider = current.contextMenu { return provider() }
+            node = current.superlayer
+        }
+        return nil
     }
 
     /// A focused layer that was hidden, made transparent or non-interactive (itself or an

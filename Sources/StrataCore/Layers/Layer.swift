@@ -588,6 +588,11 @@ open class Layer {
     /// Shortcuts that fire when a key press reaches this layer unhandled (see `KeyCommand`):
     /// after `keyPressed` here returned false, before the superlayer's turn.
     public var keyCommands: [KeyCommand] = []
+    /// The menu to show when the user asks for this layer's context menu: a right click on it
+    /// or a sublayer, or the Menu key or Shift+F10 while it or a sublayer has the focus. The
+    /// nearest layer with one answers; nil from it shows nothing. The window shows the menu in a
+    /// popup at the pointer (below the focused layer for a key).
+    public var contextMenu: (() -> Menu?)?
     /// The gesture recognizers attached to this layer (`addGestureRecognizer(_:)`), which follow
     /// the presses that land on it or its descendants.
     public internal(set) var gestureRecognizers: [GestureRecognizer] = []

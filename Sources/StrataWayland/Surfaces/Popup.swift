@@ -137,6 +137,18 @@ public final class Popup: SurfaceClient {
     private var pendingGeometry: Rect?
     private var repositionToken: UInt32 = 0
     private var lastSeat: Seat?
+    /// Whether the popup took the seat's grab.
+    private(set) var grabs = false
+
+    /// The popup that should have the keyboard: the topmost grabbing one from here up the
+    /// chain of popups opened from this one, or nil when none grabs.
+    var keyboardGrabHolder: Popup? {
+        guard !isDismissed else { return nil }
+        for child in children.reversed() {
+            if let holder = child.popup?.keyboardGrabHolder { return holder }
+        }
+        return grabs ? self : nil
+    }
 
     /// Opens a popup on `parent`'s window, placed against `anchor` (in the content area's
     /// points). It shows once the compositor configures it.
@@ -194,6 +206,7 @@ public final class Popup: SurfaceClient {
         if grabsInput, let seat, let serial = seat.lastInputSerial {
             // Before the first buffer: a grab on a mapped popup is a protocol error.
             try popup.grab(seat: seat.proxy, serial: serial)
+            grabs = true
         }
         scaleTracker = try SurfaceScaleTracker(session: session, surface: surface, host: host, backend: backend)
         observeEvents()
@@ -317,12 +330,35 @@ public final class Popup: SurfaceClient {
     func deliver(_ event: InputEvent, time: UInt32?, seat: Seat) {
         guard !isDismissed else { return }
         lastSeat = seat
+        // Keys that reach a popup below the topmost grabbing one belong to that one.
+        if event.isKeyboardInput, let holder = keyboardGrabHolder, holder !== self {
+            holder.deliver(event, time: time, seat: seat)
+            return
+        }
         host.input.post(event, time: time)
     }
 
     func outputsChanged() { scaleTracker?.outputsChanged() }
 
     func outputRemoved(_ output: Output) { scaleTracker?.outputRemoved(output) }
+}
+
+extension InputEvent {
+    /// A key or a modifier change: what the surface with the keyboard focus gets.
+    var isKeyboardInput: Bool {
+        switch self {
+        case .key, .modifiersChanged: true
+        default: false
+        }
+    }
+
+    /// A button or a finger going down.
+    var isPress: Bool {
+        switch self {
+        case .pointerButton(_, isPressed: true), .touchDown: true
+        default: false
+        }
+    }
 }
 
 /// A popup held weakly by its parent.

@@ -191,6 +191,10 @@ public final class Window: SurfaceClient {
         observeEvents()
         session.register(self, surface: surface.id)
         session.windowOpened(self)
+        host.input.onContextMenu = { [weak self] menu, point in
+            guard let self else { return }
+            showMenu(menu, at: Point(x: point.x, y: point.y - titleBarHeight))
+        }
         host.input.onCursorChange = { [weak self] _ in
             guard let self else { return }
             session.cursorMayHaveChanged(surface: surface.id)
@@ -440,6 +444,19 @@ public final class Window: SurfaceClient {
 
     func deliver(_ event: InputEvent, time: UInt32?, seat: Seat) {
         guard !isClosed, seatArbiter.admits(event, from: seat) else { return }
+        // The topmost grabbing popup has the keyboard, as the protocol says, also where the
+        // compositor keeps sending keys to the window (sway 1.7 does).
+        if event.isKeyboardInput, let holder = popups.reversed().lazy.compactMap({ $0.popup?.keyboardGrabHolder }).first {
+            holder.deliver(event, time: time, seat: seat)
+            return
+        }
+        // A press on the window itself closes its grabbing popups and goes no further: the
+        // compositor leaves such a press to the client (the grab is the client's own surfaces'),
+        // and GTK and UIKit close a menu on it without acting on what is under it.
+        if event.isPress, popups.contains(where: { $0.popup?.keyboardGrabHolder != nil }) {
+            for popup in popups.reversed() where popup.popup?.keyboardGrabHolder != nil { popup.popup?.dismiss() }
+            return
+        }
         deliveringSeat = seat
         lastInputSeat = seat
         defer { deliveringSeat = nil }
@@ -453,6 +470,26 @@ public final class Window: SurfaceClient {
     }
 
     // MARK: Popups
+
+    /// The menu open on the window, if any: a context menu (see `Layer.contextMenu`) or one
+    /// shown with `showMenu(_:at:)`. It is nil again once the menu closes.
+    public private(set) var openMenu: MenuPopup?
+
+    /// Shows `menu` at `point` (content points) as a context menu, closing any menu open before.
+    /// A menu that cannot be shown is reported to `onProblem`.
+    public func showMenu(_ menu: Menu, at point: Point) {
+        openMenu?.dismiss()
+        do {
+            let shown = try MenuPopup.show(menu, in: self, at: point)
+            shown.onDismiss = { [weak self, weak shown] in
+                guard let self, openMenu === shown else { return }
+                openMenu = nil
+            }
+            openMenu = shown
+        } catch {
+            host.report(.requestFailed("xdg_wm_base.get_popup (a menu)", cause: error))
+        }
+    }
 
     /// The role object popups are parented to.
     var xdgSurfaceForPopups: XdgSurface { xdgSurface }

@@ -1,0 +1,168 @@
+import CoreTestSupport
+import RenderTestSupport
+import Testing
+@testable import StrataCore
+import StrataRender
+import StrataWidgets
+
+/// `MenuView`'s keys and pointer, and how a right click or the menu keys reach a layer's context
+/// menu, headless.
+@MainActor
+struct MenuTests {
+    /// Every kind of row: an action with a shortcut, a toggle that is on and one that is off, a
+    /// separator, a submenu, and a disabled action.
+    private static func menu(_ log: Log) -> Menu {
+        Menu([
+            .action("Cut", shortcut: "Ctrl+X") { log.events.append("cut") },
+            .toggle("Word Wrap", isOn: true) { log.events.append("wrap") },
+            .toggle("Line Numbers", isOn: false) { log.events.append("numbers") },
+            .separator,
+            .submenu("Share", Menu([.action("Copy Link") { log.events.append("link") }])),
+            .action("Delete", isEnabled: false) { log.events.append("delete") },
+        ])
+    }
+
+    @MainActor final class Log { var events: [String] = [] }
+
+    private func key(_ keysym: Keysym, text: String = "", modifiers: KeyModifiers = []) -> KeyEvent {
+        KeyEvent(key: KeyInput(keysym: keysym, state: .pressed, text: text, modifiers: modifiers), time: 0)
+    }
+
+    @Test func arrowsSkipWhatCannotBeChosenAndWrap() {
+        let view = MenuView(menu: Self.menu(Log()))
+        var highlights: [Int?] = []
+        for _ in 0..<6 {
+            _ = view.keyPressed(key(.down))
+            highlights.append(view.highlightedIndex)
+        }
+        // The separator (3) and the disabled Delete (5) are skipped; past Share it wraps to Cut.
+        #expect(highlights == [0, 1, 2, 4, 0, 1])
+        _ = view.keyPressed(key(.up))
+        _ = view.keyPressed(key(.up))
+        #expect(view.highlightedIndex == 4)
+        _ = view.keyPressed(key(.home))
+        #expect(view.highlightedIndex == 0)
+        _ = view.keyPressed(key(.end))
+        #expect(view.highlightedIndex == 4)
+    }
+
+    @Test func typeAheadFindsTheNextRowByItsFirstLetter() {
+        let view = MenuView(menu: Self.menu(Log()))
+        _ = view.keyPressed(key(Keysym(rawValue: 0x6C), text: "l"))
+        #expect(view.highlightedIndex == 2)
+        _ = view.keyPressed(key(Keysym(rawValue: 0x53), text: "S", modifiers: .shift))
+        #expect(view.highlightedIndex == 4)
+        // Delete starts with d but is disabled: nothing else does, so the highlight stays.
+        _ = view.keyPressed(key(Keysym(rawValue: 0x64), text: "d"))
+        #expect(view.highlightedIndex == 4)
+        // With Ctrl it is a shortcut, not type-ahead: left for the window.
+        #expect(!view.keyPressed(key(Keysym(rawValue: 0x63), text: "c", modifiers: .control)))
+    }
+
+    @Test func enterChoosesRightOpensASubmenuAndEscapeCloses() {
+        let view = MenuView(menu: Self.menu(Log()))
+        var chosen: [Int] = [], opened: [Int] = [], closed = 0
+        view.onChoose = { chosen.append($0) }
+        view.onOpenSubmenu = { index, byKeyboard in if byKeyboard { opened.append(index) } }
+        view.onClose = { closed += 1 }
+        _ = view.keyPressed(key(.return))
+        #expect(chosen.isEmpty, "nothing is highlighted yet")
+        _ = view.keyPressed(key(.down))
+        _ = view.keyPressed(key(.down))
+        _ = view.keyPressed(key(.return))
+        _ = view.keyPressed(key(.right))
+        #expect(opened.isEmpty, "Word Wrap has no submenu")
+        view.highlight(4)
+        _ = view.keyPressed(key(.right))
+        _ = view.keyPressed(key(.space))
+        view.highlight(5)
+        #expect(view.highlightedIndex == nil, "a disabled row is never highlighted")
+        _ = view.keyPressed(key(.escape))
+        _ = view.keyPressed(key(.left))
+        #expect(chosen == [1])
+        #expect(opened == [4, 4])
+        #expect(closed == 2)
+    }
+
+    @Test func aReleaseOnTheRowUnderThePointerChoosesIt() throws {
+        let scene = HeadlessScene(width: 240, height: 200)
+        let view = MenuView(menu: Self.menu(Log()))
+        view.frame = Rect(origin: Point(x: 0, y: 0), size: view.preferredSize)
+        scene.root.addSublayer(view)
+        try scene.settle()
+        var chosen: [Int] = []
+        view.onChoose = { chosen.append($0) }
+        let cut = try #require(view.frame(ofRow: 0)), delete = try #require(view.frame(ofRow: 5))
+        for row in [cut, delete] {
+            scene.host.input.post(.pointerMoved(Point(x: row.midX, y: row.midY)))
+            scene.host.input.post(.pointerButton(.left, isPressed: true))
+            scene.host.input.post(.pointerButton(.left, isPressed: false))
+        }
+        #expect(chosen == [0])
+    }
+
+    @Test func aRightClickAsksTheNearestLayerForItsMenuAndTheMenuKeyTheFocusedOnes() throws {
+        let scene = HeadlessScene(width: 200, height: 120)
+        let card = solidLayer(.white, Rect(x: 20, y: 20, width: 120, height: 80))
+        let inner = solidLayer(.black, Rect(x: 10, y: 10, width: 40, height: 30))
+        card.addSublayer(inner)
+        scene.root.addSublayer(card)
+        try scene.settle()
+        var asked = 0, pressed = 0
+        card.contextMenu = { asked += 1; return Menu([.action("Open") {}]) }
+        var shown: [(Int, Point)] = []
+        scene.host.input.onContextMenu = { menu, point in shown.append((menu.items.count, point)) }
+        final class Pressable: Layer {
+            var onPress: () -> Void = {}
+            override func pointerPressed(_ event: PointerEvent) -> Bool { onPress(); return true }
+        }
+        let target = Pressable()
+        target.frame = Rect(x: 150, y: 20, width: 40, height: 40)
+        target.onPress = { pressed += 1 }
+        scene.root.addSublayer(target)
+
+        // On a sublayer: the card answers, at the pointer, and the press goes no further.
+        scene.host.input.post(.pointerMoved(Point(x: 35, y: 35)))
+        scene.host.input.post(.pointerButton(.right, isPressed: true))
+        scene.host.input.post(.pointerButton(.right, isPressed: false))
+        #expect(asked == 1 && shown.count == 1)
+        #expect(shown.first?.1 == Point(x: 35, y: 35))
+        // Where no layer has a menu, a right press is an ordinary press.
+        scene.host.input.post(.pointerMoved(Point(x: 160, y: 30)))
+        scene.host.input.post(.pointerButton(.right, isPressed: true))
+        scene.host.input.post(.pointerButton(.right, isPressed: false))
+        #expect(shown.count == 1 && pressed == 1)
+        // A provider that returns nil shows nothing.
+        card.contextMenu = { nil }
+        scene.host.input.post(.pointerMoved(Point(x: 35, y: 35)))
+        scene.host.input.post(.pointerButton(.right, isPressed: true))
+        scene.host.input.post(.pointerButton(.right, isPressed: false))
+        #expect(shown.count == 1)
+
+        // The Menu key and Shift+F10 ask the focused layer's chain, below its corner.
+        card.contextMenu = { Menu([.action("A") {}, .action("B") {}]) }
+        final class Focusable: Layer { override var acceptsFocus: Bool { true } }
+        let field = Focusable()
+        field.frame = Rect(x: 5, y: 50, width: 60, height: 20)
+        card.addSublayer(field)
+        #expect(scene.host.input.focus(field, visible: true))
+        scene.host.input.post(.key(KeyInput(keysym: .menu, state: .pressed)))
+        scene.host.input.post(.key(KeyInput(keysym: .f10, state: .pressed, modifiers: .shift)))
+        scene.host.input.post(.key(KeyInput(keysym: .f10, state: .pressed)))
+        #expect(shown.count == 3)
+        #expect(shown.dropFirst().allSatisfy { $0.0 == 2 && $0.1 == Point(x: 25, y: 90) })
+    }
+
+    @Test(arguments: [1.0, 2.0])
+    func aMenuWithEveryKindOfRowMatchesItsGolden(scale: Double) throws {
+        let scene = HeadlessScene(width: 240, height: 200, scale: scale, background: Color(rgb: 0xEDEDF2))
+        let view = MenuView(menu: Self.menu(Log()))
+        view.fontLibrary = try FontLibrary(files: ["/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf"])
+        view.frame = Rect(origin: Point(x: 12, y: 12), size: view.preferredSize)
+        view.highlight(1)
+        scene.root.addSublayer(view)
+        try scene.settle()
+        let frame = try #require(scene.backend.presentedBitmap)
+        GoldenImage().check(frame, named: "menu@\(Int(scale))x")
+    }
+}
