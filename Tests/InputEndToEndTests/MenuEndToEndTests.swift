@@ -56,3 +56,36 @@ extension InputEndToEnd {
         #expect(!gallery.process.lines.contains { $0.hasPrefix("gallery: menu chose=") && $0 != "gallery: menu chose=pinned isOn=true" })
     }
 }
+
+/// Menus near the output's right edge: sway flips them, as the positioner allows.
+extension InputEndToEnd {
+    @Test func aMenuAndItsSubmenuOpenToTheLeftAtTheOutputsRightEdge() throws {
+        let gallery = try startGallery()
+        let pad = try gallery.part("pad")
+        // 40 points from the output's right edge: no room for the menu on the pointer's right.
+        let (x, y) = (UInt32(pad.x + pad.width - 30), UInt32(pad.y + 12))
+        try gallery.input.move(to: x, y)
+        _ = try firstPicture(of: gallery, name: "edge-before")
+        try gallery.input.click(.right)
+        let white: UInt32 = 0xFFFF_FFFF
+        // The menu's panel ends at the pointer: white left of it, the pad right of it.
+        let open = try screen(until: { $0.pixel(x: Int(x) - 12, y: Int(y) + 60) == white }, name: "edge-open")
+        #expect(open.pixel(x: Int(x) + 4, y: Int(y) + 60) != white, "the menu flipped to the pointer's left")
+        let menuLeft = (0..<Int(x)).reversed().first { open.pixel(x: $0, y: Int(y) + 60) != white }.map { $0 + 1 } ?? 0
+        #expect(Int(x) - menuLeft >= 160, "the menu is at least its minimum width, left of the pointer")
+
+        // Left of the menu, level with Share (its fourth row, below a separator), is the pad.
+        let beside = (x: menuLeft - 20, y: Int(y) + 80)
+        let padColour = open.pixel(x: beside.x, y: beside.y)
+        #expect(padColour != white)
+        // Share is the third row that can be chosen: Down ×3 highlights it, Right opens its
+        // submenu, which has no room on the menu's right either and opens on its left.
+        for _ in 0..<3 { try gallery.input.tap(108) }
+        try gallery.input.tap(106)
+        // There the submenu now shows (its first row, highlighted).
+        _ = try screen(until: { $0.pixel(x: beside.x, y: beside.y) != padColour }, name: "edge-submenu")
+        // Enter chooses the submenu's highlighted first row.
+        try gallery.input.tap(28)
+        try gallery.process.waitForLine { $0 == "gallery: menu chose=copy-link" }
+    }
+}

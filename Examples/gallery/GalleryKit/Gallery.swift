@@ -212,6 +212,9 @@ public final class GalleryContent: Layer {
                 .action("Delete", isEnabled: false) { report("menu chose=delete") },
             ])
         }
+        // The same menu on the scroll pad, at the window's right edge: it opens to the pointer's
+        // left, and its submenu to the menu's left.
+        pad.contextMenu = hover.contextMenu
     }
 
     /// Draws every text with `library`, as golden tests pin their fonts.
