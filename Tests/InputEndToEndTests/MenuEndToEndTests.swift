@@ -89,3 +89,24 @@ extension InputEndToEnd {
         try gallery.process.waitForLine { $0 == "gallery: menu chose=copy-link" }
     }
 }
+
+/// The gallery's drop-down through sway's seat: a click opens its options below it, and a key
+/// chooses one.
+extension InputEndToEnd {
+    @Test func aDropDownOpensItsOptionsBelowItAndEnterChoosesOne() throws {
+        let gallery = try startGallery()
+        let size = try gallery.part("size")
+        let key = try gallery.part("key")
+        try gallery.input.move(to: key.centre.x, key.centre.y)
+        _ = try firstPicture(of: gallery, name: "dropdown-before")
+        // Below the drop-down, over the slider's row: the options' white panel once open.
+        let probe = (x: Int(size.x) + 12, y: Int(size.y + size.height) + 20)
+        try gallery.input.move(to: size.centre.x, size.centre.y)
+        try gallery.input.click()
+        _ = try screen(until: { $0.pixel(x: probe.x, y: probe.y) == 0xFFFF_FFFF }, name: "dropdown-open")
+        // Nothing is highlighted yet: Down highlights Small, Enter chooses it.
+        try gallery.input.tap(108)
+        try gallery.input.tap(28)
+        try gallery.process.waitForLine { $0 == "gallery: size value=Small" }
+    }
+}

@@ -111,7 +111,10 @@ struct MenuTests {
         var asked = 0, pressed = 0
         card.contextMenu = { asked += 1; return Menu([.action("Open") {}]) }
         var shown: [(Int, Point)] = []
-        scene.host.input.onContextMenu = { menu, point in shown.append((menu.items.count, point)) }
+        scene.host.input.onShowMenu = { menu, anchor in
+            guard case let .point(point) = anchor else { return }
+            shown.append((menu.items.count, point))
+        }
         final class Pressable: Layer {
             var onPress: () -> Void = {}
             override func pointerPressed(_ event: PointerEvent) -> Bool { onPress(); return true }
@@ -151,6 +154,45 @@ struct MenuTests {
         scene.host.input.post(.key(KeyInput(keysym: .f10, state: .pressed)))
         #expect(shown.count == 3)
         #expect(shown.dropFirst().allSatisfy { $0.0 == 2 && $0.1 == Point(x: 25, y: 90) })
+    }
+
+    @Test func aDropDownOpensItsOptionsBelowItAndAChoiceSendsValueChanged() throws {
+        let scene = HeadlessScene(width: 200, height: 120)
+        let dropDown = DropDown(options: ["Small", "Medium", "Large"], selectedIndex: 1)
+        dropDown.frame = Rect(x: 20, y: 30, width: 120, height: 32)
+        scene.root.addSublayer(dropDown)
+        try scene.settle()
+        var anchors: [MenuAnchor] = [], menus: [Menu] = [], changes: [String?] = []
+        scene.host.input.onShowMenu = { menu, anchor in
+            menus.append(menu)
+            anchors.append(anchor)
+        }
+        _ = dropDown.addAction(for: .valueChanged) { changes.append($0.selectedOption) }
+        #expect(dropDown.title == "Medium  ▾")
+
+        dropDown.activate()
+        #expect(anchors == [.below(Rect(x: 20, y: 30, width: 120, height: 32))])
+        let menu = try #require(menus.first)
+        #expect(menu.items.map(\.title) == ["Small", "Medium", "Large"])
+        #expect(menu.items.map { if case let .toggle(isOn) = $0.kind { isOn } else { false } } == [false, true, false])
+        menu.items[2].handler?()
+        #expect(dropDown.selectedIndex == 2 && dropDown.title == "Large  ▾")
+        // The same option again changes nothing.
+        menu.items[2].handler?()
+        #expect(changes == ["Large"])
+
+        // Hostile indices and options are kept in range.
+        dropDown.selectedIndex = -7
+        #expect(dropDown.selectedIndex == 0)
+        dropDown.selectedIndex = 99
+        #expect(dropDown.selectedIndex == 2)
+        dropDown.options = []
+        #expect(dropDown.selectedIndex == 0 && dropDown.selectedOption == nil)
+        dropDown.activate()
+        #expect(menus.last?.items.isEmpty == true)
+        // A stale menu's handler for an option that is gone does nothing.
+        menu.items[2].handler?()
+        #expect(changes == ["Large"])
     }
 
     @Test(arguments: [1.0, 2.0])

@@ -120,6 +120,7 @@ public final class GalleryContent: Layer {
     let counter = Button(title: "Clicked 0 times")
     let reset = Button(title: "Reset")
     let disabled = Button(title: "Disabled")
+    let size = DropDown(options: ["Small", "Medium", "Large"], selectedIndex: 1)
     let toggle = Toggle()
     let toggleLabel = Label(text: "Off", font: Font(size: 14), color: Color(rgb: 0x3A3A3C))
     let slider = Slider(value: 0.5)
@@ -169,7 +170,7 @@ public final class GalleryContent: Layer {
         hint.onLinkActivated = { link, _ in report("link target=\(link.target)") }
         // Its text can be selected and copied, as GTK's selectable labels; the links stay tappable.
         hint.isSelectable = true
-        for layer in [title, counter, reset, disabled, toggle, toggleLabel, slider, sliderLabel, keyLabel, hover, pad, name, password,
+        for layer in [title, counter, reset, disabled, size, toggle, toggleLabel, slider, sliderLabel, keyLabel, hover, pad, name, password,
                       search, hint, note] as [Layer] {
             addSublayer(layer)
         }
@@ -192,6 +193,7 @@ public final class GalleryContent: Layer {
             sliderLabel.text = "\(Int((slider.value * 100).rounded())) %"
             report("slider value=\(slider.value)")
         }
+        size.addAction(for: .valueChanged) { size in report("size value=\(size.selectedOption ?? "")") }
         // A right click on the card, or the Menu key, opens its context menu.
         hover.contextMenu = { [unowned self] in
             Menu([
@@ -220,7 +222,7 @@ public final class GalleryContent: Layer {
     /// Draws every text with `library`, as golden tests pin their fonts.
     public func useFonts(_ library: FontLibrary) {
         for label in [title, toggleLabel, sliderLabel, keyLabel, hint, hover.caption, pad.caption] { label.fontLibrary = library }
-        for button in [counter, reset, disabled] { button.fontLibrary = library }
+        for button in [counter, reset, disabled, size] { button.fontLibrary = library }
         for field in [name, password, search] { field.fontLibrary = library }
         note.fontLibrary = library
     }
@@ -229,7 +231,7 @@ public final class GalleryContent: Layer {
     public override func layoutSpec() -> LayoutSpec? {
         .inset(EdgeInsets(all: 20), .stack(.vertical, spacing: 14, alignItems: .stretch, [
             .layer(title),
-            .stack(.horizontal, spacing: 12, [.layer(counter).frame(minWidth: 180), .layer(reset), .layer(disabled)]),
+            .stack(.horizontal, spacing: 12, [.layer(counter).frame(minWidth: 180), .layer(reset), .layer(disabled), .layer(size)]),
             .stack(.horizontal, spacing: 12, alignItems: .center, [
                 .layer(toggle), .layer(toggleLabel).frame(width: 60), .layer(slider).flex(grow: 1), .layer(sliderLabel).frame(width: 50),
             ]),
@@ -244,7 +246,7 @@ public final class GalleryContent: Layer {
 
     /// Where each part is, in surface points, for the end-to-end tests.
     func placedParts() -> String {
-        let parts: [(String, Layer)] = [("counter", counter), ("reset", reset), ("toggle", toggle), ("slider", slider),
+        let parts: [(String, Layer)] = [("counter", counter), ("reset", reset), ("size", size), ("toggle", toggle), ("slider", slider),
                                          ("key", keyLabel), ("hover", hover), ("pad", pad), ("name", name), ("password", password),
                                          ("search", search), ("note", note), ("hint", hint)]
         var placed = parts.map { name, layer in

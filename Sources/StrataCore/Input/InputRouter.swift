@@ -56,9 +56,20 @@ public final class InputRouter {
     public var onCursorChange: ((Cursor) -> Void)?
     /// Called with every event before it is delivered, for observers such as a key display.
     public var onEvent: ((InputEvent, UInt32) -> Void)?
-    /// Shows a context menu at a point in surface points: set by the window (see
-    /// `Layer.contextMenu`). Without it, right clicks and the menu keys go to layers as usual.
-    public var onContextMenu: ((Menu, Point) -> Void)?
+    /// Shows a menu in a popup: set by the window. It shows context menus (see
+    /// `Layer.contextMenu`) and drop-downs' menus (`showMenu(_:below:)`). Without it, right
+    /// clicks and the menu keys go to layers as usual, and no menu shows.
+    public var onShowMenu: ((Menu, MenuAnchor) -> Void)?
+
+    /// Asks the window to show `menu` below `rect` (in `layer`'s points), left edges aligned,
+    /// or above it where there is no room below: a drop-down's list. Returns whether anything
+    /// can show it (false with no window, such as headless).
+    @discardableResult
+    public func showMenu(_ menu: Menu, below rect: Rect, in layer: Layer) -> Bool {
+        guard let show = onShowMenu, attached(layer) != nil else { return false }
+        show(menu, .below(layer.convert(rect, to: nil)))
+        return true
+    }
 
     private weak var host: LayerHost?
     /// The gesture recognizers following presses now.
@@ -289,10 +300,10 @@ public final class InputRouter {
         pressedButtons.insert(button)
         let count = clickCount(button: button, at: point, time: time)
         if mouseClaimed { return }
-        if button == .right, mouseGrab == nil, let show = onContextMenu, let menu = contextMenu(from: hitTest(point)) {
+        if button == .right, mouseGrab == nil, let show = onShowMenu, let menu = contextMenu(from: hitTest(point)) {
             // The menu takes this press: its release goes nowhere.
             mouseClaimed = true
-            show(menu, point)
+            show(menu, .point(point))
             return
         }
         if let grab = mouseGrab?.layer.flatMap(attached) {
@@ -564,10 +575,10 @@ public final class InputRouter {
             moveFocus(forward: key.keysym == .tab && !key.modifiers.contains(.shift))
         }
         let menuKey = key.keysym == .menu || key.keysym == .f10 && key.modifiers.contains(.shift)
-        if !handled, menuKey, let show = onContextMenu, let start, let menu = contextMenu(from: start) {
+        if !handled, menuKey, let show = onShowMenu, let start, let menu = contextMenu(from: start) {
             // Below the focused layer's top-left corner, as GTK places a keyboard-opened menu.
             let frame = start.convert(start.bounds, to: nil)
-            show(menu, Point(x: frame.minX, y: frame.maxY))
+            show(menu, .point(Point(x: frame.minX, y: frame.maxY)))
         }
     }
 

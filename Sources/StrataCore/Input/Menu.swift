@@ -72,3 +72,11 @@ public struct MenuItem {
         return isEnabled
     }
 }
+
+/// Where a window shows a menu, in surface points.
+public enum MenuAnchor: Sendable, Equatable {
+    /// Down and to the right of a point, flipped where there is no room: a context menu.
+    case point(Point)
+    /// Below a rectangle, left edges aligned, or above it where there is no room: a drop-down.
+    case below(Rect)
+}

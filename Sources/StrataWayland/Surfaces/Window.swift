@@ -191,9 +191,13 @@ public final class Window: SurfaceClient {
         observeEvents()
         session.register(self, surface: surface.id)
         session.windowOpened(self)
-        host.input.onContextMenu = { [weak self] menu, point in
+        host.input.onShowMenu = { [weak self] menu, anchor in
             guard let self else { return }
-            showMenu(menu, at: Point(x: point.x, y: point.y - titleBarHeight))
+            // Surface points to the content area's.
+            switch anchor {
+            case let .point(point): showMenu(menu, at: Point(x: point.x, y: point.y - titleBarHeight))
+            case let .below(rect): showMenu(menu, below: rect.offsetBy(dx: 0, dy: -titleBarHeight))
+            }
         }
         host.input.onCursorChange = { [weak self] _ in
             guard let self else { return }
@@ -478,9 +482,19 @@ public final class Window: SurfaceClient {
     /// Shows `menu` at `point` (content points) as a context menu, closing any menu open before.
     /// A menu that cannot be shown is reported to `onProblem`.
     public func showMenu(_ menu: Menu, at point: Point) {
+        present { () throws(WaylandError) in try MenuPopup.show(menu, in: self, at: point) }
+    }
+
+    /// Shows `menu` below `rect` (content points) as a drop-down's list, closing any menu open
+    /// before. A menu that cannot be shown is reported to `onProblem`.
+    public func showMenu(_ menu: Menu, below rect: Rect) {
+        present { () throws(WaylandError) in try MenuPopup.show(menu, in: self, below: rect) }
+    }
+
+    private func present(_ show: () throws(WaylandError) -> MenuPopup) {
         openMenu?.dismiss()
         do {
-            let shown = try MenuPopup.show(menu, in: self, at: point)
+            let shown = try show()
             shown.onDismiss = { [weak self, weak shown] in
                 guard let self, openMenu === shown else { return }
                 openMenu = nil

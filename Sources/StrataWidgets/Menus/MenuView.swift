@@ -3,7 +3,8 @@ import StrataRender
 
 /// A menu's rows: the content of a menu popup. Each row shows its title, a check mark for a
 /// toggle that is on, its shortcut or a chevron for a submenu at its end; separators are thin
-/// lines; disabled rows are greyed and never highlighted.
+/// lines; disabled rows are greyed and never highlighted. Its labels draw on the main thread, so
+/// that a menu is whole in the first frame it shows.
 ///
 /// The pointer highlights the row under it and a release on a row chooses it (so a press can
 /// open a menu and the release choose from it). Keys, with the view focused: Up and Down move
@@ -216,6 +217,9 @@ private final class Row: Layer {
         mark = Label(text: markText)
         super.init()
         cornerRadius = 5
+        // A menu must appear whole, in its first frame, as it opens under the pointer: its few
+        // short labels draw on the main thread (as GTK's do), not a frame or two later.
+        for label in [mark, title, trailing] { label.displaysAsynchronously = false }
         if case .separator = item.kind {
             addSublayer(line)
         } else {
