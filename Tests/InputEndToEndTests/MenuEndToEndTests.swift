@@ -110,3 +110,22 @@ extension InputEndToEnd {
         try gallery.process.waitForLine { $0 == "gallery: size value=Small" }
     }
 }
+
+/// The gallery's tool tips through sway's seat: one shows below the pointer after it rests on the
+/// counter, and goes when the pointer leaves.
+extension InputEndToEnd {
+    @Test func aToolTipShowsBelowAControlAfterTheDelayAndGoesWhenThePointerLeaves() throws {
+        let gallery = try startGallery()
+        let counter = try gallery.part("counter"), key = try gallery.part("key")
+        try gallery.input.move(to: key.centre.x, key.centre.y)
+        let before = try firstPicture(of: gallery, name: "tooltip-before")
+        let (x, y) = counter.centre
+        // In the tool tip's top inset, left of its centred text: the theme's text colour (black).
+        let probe = (x: Int(x) - 45, y: Int(y) + 23)
+        #expect(before.pixel(x: probe.x, y: probe.y) != 0xFF00_0000)
+        try gallery.input.move(to: x, y)
+        _ = try screen(until: { $0.pixel(x: probe.x, y: probe.y) == 0xFF00_0000 }, name: "tooltip-shown")
+        try gallery.input.move(to: key.centre.x, key.centre.y)
+        _ = try screen(until: { $0.pixel(x: probe.x, y: probe.y) == before.pixel(x: probe.x, y: probe.y) }, name: "tooltip-gone")
+    }
+}

@@ -208,3 +208,39 @@ struct MenuTests {
         GoldenImage().check(frame, named: "menu@\(Int(scale))x")
     }
 }
+
+/// How the pointer picks the tool tip the window shows (see `Layer.toolTip`), headless.
+@MainActor
+struct ToolTipTests {
+    @Test func theNearestHoveredToolTipIsReportedAndAPressHidesIt() throws {
+        let scene = HeadlessScene(width: 200, height: 100)
+        let card = solidLayer(.white, Rect(x: 10, y: 10, width: 80, height: 60))
+        card.toolTip = "A card"
+        let badge = solidLayer(.black, Rect(x: 10, y: 10, width: 20, height: 20))
+        card.addSublayer(badge)
+        let other = solidLayer(.white, Rect(x: 110, y: 10, width: 80, height: 60))
+        other.toolTip = "Another"
+        scene.root.addSublayer(card)
+        scene.root.addSublayer(other)
+        try scene.settle()
+        var reports: [String?] = []
+        scene.host.input.onToolTipChange = { text, _ in reports.append(text) }
+
+        scene.host.input.post(.pointerMoved(Point(x: 50, y: 50)))
+        // A sublayer without one of its own shows its ancestor's: no change.
+        scene.host.input.post(.pointerMoved(Point(x: 25, y: 25)))
+        scene.host.input.post(.pointerMoved(Point(x: 150, y: 40)))
+        scene.host.input.post(.pointerMoved(Point(x: 100, y: 90)))
+        #expect(reports == ["A card", "Another", nil])
+
+        // A press hides it, and it stays hidden while the pointer stays on its layer.
+        reports = []
+        scene.host.input.post(.pointerMoved(Point(x: 50, y: 50)))
+        scene.host.input.post(.pointerButton(.left, isPressed: true))
+        scene.host.input.post(.pointerButton(.left, isPressed: false))
+        scene.host.input.post(.pointerMoved(Point(x: 52, y: 50)))
+        scene.host.input.post(.pointerMoved(Point(x: 150, y: 40)))
+        scene.host.input.post(.pointerExited)
+        #expect(reports == ["A card", nil, "Another", nil])
+    }
+}

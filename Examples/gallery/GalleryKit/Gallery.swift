@@ -193,6 +193,9 @@ public final class GalleryContent: Layer {
             sliderLabel.text = "\(Int((slider.value * 100).rounded())) %"
             report("slider value=\(slider.value)")
         }
+        // Tool tips, after the pointer rests on a control for a moment.
+        counter.toolTip = "Counts your clicks"
+        slider.toolTip = "Drag, or use the arrow keys"
         size.addAction(for: .valueChanged) { size in report("size value=\(size.selectedOption ?? "")") }
         // A right click on the card, or the Menu key, opens its context menu.
         hover.contextMenu = { [unowned self] in

@@ -56,6 +56,15 @@ public final class InputRouter {
     public var onCursorChange: ((Cursor) -> Void)?
     /// Called with every event before it is delivered, for observers such as a key display.
     public var onEvent: ((InputEvent, UInt32) -> Void)?
+    /// Called when the tool tip under the pointer changes (see `Layer.toolTip`): its text and
+    /// the pointer's place in surface points, or nil when none should show. The window shows it
+    /// after a delay.
+    public var onToolTipChange: ((_ text: String?, _ point: Point) -> Void)?
+    /// The layer whose tool tip is current, and its text.
+    private var toolTipOwner: (layer: WeakLayer, text: String)?
+    /// A tool tip hidden by a press or a key: not shown again while the pointer stays on it.
+    private var suppressedToolTipOwner: WeakLayer?
+
     /// Shows a menu in a popup: set by the window. It shows context menus (see
     /// `Layer.contextMenu`) and drop-downs' menus (`showMenu(_:below:)`). Without it, right
     /// clicks and the menu keys go to layers as usual, and no menu shows.
@@ -186,6 +195,10 @@ public final class InputRouter {
         // motion and scrolling stay coalesced into ticks.
         switch event {
         case .pointerButton, .touchDown, .touchUp, .key: host?.scheduleDisplayAhead()
+        default: break
+        }
+        switch event {
+        case .pointerButton(_, isPressed: true), .touchDown, .key: hideToolTip()
         default: break
         }
     }
@@ -620,6 +633,7 @@ public final class InputRouter {
     // MARK: Hover and cursor
 
     private func updateHover(_ hit: Layer?, at point: Point, time: UInt32) {
+        defer { updateToolTip(at: point) }
         let chain = Self.chain(from: hit, at: point)
         let previous = hovered.compactMap(\.layer)
         // Only the part of the old chain still in this tree hears that the pointer left.
@@ -635,6 +649,26 @@ public final class InputRouter {
             layer.isHovered = true
             layer.pointerEntered(pointerEvent(for: layer, local: local, at: point, time: time))
         }
+    }
+
+    /// The nearest hovered layer with a tool tip becomes the current one, unless a press hid it.
+    private func updateToolTip(at point: Point) {
+        guard let report = onToolTipChange else { return }
+        let owner = hovered.lazy.compactMap(\.layer).first { $0.toolTip != nil }
+        if let suppressed = suppressedToolTipOwner?.layer, suppressed === owner { return }
+        suppressedToolTipOwner = nil
+        let text = owner?.toolTip
+        guard owner !== toolTipOwner?.layer.layer || text != toolTipOwner?.text else { return }
+        toolTipOwner = owner.map { (WeakLayer($0), $0.toolTip ?? "") }
+        report(text, point)
+    }
+
+    /// A press or a key hides the current tool tip until the pointer moves on.
+    private func hideToolTip() {
+        guard let owner = toolTipOwner else { return }
+        suppressedToolTipOwner = owner.layer
+        toolTipOwner = nil
+        onToolTipChange?(nil, pointerLocation ?? Point(x: 0, y: 0))
     }
 
     /// `hit` and its ancestors, deepest first, each with `point` in its own coordinates:

@@ -593,6 +593,10 @@ open class Layer {
     /// nearest layer with one answers; nil from it shows nothing. The window shows the menu in a
     /// popup at the pointer (below the focused layer for a key).
     public var contextMenu: (() -> Menu?)?
+    /// A short text the window shows near the pointer once it has rested on this layer (or a
+    /// sublayer without a tool tip of its own) for a moment, as GTK's and UIKit's tool tips do.
+    /// A press or a key hides it until the pointer moves on to another layer's.
+    public var toolTip: String?
     /// The gesture recognizers attached to this layer (`addGestureRecognizer(_:)`), which follow
     /// the presses that land on it or its descendants.
     public internal(set) var gestureRecognizers: [GestureRecognizer] = []

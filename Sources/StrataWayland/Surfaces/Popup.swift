@@ -90,6 +90,10 @@ public final class Popup: SurfaceClient {
         /// Down and right from a point (an anchor of one point square): a context menu at the
         /// pointer. Flipped to up or left where there is no room.
         public static let atPoint = Placement(anchor: .topLeft, gravity: .bottomRight, adjustments: [.flipX, .flipY, .slideX, .slideY])
+        /// Centred below a point, clear of the pointer's image: a tool tip. Above it where there
+        /// is no room below; slid sideways to stay on screen.
+        public static let toolTip = Placement(anchor: .bottom, gravity: .bottom, offset: Point(x: 0, y: 20),
+                                              adjustments: [.flipY, .slideX])
     }
 
     /// The session the popup belongs to.
@@ -159,11 +163,14 @@ public final class Popup: SurfaceClient {
     ///     compositor may shrink it (`Placement.Adjustments.resizeX`).
     ///   - grabsInput: take the seat's grab with the last input event's serial (menus and
     ///     drop-downs); leave it off for a tooltip.
+    ///   - acceptsInput: false for a popup the pointer passes through (an empty input region),
+    ///     such as a tool tip, which must never take the pointer from what it describes.
     public convenience init(parent: Window, anchor: Rect, size: Size, placement: Placement = .below,
-                            grabsInput: Bool = true) throws(WaylandError) {
+                            grabsInput: Bool = true, acceptsInput: Bool = true) throws(WaylandError) {
         try self.init(session: parent.session, parentSurface: parent.xdgSurfaceForPopups, parentHost: parent.host,
                       contentOrigin: parent.contentOriginInGeometry, parentBounds: { [weak parent] in parent?.contentSize ?? .zero },
-                      seat: parent.lastInputSeat, anchor: anchor, size: size, placement: placement, grabsInput: grabsInput)
+                      seat: parent.lastInputSeat, anchor: anchor, size: size, placement: placement, grabsInput: grabsInput,
+                      acceptsInput: acceptsInput)
         parent.adopt(self)
     }
 
@@ -176,13 +183,14 @@ public final class Popup: SurfaceClient {
         }
         try self.init(session: parent.session, parentSurface: parent.xdgSurface, parentHost: parent.host,
                       contentOrigin: Point(x: 0, y: 0), parentBounds: { [weak parent] in parent?.host.size ?? .zero },
-                      seat: parent.lastSeat, anchor: anchor, size: size, placement: placement, grabsInput: grabsInput)
+                      seat: parent.lastSeat, anchor: anchor, size: size, placement: placement, grabsInput: grabsInput,
+                      acceptsInput: true)
         parent.children.append(WeakPopup(self))
     }
 
     private init(session: WaylandSession, parentSurface: XdgSurface, parentHost: LayerHost, contentOrigin: Point,
                  parentBounds: @escaping () -> Size, seat: Seat?, anchor: Rect, size: Size, placement: Placement,
-                 grabsInput: Bool) throws(WaylandError) {
+                 grabsInput: Bool, acceptsInput: Bool) throws(WaylandError) {
         guard let wmBase = session.wmBase else {
             throw WaylandError(.globalUnavailable, "the compositor does not offer xdg_wm_base, so no popups can be made")
         }
@@ -207,6 +215,11 @@ public final class Popup: SurfaceClient {
             // Before the first buffer: a grab on a mapped popup is a protocol error.
             try popup.grab(seat: seat.proxy, serial: serial)
             grabs = true
+        }
+        if !acceptsInput {
+            let nothing = try session.compositor.createRegion()
+            try surface.setInputRegion(region: nothing)
+            try nothing.destroy()
         }
         scaleTracker = try SurfaceScaleTracker(session: session, surface: surface, host: host, backend: backend)
         observeEvents()

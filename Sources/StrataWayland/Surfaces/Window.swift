@@ -199,6 +199,10 @@ public final class Window: SurfaceClient {
             case let .below(rect): showMenu(menu, below: rect.offsetBy(dx: 0, dy: -titleBarHeight))
             }
         }
+        host.input.onToolTipChange = { [weak self] text, point in
+            guard let self else { return }
+            toolTipChanged(text, at: Point(x: point.x, y: point.y - titleBarHeight))
+        }
         host.input.onCursorChange = { [weak self] _ in
             guard let self else { return }
             session.cursorMayHaveChanged(surface: surface.id)
@@ -489,6 +493,41 @@ public final class Window: SurfaceClient {
     /// before. A menu that cannot be shown is reported to `onProblem`.
     public func showMenu(_ menu: Menu, below rect: Rect) {
         present { () throws(WaylandError) in try MenuPopup.show(menu, in: self, below: rect) }
+    }
+
+    /// How long the pointer rests on a layer before its tool tip shows, as GTK's default.
+    public nonisolated static let toolTipDelay: Duration = .milliseconds(500)
+
+    /// The tool tip shown, if any.
+    public private(set) var toolTip: Popup?
+    private var toolTipTimer: MainLoop.Token?
+
+    /// The hovered tool tip changed: the old one goes at once, a new one shows after the delay.
+    private func toolTipChanged(_ text: String?, at point: Point) {
+        if let toolTipTimer { session.loop.cancelTimer(toolTipTimer) }
+        toolTipTimer = nil
+        toolTip?.dismiss()
+        toolTip = nil
+        guard let text, !text.isEmpty, !isClosed else { return }
+        toolTipTimer = session.loop.addTimer(after: Self.toolTipDelay) { [weak self] in
+            guard let self else { return }
+            toolTipTimer = nil
+            showToolTip(text, at: point)
+        }
+    }
+
+    private func showToolTip(_ text: String, at point: Point) {
+        let label = ToolTipLabel(text: text)
+        do {
+            let popup = try Popup(parent: self, anchor: Rect(x: point.x, y: point.y, width: 1, height: 1), size: label.preferredSize,
+                                  placement: .toolTip, grabsInput: false, acceptsInput: false)
+            popup.backgroundColor = .clear
+            popup.contentLayer.addSublayer(label)
+            popup.contentLayer.layoutHandler = { [weak label] root in label?.frame = root.bounds }
+            toolTip = popup
+        } catch {
+            host.report(.requestFailed("xdg_wm_base.get_popup (a tool tip)", cause: error))
+        }
     }
 
     private func present(_ show: () throws(WaylandError) -> MenuPopup) {

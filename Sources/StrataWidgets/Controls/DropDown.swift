@@ -46,8 +46,8 @@ open class DropDown: Button {
         // A neutral button, as a field is, not the accent's filled one.
         let colors = theme.colors
         setBackgroundColor(colors.fieldBackground, for: .normal)
-        setBackgroundColor(colors.hoverShade, for: .hovered)
-        setBackgroundColor(colors.disabledFill, for: .highlighted)
+        setBackgroundColor(colors.disabledFill, for: .hovered)
+        setBackgroundColor(colors.track, for: .highlighted)
         setTitleColor(colors.text, for: .normal)
         setTitleColor(colors.disabledText, for: .disabled)
         borderWidth = 1
