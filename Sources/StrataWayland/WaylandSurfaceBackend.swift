@@ -88,6 +88,11 @@ public final class WaylandSurfaceBackend: SurfaceBackend {
 
     public func present(_ handle: SurfaceBuffer, damage: DamageRegion, geometry: SurfaceGeometry) {
         guard let storage = pool.storage(of: handle) else { return }
+        // A frame that was painting when its window closed: nothing is shown any more.
+        guard isReady else {
+            pool.discarded(handle)
+            return
+        }
         // An independent check of what the host promises: the buffer fits the surface as it is now.
         if let current = delegate?.surfaceGeometry,
            handle.bitmap.width != current.pixelWidth || handle.bitmap.height != current.pixelHeight {

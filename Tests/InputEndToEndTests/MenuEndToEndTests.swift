@@ -129,3 +129,49 @@ extension InputEndToEnd {
         _ = try screen(until: { $0.pixel(x: probe.x, y: probe.y) == before.pixel(x: probe.x, y: probe.y) }, name: "tooltip-gone")
     }
 }
+
+/// The gallery's About dialog through sway's seat: a modal window over the gallery, which takes
+/// no clicks until the dialog closes.
+extension InputEndToEnd {
+    @Test func theAboutDialogIsModalAndItsButtonsCloseIt() throws {
+        let gallery = try startGallery()
+        let hover = try gallery.part("hover"), counter = try gallery.part("counter")
+        try gallery.input.move(to: hover.centre.x, hover.centre.y)
+        _ = try firstPicture(of: gallery, name: "dialog-before")
+        // From the card's menu: type-ahead "a" highlights "About Strata…", Enter chooses it.
+        try gallery.input.click(.right)
+        _ = try screen(until: { $0.pixel(x: Int(hover.centre.x) + 26, y: Int(hover.centre.y) + 24) == 0xFFFF_FFFF }, name: "dialog-menu")
+        try gallery.input.type("a")
+        try gallery.input.tap(28)
+        try gallery.process.waitForLine { $0 == "gallery: dialog shown" }
+        // The dialog's default button, Visit, is the only accent-filled area below the gallery's
+        // first rows.
+        let accent: UInt32 = 0xFF25_63EB
+        var visit: (x: Int, y: Int)?
+        _ = try screen(until: { shot in
+            var xs: [Int] = [], ys: [Int] = []
+            for y in stride(from: 250, to: shot.height, by: 2) {
+                for x in stride(from: 0, to: shot.width, by: 2) where shot.pixel(x: x, y: y) == accent {
+                    xs.append(x)
+                    ys.append(y)
+                }
+            }
+            guard xs.count > 100, let minX = xs.min(), let maxX = xs.max(), let minY = ys.min(), let maxY = ys.max() else { return false }
+            visit = ((minX + maxX) / 2, (minY + maxY) / 2)
+            return true
+        }, name: "dialog-open")
+        let button = try #require(visit)
+
+        // A click on the gallery's counter does nothing while the dialog is open.
+        try gallery.input.move(to: counter.centre.x, counter.centre.y)
+        try gallery.input.click()
+        try gallery.input.move(to: UInt32(button.x), UInt32(button.y))
+        try gallery.input.click()
+        try gallery.process.waitForLine { $0 == "gallery: dialog closed action=Visit" }
+        #expect(!gallery.process.lines.contains { $0.hasPrefix("gallery: clicked count=") }, "the modal dialog let a click through")
+        // Closed, the gallery takes clicks again.
+        try gallery.input.move(to: counter.centre.x, counter.centre.y)
+        try gallery.input.click()
+        try gallery.process.waitForLine { $0 == "gallery: clicked count=1" }
+    }
+}

@@ -101,6 +101,23 @@ public enum Gallery {
             content?.keyLabel.text = "Last key: \(name)\(text)"
             report("key name=\(key.keysym.name) modifiers=\(modifiers) text=\(key.text)")
         }
+        // The card's menu has "About Strata…": a modal alert over the window.
+        content.onAbout = { [weak window] in
+            guard let window else { return }
+            do {
+                let about = try AlertDialog.show(
+                    title: "About Strata",
+                    message: "A Swift toolkit for Wayland clients, rendered on the CPU.",
+                    actions: [.init(title: "Close", style: .cancel), .init(title: "Visit", style: .default)],
+                    over: window)
+                about.onClose = { [weak about] index in
+                    report("dialog closed action=\(index.flatMap { about?.view.actions[$0].title } ?? "none")")
+                }
+                report("dialog shown")
+            } catch {
+                report("dialog failed \(error)")
+            }
+        }
         window.onClose = { report("closed") }
         // Closures stored on the window or its layers hold it weakly: it owns them.
         content.layoutHandler = { [weak window] content in
@@ -135,6 +152,8 @@ public final class GalleryContent: Layer {
     let hint = Label(text: "Tab moves the focus; Space or Enter presses. Read https://strata.dev or #gallery",
                      font: Font(size: 12), color: Color(rgb: 0x8E8E93))
     private var clicks = 0
+    /// Shows the About dialog: the window sets it.
+    var onAbout: (() -> Void)?
 
     /// The controls, reporting what happens to them to `report`.
     public init(report: @escaping Gallery.Report) {
@@ -215,6 +234,8 @@ public final class GalleryContent: Layer {
                     .action("Email", isEnabled: false) { report("menu chose=email") },
                 ])),
                 .action("Delete", isEnabled: false) { report("menu chose=delete") },
+                .separator,
+                .action("About Strata…") { [unowned self] in onAbout?() },
             ])
         }
         // The same menu on the scroll pad, at the window's right edge: it opens to the pointer's

@@ -365,6 +365,15 @@ extension InputEvent {
         }
     }
 
+    /// The pointer or the keyboard leaving, or touches cancelled: what ends state a surface
+    /// holds for an input device.
+    var isDeparture: Bool {
+        switch self {
+        case .pointerExited, .keyboardExited, .touchCancelled: true
+        default: false
+        }
+    }
+
     /// A button or a finger going down.
     var isPress: Bool {
         switch self {

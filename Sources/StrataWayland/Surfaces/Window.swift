@@ -153,6 +153,14 @@ public final class Window: SurfaceClient {
     private(set) var lastInputSeat: Seat?
     /// Popups opened on this window, dismissed before it closes.
     private var popups: [WeakPopup] = []
+    /// The window this one belongs to, if any (see `init`'s `parent`).
+    public private(set) weak var parent: Window?
+    /// Whether the parent takes no input while this window is open.
+    public let isModal: Bool
+    /// Windows that belong to this one, closed before it.
+    private var childWindows: [WeakChildWindow] = []
+    /// Whether a modal window of this one is open: input to this one is then dropped.
+    public var isBlockedByModalWindow: Bool { childWindows.contains { $0.window.map { $0.isModal && !$0.isClosed } ?? false } }
     /// Events to post once the one being delivered is done, such as the release the compositor
     /// swallows after starting a move.
     private var afterDelivery: [InputEvent] = []
@@ -161,8 +169,12 @@ public final class Window: SurfaceClient {
     /// - Parameter size: the content size in points, which the compositor may override. Each
     ///   dimension is rounded and clamped to 1…`maximumDimension`; one that is not finite takes
     ///   `defaultSize`'s.
+    ///   - parent: the window this one belongs to, such as a dialog's (`xdg_toplevel.set_parent`):
+    ///     compositors keep it above its parent, and it closes when its parent closes.
+    ///   - isModal: with a parent, the parent takes no input while this window is open, as a
+    ///     modal dialog's parent in GTK.
     public init(session: WaylandSession, title: String = "Strata", appID: String? = nil,
-                size: Size = Window.defaultSize) throws(WaylandError) {
+                size: Size = Window.defaultSize, parent: Window? = nil, isModal: Bool = false) throws(WaylandError) {
         guard let wmBase = session.wmBase else {
             throw WaylandError(.globalUnavailable, "the compositor does not offer xdg_wm_base, so no windows can be made")
         }
@@ -179,6 +191,15 @@ public final class Window: SurfaceClient {
         host.theme = session.theme
         xdgSurface = try wmBase.getXdgSurface(surface: surface)
         toplevel = try xdgSurface.getToplevel()
+        self.isModal = isModal && parent != nil
+        if let parent {
+            guard !parent.isClosed else {
+                throw WaylandError(.objectDestroyed, "the parent window is closed; a window cannot belong to it")
+            }
+            try toplevel.setParent(parent: parent.toplevel)
+            self.parent = parent
+            parent.childWindows.append(WeakChildWindow(self))
+        }
 
         if let interval = session.doubleClickInterval { host.input.doubleClickInterval = interval }
         host.rootLayer.addSublayer(contentLayer)
@@ -262,6 +283,9 @@ public final class Window: SurfaceClient {
     public func close() {
         guard !isClosed else { return }
         isClosed = true
+        // Windows that belong to this one close with it, as GTK's dialogs do.
+        for child in childWindows.reversed() { child.window?.close() }
+        childWindows = []
         // Popups go before their parent's surface, topmost first.
         for popup in popups.reversed() { popup.popup?.dismiss() }
         popups = []
@@ -452,6 +476,9 @@ public final class Window: SurfaceClient {
 
     func deliver(_ event: InputEvent, time: UInt32?, seat: Seat) {
         guard !isClosed, seatArbiter.admits(event, from: seat) else { return }
+        // A modal window of this one takes its input: presses, moves and keys here go nowhere
+        // (the pointer and keyboard leaving still count, so that nothing stays hovered or held).
+        if isBlockedByModalWindow, !event.isDeparture { return }
         // The topmost grabbing popup has the keyboard, as the protocol says, also where the
         // compositor keeps sending keys to the window (sway 1.7 does).
         if event.isKeyboardInput, let holder = popups.reversed().lazy.compactMap({ $0.popup?.keyboardGrabHolder }).first {
@@ -560,4 +587,10 @@ public final class Window: SurfaceClient {
     func outputsChanged() { scaleTracker?.outputsChanged() }
 
     func outputRemoved(_ output: Output) { scaleTracker?.outputRemoved(output) }
+}
+
+/// A window held weakly by the window it belongs to.
+private struct WeakChildWindow {
+    weak var window: Window?
+    init(_ window: Window) { self.window = window }
 }
