@@ -244,3 +244,41 @@ struct ToolTipTests {
         #expect(reports == ["A card", nil, "Another", nil])
     }
 }
+
+/// A tool tip's and an alert's pixels, with pinned fonts.
+@MainActor
+struct PopupContentGoldenTests {
+    private static let fonts: FontLibrary = {
+        do {
+            return try FontLibrary(files: ["/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf",
+                                           "/usr/share/fonts/truetype/dejavu/DejaVuSans-Bold.ttf"])
+        } catch {
+            fatalError("the pinned fonts are missing: install fonts-dejavu-core (\(error))")
+        }
+    }()
+
+    @Test(arguments: [1.0, 2.0])
+    func aToolTipMatchesItsGolden(scale: Double) throws {
+        let scene = HeadlessScene(width: 200, height: 40, scale: scale, background: .white)
+        let tip = ToolTipLabel(text: "Counts your clicks")
+        tip.fontLibrary = Self.fonts
+        tip.frame = Rect(origin: Point(x: 10, y: 6), size: tip.preferredSize)
+        scene.root.addSublayer(tip)
+        try scene.settle()
+        GoldenImage().check(try #require(scene.backend.presentedBitmap), named: "tooltip@\(Int(scale))x")
+    }
+
+    @Test(arguments: [1.0, 2.0])
+    func anAlertMatchesItsGolden(scale: Double) throws {
+        let alert = AlertView(title: "Delete the note?", message: "It cannot be undone, and its text is not kept anywhere else.",
+                              actions: [.init(title: "Cancel", style: .cancel), .init(title: "Delete", style: .default)])
+        for label in [alert.titleLabel, alert.messageLabel] { label.fontLibrary = Self.fonts }
+        for button in alert.buttons { button.fontLibrary = Self.fonts }
+        let size = alert.preferredSize
+        let scene = HeadlessScene(width: size.width, height: size.height, scale: scale, background: .white)
+        alert.frame = Rect(origin: .zero, size: size)
+        scene.root.addSublayer(alert)
+        try scene.settle()
+        GoldenImage().check(try #require(scene.backend.presentedBitmap), named: "alert@\(Int(scale))x")
+    }
+}
