@@ -25,18 +25,26 @@ public enum RenderCaches {
         set { CornerMasks.shared.masks.budget = newValue }
     }
 
+    /// Bytes of blurred shadows kept (see `Canvas.drawShadow`); 4 MiB by default.
+    public static var shadowMaskBudget: Int {
+        get { ShadowMasks.shared.masks.budget }
+        set { ShadowMasks.shared.masks.budget = newValue }
+    }
+
     /// The layout cache's use and size now.
     public static var layouts: CacheStatistics { LayoutCache.shared.layouts.statistics }
     /// The shaped-run cache's use and size now.
     public static var shapedRuns: CacheStatistics { ShapeCache.shared.runs.statistics }
     /// The corner-mask cache's use and size now.
     public static var cornerMasks: CacheStatistics { CornerMasks.shared.masks.statistics }
+    /// The shadow cache's use and size now.
+    public static var shadowMasks: CacheStatistics { ShadowMasks.shared.masks.statistics }
 
     /// Bytes held now by the caches above, `FontLibrary.shared`'s glyph, face and lookup caches,
     /// and `ImageCache.shared`: what a soak program samples to see memory stay flat.
     public static var totalBytes: Int {
         let fonts = FontLibrary.shared.cacheStatistics
-        return layouts.bytes + shapedRuns.bytes + cornerMasks.bytes
+        return layouts.bytes + shapedRuns.bytes + cornerMasks.bytes + shadowMasks.bytes
             + FontLibrary.shared.glyphCache.counts.bytes + fonts.faces.bytes + fonts.chains.bytes
             + fonts.characters.bytes + ImageCache.shared.cachedBytes
     }

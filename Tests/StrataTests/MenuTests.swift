@@ -197,10 +197,12 @@ struct MenuTests {
 
     @Test(arguments: [1.0, 2.0])
     func aMenuWithEveryKindOfRowMatchesItsGolden(scale: Double) throws {
-        let scene = HeadlessScene(width: 240, height: 200, scale: scale, background: Color(rgb: 0xEDEDF2))
+        let scene = HeadlessScene(width: 280, height: 240, scale: scale, background: Color(rgb: 0xEDEDF2))
         let view = MenuView(menu: Self.menu(Log()))
         view.fontLibrary = try FontLibrary(files: ["/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf"])
-        view.frame = Rect(origin: Point(x: 12, y: 12), size: view.preferredSize)
+        view.frame = Rect(origin: Point(x: 28, y: 24), size: view.preferredSize)
+        // The shadow a menu's popup casts (`Popup`'s content layer carries it there).
+        view.shadow = Theme.light.metrics.popupShadow
         view.highlight(1)
         scene.root.addSublayer(view)
         try scene.settle()

@@ -38,6 +38,49 @@ struct PopupTests {
         window.close()
     }
 
+    @Test func aShadowedPopupIsPlacedByItsContentAndCastsItsShadowAroundIt() throws {
+        let session = try WaylandSession.connect()
+        let window = try Window(session: session, title: "shadow", size: Size(width: 260, height: 200))
+        window.backgroundColor = sage
+        try window.settle()
+        let shadow = Shadow(color: .black, offset: Point(x: 0, y: 3), blurRadius: 10)
+        let popup = try Popup(parent: window, anchor: Rect(x: 30, y: 40, width: 70, height: 20),
+                              size: Size(width: 90, height: 50), placement: .below, grabsInput: false, shadow: shadow)
+        popup.backgroundColor = .clear
+        popup.contentLayer.backgroundColor = rose
+        try session.run(until: { popup.isConfigured && popup.host.statistics.framesCommitted > 0 && popup.host.isIdle })
+        // The compositor placed the content (the window geometry), not the surface with its margins.
+        #expect(popup.frame == Rect(x: 30, y: 60, width: 90, height: 50))
+        #expect(popup.contentSize == Size(width: 90, height: 50))
+        #expect(popup.host.size.width > 90 + 2 * 15 && popup.host.size.height > 50 + 2 * 15)
+
+        // A popup opened from it is placed against its content too.
+        let child = try Popup(parent: popup, anchor: Rect(x: 0, y: 0, width: 10, height: 10), size: Size(width: 20, height: 20),
+                              placement: .below, grabsInput: false, shadow: shadow)
+        let ink = Color(rgb: 0x3355EE)
+        child.backgroundColor = .clear
+        child.contentLayer.backgroundColor = ink
+        try session.run(until: { child.isConfigured && child.host.statistics.framesCommitted > 0 && child.host.isIdle })
+
+        let shot = try Screenshot.capture()
+        let content = try #require(shot.bounds(of: sage), "the window is not on screen")
+        let shown = try #require(shot.bounds(of: rose), "the popup is not on screen")
+        #expect(shown == Rect(x: content.minX + 30, y: content.minY + 60, width: 90, height: 50))
+        let childShown = try #require(shot.bounds(of: ink), "the child popup is not on screen")
+        #expect(childShown.minX == shown.minX && childShown.minY == shown.minY + 10)
+        // Just below and right of the popup the sage is darkened by the shadow; far off it is not.
+        let below = shot.pixel(x: Int(shown.midX), y: Int(shown.maxY) + 2)
+        let beside = shot.pixel(x: Int(shown.maxX) + 2, y: Int(shown.midY))
+        let far = shot.pixel(x: Int(shown.midX), y: Int(shown.maxY) + 40)
+        #expect(far == sage.premultipliedARGB)
+        for pixel in [below, beside] {
+            #expect(pixel != sage.premultipliedARGB && (pixel >> 8) & 0xFF < (sage.premultipliedARGB >> 8) & 0xFF)
+        }
+        child.dismiss()
+        popup.dismiss()
+        window.close()
+    }
+
     @Test func aRepositionedPopupMovesWhereTheCompositorSays() throws {
         let session = try WaylandSession.connect()
         let window = try Window(session: session, title: "reposition", size: Size(width: 240, height: 160))

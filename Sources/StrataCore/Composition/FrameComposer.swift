@@ -263,8 +263,11 @@ final class FrameComposer {
             let bodyRect = Rect(origin: .zero, size: size)
             let transformIsValid = toHost.isFinite && shownValues.transform.isFinite
             let hostBounds = transformIsValid ? toHost.boundingBox(of: bodyRect) : .zero
+            // A shadow paints past the frame: it is repainted where it was and where it is.
+            let shadow = node.placeholder == nil ? node.shadow : nil
+            let paintBounds = shadow.map { hostBounds.union(toHost.boundingBox(of: $0.bounds(ofShape: bodyRect))) } ?? hostBounds
             let shown = parent.visible && !node.isHidden && shownValues.opacity > 0 && transformIsValid
-            let visibleRect = shown ? hostBounds.intersection(parent.clip) : .zero
+            let visibleRect = shown ? paintBounds.intersection(parent.clip) : .zero
             if tracking {
                 let last = state?.lastRects[node.id] ?? .zero
                 if changed || visibleRect != last {
@@ -295,6 +298,14 @@ final class FrameComposer {
                                     clip: parent.clip, opacity: alpha, backgroundColor: shownValues.backgroundColor,
                                     cornerRadius: shownValues.cornerRadius, borderWidth: shownValues.borderWidth,
                                     borderColor: shownValues.borderColor, contents: node.contents, roundsContents: node.clipsToBounds)
+                if drawn, let shadow {
+                    var shadowItem = item
+                    shadowItem.part = .shadow
+                    shadowItem.hostBounds = paintBounds
+                    shadowItem.contents = nil
+                    shadowItem.shadow = shadow
+                    items.append(shadowItem)
+                }
                 // Sublayers are clipped to the rounded frame, as by Core Animation's masksToBounds.
                 // Under a rotation or skew they keep the rectangular clip (the bounding box).
                 if drawn, node.clipsToBounds, shownValues.cornerRadius > 0, node.subtreeEnd > index + 1,

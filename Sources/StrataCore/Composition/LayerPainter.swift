@@ -42,7 +42,7 @@ enum LayerPainter {
         case .endRoundedClip:
             canvas.restore()
             return
-        case .body, .border:
+        case .shadow, .body, .border:
             break
         }
         canvas.save()
@@ -51,6 +51,8 @@ enum LayerPainter {
         if let transform = item.transform { canvas.concatenate(transform) }
         canvas.opacity = item.opacity
         switch item.part {
+        case .shadow:
+            if let shadow = item.shadow { canvas.drawShadow(shadow, of: item.frame, cornerRadius: item.cornerRadius) }
         case .body:
             if let background = item.backgroundColor, background.alpha > 0 {
                 canvas.fill(item.frame, color: background, cornerRadius: item.cornerRadius)

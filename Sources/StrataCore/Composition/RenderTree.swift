@@ -19,6 +19,7 @@ struct RenderNode: Sendable {
     let anchorPoint: Point
     let isHidden: Bool
     let clipsToBounds: Bool
+    let shadow: Shadow?
     let contents: Bitmap?
     let fadingFrom: Bitmap?
     /// A group's placeholder, drawn instead of the layer and its subtree.
@@ -89,7 +90,7 @@ extension Layer {
             }
         }
         return RenderNode(id: renderID, model: modelValues, animations: started, anchorPoint: anchorPoint, isHidden: isHidden,
-                          clipsToBounds: clipsToBounds, contents: contents, fadingFrom: fadingFromContents,
+                          clipsToBounds: clipsToBounds, shadow: shadow, contents: contents, fadingFrom: fadingFromContents,
                           placeholder: groupPlaceholderColor, changed: changed, changedSubtree: changedSubtree, subtreeEnd: 0)
     }
 }

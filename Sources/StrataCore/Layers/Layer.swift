@@ -141,6 +141,14 @@ open class Layer {
         }
     }
 
+    /// A shadow cast by the frame, rounded by `cornerRadius`, drawn below the background. It
+    /// follows the frame's shape, not the contents' pixels (as Core Animation does with a
+    /// `shadowPath` of the bounds), so it is blurred once, kept, and only composited: moving,
+    /// fading or re-rendering the layer never blurs it again. An ancestor's `clipsToBounds` cuts
+    /// it; the layer's own does not, unlike Core Animation, so a menu can clip its rows to its
+    /// rounded corners and still cast a shadow.
+    public var shadow: Shadow? { didSet { if shadow != oldValue { setNeedsComposite() } } }
+
     // MARK: Animation state
 
     /// The running animations, in the order they were added (later ones win on a property).

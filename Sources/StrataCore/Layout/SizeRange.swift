@@ -99,3 +99,14 @@ public struct EdgeInsets: Hashable, Sendable {
     /// No inset.
     public static let zero = EdgeInsets()
 }
+
+extension Shadow {
+    /// How far the shadow reaches past each edge of the shape casting it, in points, never
+    /// negative: the room a surface needs around its content to show it.
+    public var reach: EdgeInsets {
+        let unit = Rect(x: 0, y: 0, width: 1, height: 1)
+        let outer = bounds(ofShape: unit)
+        return EdgeInsets(top: max(-outer.minY, 0), left: max(-outer.minX, 0), bottom: max(outer.maxY - 1, 0),
+                          right: max(outer.maxX - 1, 0))
+    }
+}

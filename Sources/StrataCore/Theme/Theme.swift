@@ -304,9 +304,17 @@ extension Theme {
         public var fieldCornerRadius: Double
         /// How faded a disabled toggle's or slider's track is (its opacity).
         public var disabledOpacity: Double
+        /// The shadow menus and other popups cast on what is below them.
+        public var popupShadow: Shadow
+        /// The shadow a window with client-side decorations casts around its frame.
+        public var windowShadow: Shadow
 
         /// Strata's standard metrics.
         public static let standard = Metrics(buttonCornerRadius: 8, buttonHorizontalPadding: 16, buttonVerticalPadding: 8,
-                                             buttonImageSpacing: 6, fieldCornerRadius: 6, disabledOpacity: 0.45)
+                                             buttonImageSpacing: 6, fieldCornerRadius: 6, disabledOpacity: 0.45,
+                                             popupShadow: Shadow(color: Color(red: 0, green: 0, blue: 0, alpha: 0.22),
+                                                                 offset: Point(x: 0, y: 2), blurRadius: 12),
+                                             windowShadow: Shadow(color: Color(red: 0, green: 0, blue: 0, alpha: 0.28),
+                                                                  offset: Point(x: 0, y: 3), blurRadius: 18, spread: 1))
     }
 }

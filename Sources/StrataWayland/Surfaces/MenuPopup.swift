@@ -24,7 +24,7 @@ public final class MenuPopup {
     public static func show(_ menu: Menu, in window: Window, at point: Point) throws(WaylandError) -> MenuPopup {
         let view = MenuView(menu: menu)
         let popup = try Popup(parent: window, anchor: Rect(x: point.x, y: point.y, width: 1, height: 1), size: view.preferredSize,
-                              placement: .atPoint)
+                              placement: .atPoint, shadow: window.host.theme.metrics.popupShadow)
         return MenuPopup(popup: popup, view: view, parent: nil)
     }
 
@@ -32,7 +32,8 @@ public final class MenuPopup {
     /// it when there is no room below: a drop-down.
     public static func show(_ menu: Menu, in window: Window, below rect: Rect) throws(WaylandError) -> MenuPopup {
         let view = MenuView(menu: menu)
-        let popup = try Popup(parent: window, anchor: rect, size: view.preferredSize, placement: .below)
+        let popup = try Popup(parent: window, anchor: rect, size: view.preferredSize, placement: .below,
+                              shadow: window.host.theme.metrics.popupShadow)
         return MenuPopup(popup: popup, view: view, parent: nil)
     }
 
@@ -41,6 +42,8 @@ public final class MenuPopup {
         self.view = view
         parentMenu = parent
         popup.backgroundColor = .clear
+        // The shadow follows the menu's rounded box.
+        popup.contentLayer.cornerRadius = view.cornerRadius
         popup.contentLayer.addSublayer(view)
         popup.contentLayer.layoutHandler = { [weak view] root in view?.frame = root.bounds }
         _ = popup.host.input.focus(view, visible: false)
@@ -81,8 +84,9 @@ public final class MenuPopup {
         guard let rowFrame = view.frame(ofRow: index) else { return }
         let child = MenuView(menu: menu)
         do {
-            let popup = try Popup(parent: self.popup, anchor: view.convert(rowFrame, to: nil), size: child.preferredSize,
-                                  placement: .beside)
+            // The anchor in the parent's content, which is what its window geometry places.
+            let popup = try Popup(parent: self.popup, anchor: view.convert(rowFrame, to: self.popup.contentLayer),
+                                  size: child.preferredSize, placement: .beside, shadow: self.popup.host.theme.metrics.popupShadow)
             let presented = MenuPopup(popup: popup, view: child, parent: self)
             if byKeyboard { child.highlight(presented.firstSelectableRow) }
             submenu = presented

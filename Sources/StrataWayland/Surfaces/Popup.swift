@@ -102,10 +102,16 @@ public final class Popup: SurfaceClient {
     public let surface: WlSurface
     /// The frame clock, composition and statistics of this popup.
     public let host: LayerHost
-    /// Where the application's layers go: the whole popup.
-    public var contentLayer: Layer { host.rootLayer }
+    /// Where the application's layers go: the whole popup, inside the room left for its shadow.
+    public let contentLayer = Layer()
+    /// The size of `contentLayer`: the popup's size as the compositor sees it (its window
+    /// geometry), without the shadow's margins.
+    public var contentSize: Size {
+        Size(width: max(host.size.width - margins.left - margins.right, 0),
+             height: max(host.size.height - margins.top - margins.bottom, 0))
+    }
     /// Where the compositor put the popup, in the coordinates of the parent's content (a
-    /// window's content area, or a popup's whole surface); zero until configured.
+    /// window's content area, or a popup's content); zero until configured.
     public private(set) var frame: Rect = .zero
     /// Whether the first configure has arrived; nothing is shown before.
     public private(set) var isConfigured = false
@@ -143,6 +149,10 @@ public final class Popup: SurfaceClient {
     private var lastSeat: Seat?
     /// Whether the popup took the seat's grab.
     private(set) var grabs = false
+    private let acceptsInput: Bool
+    /// Room around the content for its shadow, in whole points: part of the surface, outside
+    /// its window geometry and its input region.
+    private let margins: EdgeInsets
 
     /// The popup that should have the keyboard: the topmost grabbing one from here up the
     /// chain of popups opened from this one, or nil when none grabs.
@@ -165,32 +175,35 @@ public final class Popup: SurfaceClient {
     ///     drop-downs); leave it off for a tooltip.
     ///   - acceptsInput: false for a popup the pointer passes through (an empty input region),
     ///     such as a tool tip, which must never take the pointer from what it describes.
+    ///   - shadow: cast by `contentLayer` (set its `cornerRadius` to match the content's). The
+    ///     surface grows by the shadow's reach, outside the size the compositor places, and
+    ///     input there passes through.
     public convenience init(parent: Window, anchor: Rect, size: Size, placement: Placement = .below,
-                            grabsInput: Bool = true, acceptsInput: Bool = true) throws(WaylandError) {
+                            grabsInput: Bool = true, acceptsInput: Bool = true, shadow: Shadow? = nil) throws(WaylandError) {
         try self.init(session: parent.session, parentSurface: parent.xdgSurfaceForPopups, parentHost: parent.host,
                       contentOrigin: parent.contentOriginInGeometry, parentBounds: { [weak parent] in parent?.contentSize ?? .zero },
                       seat: parent.lastInputSeat, anchor: anchor, size: size, placement: placement, grabsInput: grabsInput,
-                      acceptsInput: acceptsInput)
+                      acceptsInput: acceptsInput, shadow: shadow)
         parent.adopt(self)
     }
 
     /// Opens a popup from another, such as a submenu, placed against `anchor` in the parent
-    /// popup's points. A grabbing popup's parent must grab too.
+    /// popup's content points. A grabbing popup's parent must grab too.
     public convenience init(parent: Popup, anchor: Rect, size: Size, placement: Placement = .beside,
-                            grabsInput: Bool = true) throws(WaylandError) {
+                            grabsInput: Bool = true, shadow: Shadow? = nil) throws(WaylandError) {
         guard !parent.isDismissed else {
             throw WaylandError(.objectDestroyed, "the parent popup was dismissed; a popup cannot open from it")
         }
         try self.init(session: parent.session, parentSurface: parent.xdgSurface, parentHost: parent.host,
-                      contentOrigin: Point(x: 0, y: 0), parentBounds: { [weak parent] in parent?.host.size ?? .zero },
+                      contentOrigin: Point(x: 0, y: 0), parentBounds: { [weak parent] in parent?.contentSize ?? .zero },
                       seat: parent.lastSeat, anchor: anchor, size: size, placement: placement, grabsInput: grabsInput,
-                      acceptsInput: true)
+                      acceptsInput: true, shadow: shadow)
         parent.children.append(WeakPopup(self))
     }
 
     private init(session: WaylandSession, parentSurface: XdgSurface, parentHost: LayerHost, contentOrigin: Point,
                  parentBounds: @escaping () -> Size, seat: Seat?, anchor: Rect, size: Size, placement: Placement,
-                 grabsInput: Bool, acceptsInput: Bool) throws(WaylandError) {
+                 grabsInput: Bool, acceptsInput: Bool, shadow: Shadow?) throws(WaylandError) {
         guard let wmBase = session.wmBase else {
             throw WaylandError(.globalUnavailable, "the compositor does not offer xdg_wm_base, so no popups can be made")
         }
@@ -198,11 +211,18 @@ public final class Popup: SurfaceClient {
         parentContentOrigin = contentOrigin
         self.parentBounds = parentBounds
         lastSeat = seat
+        self.acceptsInput = acceptsInput
+        let reach = shadow?.reach ?? .zero
+        margins = EdgeInsets(top: reach.top.rounded(.up), left: reach.left.rounded(.up), bottom: reach.bottom.rounded(.up),
+                             right: reach.right.rounded(.up))
         let size = Self.clampedSize(size)
         surface = try session.compositor.createSurface()
         backend = WaylandSurfaceBackend(session: session, surface: surface)
         // The parent's scale until the compositor says which output the popup is on.
-        host = LayerHost(size: size, scale: parentHost.scale, backend: backend, loop: session.loop)
+        host = LayerHost(size: Self.surfaceSize(content: size, margins: margins), scale: parentHost.scale, backend: backend,
+                         loop: session.loop)
+        contentLayer.shadow = shadow
+        host.rootLayer.addSublayer(contentLayer)
         host.clipboard = session.clipboard
         host.primarySelection = session.primarySelection
         host.theme = parentHost.theme
@@ -216,13 +236,11 @@ public final class Popup: SurfaceClient {
             try popup.grab(seat: seat.proxy, serial: serial)
             grabs = true
         }
-        if !acceptsInput {
-            let nothing = try session.compositor.createRegion()
-            try surface.setInputRegion(region: nothing)
-            try nothing.destroy()
-        }
+        try applyGeometry()
         scaleTracker = try SurfaceScaleTracker(session: session, surface: surface, host: host, backend: backend)
         observeEvents()
+        host.rootLayer.layoutHandler = { [weak self] _ in self?.layoutContent() }
+        layoutContent()
         session.register(self, surface: surface.id)
         host.input.onCursorChange = { [weak self] _ in
             guard let self else { return }
@@ -271,6 +289,34 @@ public final class Popup: SurfaceClient {
     }
 
     // MARK: Placement
+
+    /// The surface around content of `size`: the shadow's margins added.
+    private static func surfaceSize(content size: Size, margins: EdgeInsets) -> Size {
+        Size(width: size.width + margins.left + margins.right, height: size.height + margins.top + margins.bottom)
+    }
+
+    private func layoutContent() {
+        contentLayer.frame = Rect(x: margins.left, y: margins.top, width: contentSize.width, height: contentSize.height)
+    }
+
+    /// Tells the compositor which part of the surface is the popup: its window geometry (what
+    /// it places) and its input region leave the shadow out. Double-buffered: the next commit
+    /// applies them with the buffer of the new size.
+    private func applyGeometry() throws(WaylandError) {
+        let content = contentSize
+        let hasMargins = margins != .zero
+        if hasMargins {
+            try xdgSurface.setWindowGeometry(x: Int32(margins.left), y: Int32(margins.top),
+                                             width: Int32(content.width), height: Int32(content.height))
+        }
+        guard hasMargins || !acceptsInput else { return }
+        let region = try session.compositor.createRegion()
+        if acceptsInput {
+            try region.add(x: Int32(margins.left), y: Int32(margins.top), width: Int32(content.width), height: Int32(content.height))
+        }
+        try surface.setInputRegion(region: region)
+        try region.destroy()
+    }
 
     private static func clampedSize(_ size: Size) -> Size {
         func dimension(_ value: Double) -> Double { value.isFinite ? min(max(value.rounded(), 1), maximumDimension) : 1 }
@@ -329,7 +375,9 @@ public final class Popup: SurfaceClient {
             frame = geometry
             // A size of 0 leaves the popup at the size it asked for; a huge one is clamped.
             if geometry.width > 0, geometry.height > 0 {
-                host.resize(to: Self.clampedSize(geometry.size))
+                host.resize(to: Self.surfaceSize(content: Self.clampedSize(geometry.size), margins: margins))
+                host.rootLayer.setNeedsLayout()
+                host.send("xdg_surface.set_window_geometry", applyGeometry)
             }
         }
         if !isConfigured {
