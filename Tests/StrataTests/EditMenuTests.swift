@@ -310,6 +310,23 @@ struct EditMenuTests {
         #expect(rows(shown.last).prefix(4) == ["Cut", "Copy", "Paste", "Delete"])
     }
 
+    @Test func aLongPressInATextViewOpensItsEditMenuWhenTheFingerLifts() throws {
+        let view = TextView(text: "first line\nsecond line")
+        view.frame = Rect(x: 0, y: 0, width: 300, height: 200)
+        view.fontLibrary = pinnedScriptFonts
+        view.caretBlinkTimeout = 0
+        view.longPressDuration = 0
+        let (scene, shown) = try scene(view, height: 200)
+        try scene.settle(until: { view.pendingLayouts == 0 })
+        scene.host.input.post(.touchDown(id: 1, at: Point(x: 12, y: 10)), time: 1000)
+        try scene.step(until: { !view.selection.isCaret })
+        #expect(shown.menus.isEmpty)
+        scene.host.input.post(.touchUp(id: 1), time: 1600)
+        try scene.settle()
+        #expect(view.selection.range == 0..<5)
+        #expect(rows(shown.last).prefix(2) == ["Cut", "Copy"] && shown.lastPoint == Point(x: 12, y: 10))
+    }
+
     @Test func aLongPressOnASelectableLabelOpensItsEditMenu() throws {
         let label = Label(text: "hello big world", font: Font(size: 14))
         label.fontLibrary = pinnedFonts
