@@ -49,7 +49,7 @@ extension Label: TextEditingView {
     }
 
     /// The text offset under `point` (the label's coordinates), as the render lays it out.
-    private func textPosition(at point: Point) -> (offset: Int, affinity: TextPosition.Affinity) {
+    func textPosition(at point: Point) -> (offset: Int, affinity: TextPosition.Affinity) {
         let layout = shownLayout
         let origin = Self.origin(of: layout, size: bounds.size, insets: insets, vertical: verticalAlignment)
         return layout.offsetPosition(at: Point(x: point.x - origin.x, y: point.y - origin.y))
@@ -82,10 +82,14 @@ extension Label: TextEditingView {
         controller.dragged(to: found.offset, affinity: found.affinity)
     }
 
-    func selectionPointerEnded() {
+    /// The press ended: `lifted`, or cancelled. A finger lifted after a long press opens the
+    /// edit menu.
+    func selectionPointerEnded(lifted: Bool) {
+        let press = selectionTouch
         selectionTouch?.cancel()
         selectionTouch = nil
         selectionController?.released()
+        if lifted { press?.lifted(from: self) }
     }
 
     // MARK: Touch handles

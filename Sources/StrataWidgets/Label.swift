@@ -290,11 +290,11 @@ open class Label: AsyncLayer, AsyncLayerDelegate {
     }
     open override func pointerReleased(_ event: PointerEvent) {
         linkPointerReleased(event)
-        selectionPointerEnded()
+        selectionPointerEnded(lifted: true)
     }
     open override func pointerCancelled(_ event: PointerEvent) {
         linkPointerCancelled(event)
-        selectionPointerEnded()
+        selectionPointerEnded(lifted: false)
     }
     /// A mouse's selection drag, and a finger selecting after a long press, stay with the label
     /// when a scroll view around it would take them over; a pressed link goes, as a button does.
@@ -302,6 +302,17 @@ open class Label: AsyncLayer, AsyncLayerDelegate {
         guard pressedLink == nil, selectionController != nil else { return true }
         if press.start.source == .mouse { return false }
         return selectionTouch.map { !($0.fired && $0.source == press.start.source) } ?? true
+    }
+    /// Selectable text keeps a finger's long press (it selects a word), away from an ancestor's.
+    open override func allowsAncestorGesture(_ recognizer: GestureRecognizer) -> Bool {
+        super.allowsAncestorGesture(recognizer) && !(isSelectable && recognizer is LongPressGestureRecognizer)
+    }
+    /// Selectable text offers the edit menu (Copy and Select All), after the caret moves to a
+    /// click off the selection; other labels leave the request to their superlayer.
+    open override func contextMenuRequested(at location: Point?) -> Menu? {
+        guard let selectionController else { return nil }
+        if location != nil { _ = becomeFocused() }
+        return selectionController.contextMenu(at: location.map(textPosition(at:)), customize: editMenu)
     }
     open override func pointerMoved(_ event: PointerEvent) -> Bool { linkPointerMoved(event) }
     open override func pointerExited(_ event: PointerEvent) { linkPointerExited(event) }
@@ -337,6 +348,10 @@ open class Label: AsyncLayer, AsyncLayerDelegate {
     /// Seconds a finger rests on selectable text before it selects the word under it and shows
     /// the selection handles (GTK's `gtk-long-press-time`).
     public var longPressDuration = 0.5
+    /// Makes the menu a right click, the Menu key, Shift+F10 or a long press opens on selectable
+    /// text, from the standard edit menu (Copy and Select All enabled, the editing items not), as
+    /// `TextField.editMenu` does; nil shows the standard one.
+    public var editMenu: ((_ standard: Menu) -> Menu?)?
 
     /// Link interaction state: the link pressed (and whether the pointer is still over it), the
     /// link Tab reached, and the layers showing them.

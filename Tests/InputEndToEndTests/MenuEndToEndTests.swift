@@ -175,3 +175,40 @@ extension InputEndToEnd {
         try gallery.process.waitForLine { $0 == "gallery: clicked count=1" }
     }
 }
+
+/// A text field's edit menu through sway's seat: a right click opens it, Select All and Copy
+/// act as their shortcuts do, and another client pastes what was copied.
+extension InputEndToEnd {
+    @Test func aFieldsEditMenuSelectsAllAndCopiesForOtherClients() throws {
+        let gallery = try startGallery()
+        let name = try gallery.part("name")
+        try focus(name, in: gallery)
+        _ = try clipboardTool("wl-copy --clear")
+        try gallery.input.type("edit menu copy")
+        try gallery.process.waitForLine { $0 == "gallery: field=name text=edit menu copy" }
+        let (x, y) = (UInt32(name.x + 40), name.centre.y)
+        try gallery.input.move(to: x, y)
+        // Below the field, above the hint's text: the window's background until the menu covers it.
+        let probe = (x: Int(x) + 26, y: Int(name.y + name.height) + 6)
+        let background = try screen(until: { $0.pixel(x: probe.x, y: probe.y) != 0xFFFF_FFFF }, name: "edit-before")
+            .pixel(x: probe.x, y: probe.y)
+
+        // Type-ahead "s" highlights Select All, the only row starting with it; Enter chooses it,
+        // which offers the whole text as the primary selection.
+        try gallery.input.click(.right)
+        _ = try screen(until: { $0.pixel(x: probe.x, y: probe.y) == 0xFFFF_FFFF }, name: "edit-open")
+        try gallery.input.type("s")
+        try gallery.input.tap(Self.enter)
+        try waitFor("the primary selection") { try clipboardTool("wl-paste --primary --no-newline").output == "edit menu copy" }
+        _ = try screen(until: { $0.pixel(x: probe.x, y: probe.y) == background }, name: "edit-closed")
+
+        // A right click on the selection keeps it, so Copy, the second row, is enabled: Down,
+        // Down, Enter copies, and wl-paste reads it.
+        try gallery.input.click(.right)
+        _ = try screen(until: { $0.pixel(x: probe.x, y: probe.y) == 0xFFFF_FFFF }, name: "edit-open-again")
+        for code in [Self.down, Self.down, Self.enter] { try gallery.input.tap(code) }
+        try waitFor("the clipboard") { try clipboardTool("wl-paste --no-newline").output == "edit menu copy" }
+        #expect(gallery.process.lines.last { $0.hasPrefix("gallery: field=name text=") } == "gallery: field=name text=edit menu copy",
+                "the menu left the text as it was")
+    }
+}

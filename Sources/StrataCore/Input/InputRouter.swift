@@ -36,6 +36,12 @@ public final class InputRouter {
     }
     /// The farthest `dragThreshold` taken, in points.
     public static let maximumDragThreshold = 100.0
+    /// How long, in seconds, a finger rests on a layer with a `Layer.contextMenu` before the menu
+    /// opens. 0.5, GTK's `gtk-long-press-time`, unless the platform or the app sets it; clamped
+    /// to 0…10, and 0.5 for a value that is not a number.
+    public var longPressDuration = 0.5 {
+        didSet { longPressDuration = longPressDuration.isNaN ? 0.5 : min(max(longPressDuration, 0), 10) }
+    }
     /// How many fingers are tracked at once; more are ignored until some lift.
     public let maximumTouches = 16
 
@@ -78,6 +84,17 @@ public final class InputRouter {
         guard let show = onShowMenu, attached(layer) != nil else { return false }
         show(menu, .below(layer.convert(rect, to: nil)))
         return true
+    }
+
+    /// Shows the context menu that a right click at `point` (in `layer`'s points) would: the
+    /// nearest `Layer.contextMenu` from `layer` up, or the menu a layer offers by itself
+    /// (`Layer.contextMenuRequested(at:)`). Without a point it shows as the Menu key does, below
+    /// `layer`'s top-left corner. Returns whether a menu showed: false when no layer has one, or
+    /// nothing can show it (no window, such as headless).
+    @discardableResult
+    public func showContextMenu(for layer: Layer, at point: Point? = nil) -> Bool {
+        guard attached(layer) != nil else { return false }
+        return presentContextMenu(from: layer, at: point.map { layer.convert($0, to: nil) })
     }
 
     private weak var host: LayerHost?
@@ -313,10 +330,9 @@ public final class InputRouter {
         pressedButtons.insert(button)
         let count = clickCount(button: button, at: point, time: time)
         if mouseClaimed { return }
-        if button == .right, mouseGrab == nil, let show = onShowMenu, let menu = contextMenu(from: hitTest(point)) {
+        if button == .right, mouseGrab == nil, let hit = hitTest(point), presentContextMenu(from: hit, at: point) {
             // The menu takes this press: its release goes nowhere.
             mouseClaimed = true
-            show(menu, .point(point))
             return
         }
         if let grab = mouseGrab?.layer.flatMap(attached) {
@@ -588,18 +604,27 @@ public final class InputRouter {
             moveFocus(forward: key.keysym == .tab && !key.modifiers.contains(.shift))
         }
         let menuKey = key.keysym == .menu || key.keysym == .f10 && key.modifiers.contains(.shift)
-        if !handled, menuKey, let show = onShowMenu, let start, let menu = contextMenu(from: start) {
-            // Below the focused layer's top-left corner, as GTK places a keyboard-opened menu.
-            let frame = start.convert(start.bounds, to: nil)
-            show(menu, .point(Point(x: frame.minX, y: frame.maxY)))
-        }
+        if !handled, menuKey, let start { presentContextMenu(from: start, at: nil) }
     }
 
-    /// The menu of the nearest layer from `layer` up that has one.
-    private func contextMenu(from layer: Layer?) -> Menu? {
-        var node = layer
+    /// Shows the context menu asked for on `layer` at `point` (surface points; nil from a key),
+    /// if a layer from it up has one; returns whether it did.
+    @discardableResult
+    private func presentContextMenu(from layer: Layer, at point: Point?) -> Bool {
+        guard let show = onShowMenu, let menu = contextMenu(from: layer, at: point) else { return false }
+        // From a key: below the layer's top-left corner, as GTK places a keyboard-opened menu.
+        let frame = layer.convert(layer.bounds, to: nil)
+        show(menu, .point(point ?? Point(x: frame.minX, y: frame.maxY)))
+        return true
+    }
+
+    /// The menu of the nearest layer from `layer` up that has one: its `contextMenu` (nil from
+    /// it ends the search), or the one it offers by itself for a request at `point`.
+    private func contextMenu(from layer: Layer, at point: Point?) -> Menu? {
+        var node: Layer? = layer
         while let current = node {
             if let provider = current.contextMenu { return provider() }
+            if let offered = current.contextMenuRequested(at: point.map(current.convertFromHost)) { return offered }
             node = current.superlayer
         }
         return nil

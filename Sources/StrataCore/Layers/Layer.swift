@@ -597,10 +597,21 @@ open class Layer {
     /// after `keyPressed` here returned false, before the superlayer's turn.
     public var keyCommands: [KeyCommand] = []
     /// The menu to show when the user asks for this layer's context menu: a right click on it
-    /// or a sublayer, or the Menu key or Shift+F10 while it or a sublayer has the focus. The
-    /// nearest layer with one answers; nil from it shows nothing. The window shows the menu in a
-    /// popup at the pointer (below the focused layer for a key).
-    public var contextMenu: (() -> Menu?)?
+    /// or a sublayer, a finger resting on it (`InputRouter.longPressDuration`, as GTK and UIKit
+    /// open menus for touch), or the Menu key or Shift+F10 while it or a sublayer has the focus.
+    /// The nearest layer with one answers; nil from it shows nothing. The window shows the menu
+    /// in a popup at the pointer or finger (below the focused layer for a key). Setting it
+    /// attaches the long press that opens it, a `LongPressGestureRecognizer` that follows
+    /// fingers only.
+    public var contextMenu: (() -> Menu?)? {
+        didSet { if (contextMenu == nil) != (oldValue == nil) { contextMenuChanged() } }
+    }
+    /// The menu the layer offers by itself, where `contextMenu` is nil, when the user asks for
+    /// one at `location` (in the layer's points; nil when a key asked). Nil, the default, leaves
+    /// the request to the superlayer. The layer may act on the request first: text fields, text
+    /// views and selectable labels move the caret to a click off the selection, as GTK's do,
+    /// and return their edit menu.
+    open func contextMenuRequested(at location: Point?) -> Menu? { nil }
     /// A short text the window shows near the pointer once it has rested on this layer (or a
     /// sublayer without a tool tip of its own) for a moment, as GTK's and UIKit's tool tips do.
     /// A press or a key hides it until the pointer moves on to another layer's.

@@ -34,6 +34,14 @@ struct LongPress {
         abs(point.x - start.x) <= Self.slop && abs(point.y - start.y) <= Self.slop
     }
 
+    /// The finger lifted. After a long press, the context menu of `layer` opens where the
+    /// finger rested (the edit menu, over the word it selected), as GTK and UIKit offer it then
+    /// rather than under the finger that is still selecting.
+    func lifted(from layer: Layer) {
+        guard fired else { return }
+        layer.host?.input.showContextMenu(for: layer, at: location)
+    }
+
     /// No long press comes: the finger lifted or moved away, or the long press fired.
     mutating func cancel() {
         if let timer { loop?.cancelTimer(timer) }

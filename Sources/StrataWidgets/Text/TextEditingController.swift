@@ -95,9 +95,7 @@ final class TextEditingController {
             return true
         case .delete:
             if shift, !control { return cut() }
-            guard isEditable else { return true }
-            perform { $0.deleteForward(control ? byWord : .character, layouts: layouts) }
-            return true
+            return deleteForward(control ? byWord : .character)
         case .insert:
             if control, !shift { return copy() }
             if shift, !control { return paste(from: view.host?.clipboard) }
@@ -126,7 +124,7 @@ final class TextEditingController {
         let keysym = event.key.shortcutKeysym.rawValue
         let letter: Character? = (0x61...0x7A).contains(keysym) ? Character(Unicode.Scalar(keysym) ?? "?") : nil
         switch (letter, shift) {
-        case ("a", false): perform { $0.selectAll() }
+        case ("a", false): selectAll()
         case ("a", true): perform { $0.select(TextSelection(caret: $0.selection.focus)) }
         case ("c", _): return copy()
         case ("x", _): return cut()
@@ -182,8 +180,61 @@ final class TextEditingController {
         return true
     }
 
+    /// Delete: deletes the selection, or else from the caret forward by `granularity`. True:
+    /// the key is used.
+    @discardableResult
+    func deleteForward(_ granularity: TextGranularity = .character) -> Bool {
+        guard isEditable else { return true }
+        let layouts = view.editingLayouts
+        perform { $0.deleteForward(granularity, layouts: layouts) }
+        return true
+    }
+
+    func selectAll() { perform { $0.selectAll() } }
     func undo() { if isEditable { perform { $0.undo() } } }
     func redo() { if isEditable { perform { $0.redo() } } }
+
+    // MARK: The edit menu
+
+    /// The edit menu of GTK's `GtkText` and UIKit's text views, each item enabled only where it
+    /// applies and acting through the same commands as its shortcut. Paste stays enabled in an
+    /// editable field whatever the clipboard holds: another client's offer may not have reached
+    /// the window yet, and pasting nothing reports it, as Ctrl+V does.
+    func editMenu() -> Menu {
+        let selected = !editor.selection.isCaret
+        let copyable = selected && !isSecure
+        // Chosen after the menu has closed: the view (and this controller) may be gone by then.
+        func item(_ title: String, _ shortcut: String? = nil, enabled: Bool,
+                  _ command: @escaping (TextEditingController) -> Void) -> MenuItem {
+            .action(title, shortcut: shortcut, isEnabled: enabled) { [weak self] in if let self { command(self) } }
+        }
+        return Menu([
+            item("Cut", "Ctrl+X", enabled: copyable && isEditable) { $0.cut() },
+            item("Copy", "Ctrl+C", enabled: copyable) { $0.copy() },
+            item("Paste", "Ctrl+V", enabled: isEditable) { $0.paste(from: $0.view.host?.clipboard) },
+            item("Delete", enabled: selected && isEditable) { $0.deleteForward() },
+            .separator,
+            item("Select All", "Ctrl+A", enabled: editor.storage.count > 0) { $0.selectAll() },
+            .separator,
+            item("Undo", "Ctrl+Z", enabled: isEditable && editor.canUndo) { $0.undo() },
+            item("Redo", "Ctrl+Shift+Z", enabled: isEditable && editor.canRedo) { $0.redo() },
+        ])
+    }
+
+    /// The menu for a context-menu request at document `position` (nil from a key): a request
+    /// off the selection first moves the caret there, as GTK does, so the menu acts on what was
+    /// clicked; one on the selection keeps it. Then the edit menu, as `customize` makes it (an
+    /// app's additions, or another menu).
+    func contextMenu(at position: (offset: Int, affinity: TextPosition.Affinity)?, customize: ((Menu) -> Menu?)?) -> Menu? {
+        if let position {
+            let range = editor.selection.range
+            if range.isEmpty || !(range.lowerBound...range.upperBound).contains(position.offset) {
+                perform { $0.select(TextSelection(caret: position.offset, affinity: position.affinity)) }
+            }
+        }
+        let menu = editMenu()
+        return customize.map { $0(menu) } ?? menu
+    }
 
     // MARK: Pointer
 

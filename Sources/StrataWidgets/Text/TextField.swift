@@ -6,7 +6,8 @@ import StrataCore
 ///
 /// Typing, deleting, moving (visually through mixed-direction text), selecting with the pointer
 /// (click, double click for a word, triple click for all, Shift-click and drag), the clipboard
-/// and the primary selection, undo and redo all work as in GTK. The edited line is laid out and
+/// and the primary selection, undo and redo all work as in GTK. A right click, the Menu key,
+/// Shift+F10 or a finger's long press opens the edit menu (see `editMenu`). The edited line is laid out and
 /// drawn on the main thread in the tick after the key, so a typed character shows in the next
 /// frame; the caret is a layer that blinks at composition time without drawing the text again.
 ///
@@ -144,6 +145,17 @@ open class TextField: Control, TextEditingView {
     }
     /// The editing model, to read the document, its selection and its marked text.
     public var editor: TextEditor { controller.editor }
+    /// Makes the menu a right click, the Menu key, Shift+F10 or a long press opens, from the
+    /// standard edit menu (Cut, Copy, Paste, Delete, Select All, Undo, Redo, each enabled where
+    /// it applies): return it with items of your own, or another menu, or nil for none. Nil
+    /// shows the standard one. Setting `contextMenu` replaces the edit menu altogether.
+    ///
+    /// ```swift
+    /// field.editMenu = { menu in
+    ///     Menu(menu.items + [.separator, .action("Insert Date") { field.insert(today()) }])
+    /// }
+    /// ```
+    public var editMenu: ((_ standard: Menu) -> Menu?)?
 
     // MARK: Commands
 
@@ -152,7 +164,7 @@ open class TextField: Control, TextEditingView {
         controller.perform { editor throws(RenderError) in try editor.insert(text, kind: .typing) }
     }
     /// Selects all the text.
-    public func selectAll() { controller.perform { $0.selectAll() } }
+    public func selectAll() { controller.selectAll() }
     /// Copies the selection to the clipboard (nothing in a secure field).
     public func copy() { controller.copy() }
     /// Copies the selection, then deletes it.
@@ -355,6 +367,19 @@ open class TextField: Control, TextEditingView {
 
     open override var acceptsFocus: Bool { isEnabled }
 
+    /// The edit menu, after the caret moves to a click off the selection.
+    open override func contextMenuRequested(at location: Point?) -> Menu? {
+        guard isEnabled else { return nil }
+        if location != nil { _ = becomeFocused() }
+        return controller.contextMenu(at: location.map(position(at:)), customize: editMenu)
+    }
+
+    /// A finger resting on the text selects a word here, so an ancestor's long press (its
+    /// context menu's) stays out, as do the taps a control keeps.
+    open override func allowsAncestorGesture(_ recognizer: GestureRecognizer) -> Bool {
+        super.allowsAncestorGesture(recognizer) && !(recognizer is LongPressGestureRecognizer)
+    }
+
     open override func focusChanged() {
         super.focusChanged()
         if isFocused {
@@ -425,9 +450,11 @@ open class TextField: Control, TextEditingView {
     }
 
     open override func pointerReleased(_ event: PointerEvent) {
+        let press = touch
         endTouch()
         autoscroll.stop()
         controller.released()
+        press?.lifted(from: self)
     }
 
     open override func pointerCancelled(_ event: PointerEvent) {

@@ -13,8 +13,9 @@ import StrataCore
 /// from the screen costs only an estimated height until it comes near. So a megabyte opens and
 /// scrolls as fast as a page. The paragraph holding the caret is laid out on the main thread
 /// when it changes, and drawn inline, so a typed character shows in the next frame. Keys,
-/// pointer selection, the clipboard, undo and the input method are `TextField`'s; Page Up and
-/// Page Down move by a screen, and dragging past an edge scrolls. Main actor only.
+/// pointer selection, the clipboard, undo, the edit menu (`editMenu`) and the input method are
+/// `TextField`'s; Page Up and Page Down move by a screen, and dragging past an edge scrolls.
+/// Main actor only.
 @MainActor
 open class TextView: ScrollView, TextEditingView {
     /// A view holding `text`; line breaks of every kind become line feeds.
@@ -120,13 +121,16 @@ open class TextView: ScrollView, TextEditingView {
     }
     /// The editing model: the text, selection, marked text and undo history.
     public var editor: TextEditor { controller.editor }
+    /// Makes the menu a right click, the Menu key, Shift+F10 or a long press opens, from the
+    /// standard edit menu, as `TextField.editMenu` does; nil shows the standard one.
+    public var editMenu: ((_ standard: Menu) -> Menu?)?
 
     /// Types `text` at the selection, as one undo step.
     public func insert(_ text: String) {
         controller.perform { editor throws(RenderError) in try editor.insert(text, kind: .paste) }
     }
     /// Selects everything.
-    public func selectAll() { controller.perform { $0.selectAll() } }
+    public func selectAll() { controller.selectAll() }
     /// Copies the selection to the clipboard.
     public func copy() { controller.copy() }
     /// Copies the selection, then deletes it.
@@ -538,6 +542,18 @@ open class TextView: ScrollView, TextEditingView {
     // MARK: Keys
 
     open override var acceptsFocus: Bool { true }
+
+    /// The edit menu, after the caret moves to a click off the selection.
+    open override func contextMenuRequested(at location: Point?) -> Menu? {
+        if location != nil { _ = becomeFocused() }
+        return controller.contextMenu(at: location.map(position(at:)), customize: editMenu)
+    }
+
+    /// A finger resting on the text selects a word here, so an ancestor's long press (its
+    /// context menu's) stays out.
+    open override func allowsAncestorGesture(_ recognizer: GestureRecognizer) -> Bool {
+        super.allowsAncestorGesture(recognizer) && !(recognizer is LongPressGestureRecognizer)
+    }
     /// Always a Tab stop: it is edited, not only scrolled.
     open override var defersTabFocusToDescendants: Bool { false }
     override var drawsFocusRing: Bool { false }
@@ -637,7 +653,7 @@ open class TextView: ScrollView, TextEditingView {
     open override func pointerReleased(_ event: PointerEvent) {
         if let press = touch, press.source == event.source {
             endTouch()
-            guard !press.fired else { return }
+            guard !press.fired else { return press.lifted(from: self) }
             super.pointerReleased(event)
             guard press.isNear(event.hostLocation) else { return }
             _ = becomeFocused()
