@@ -50,6 +50,9 @@ public struct ShellExtensionObservations: Sendable {
     public var dialogsDestroyedAfterToplevel = 0
     /// Every activation request, in order.
     public var activation: [ActivationRequest] = []
+    /// How many buffers the scripted shell had seen committed at each `activate`: a compositor
+    /// may ignore activation of a surface not yet mapped.
+    public var bufferCommitsAtActivation: [Int] = []
 }
 
 extension TestCompositor {
@@ -58,7 +61,7 @@ extension TestCompositor {
     /// clients do with them; call before clients connect.
     public func addShellExtensions(cursorShape: Bool = false, dialogs: Bool = false,
                                    activation: ActivationAnswer? = nil) -> ScriptedShellExtensions {
-        let extensions = ScriptedShellExtensions(compositor: self, answer: activation ?? .never)
+        let extensions = ScriptedShellExtensions(compositor: self, answer: activation ?? .never, shell: observations)
         let server = extensions.server
         run { state in
             state.keepAlive(server)
@@ -76,9 +79,9 @@ public final class ScriptedShellExtensions: Sendable {
     /// A copy of what the extensions have seen now.
     public var observed: ShellExtensionObservations { server.observations.withLock { $0 } }
 
-    fileprivate init(compositor: TestCompositor, answer: ActivationAnswer) {
+    fileprivate init(compositor: TestCompositor, answer: ActivationAnswer, shell: Locked<ShellObservations>) {
         self.compositor = compositor
-        server = ShellExtensionServer(answer: answer)
+        server = ShellExtensionServer(answer: answer, shell: shell)
     }
 
     /// Answers token requests committed from now on as `answer` says.
@@ -100,7 +103,13 @@ private final class ShellExtensionServer: ResourceServer, @unchecked Sendable {
     /// Each dialog's toplevel, by the client's id, to tell whether it still exists.
     private var dialogToplevels: [OpaquePointer: UInt32] = [:]
 
-    init(answer: ActivationAnswer) { self.answer = answer }
+    /// What the scripted shell saw, read as `activate` arrives.
+    private let shell: Locked<ShellObservations>
+
+    init(answer: ActivationAnswer, shell: Locked<ShellObservations>) {
+        self.answer = answer
+        self.shell = shell
+    }
 
     func advertise(on display: OpaquePointer, cursorShape: Bool, dialogs: Bool, activation: Bool) {
         // Kept alive by the server state (`keepAlive`) until the display is gone.
@@ -165,6 +174,8 @@ private final class ShellExtensionServer: ResourceServer, @unchecked Sendable {
         case (.activation, 2):
             let token = args[0].s.map { String(cString: $0) } ?? ""
             record(.activate(token: token, surface: args[1].o.map { wl_resource_get_id($0) } ?? 0))
+            let commits = shell.withLock { $0.bufferCommits }
+            observations.withLock { $0.bufferCommitsAtActivation.append(commits) }
         case (.token, 0):
             record(.setSerial(args[0].u))
         case (.token, 1):

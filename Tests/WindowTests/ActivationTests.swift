@@ -158,6 +158,7 @@ struct ActivationTests {
         let surface = rig.window.surface.id
         try rig.session.run(until: { !rig.extensions.observed.activation.isEmpty })
         #expect(rig.extensions.observed.activation == [.activate(token: "launch-token", surface: surface)])
+        #expect(rig.extensions.observed.bufferCommitsAtActivation == [1], "after the first frame, which maps the window")
         // Used once: the next window is not activated.
         let second = try Window(session: rig.session, title: "second", size: Size(width: 40, height: 30))
         rig.server.configureToplevels()
