@@ -9,7 +9,8 @@ import WaylandClient
 ///
 /// It binds `wl_compositor`, `wl_shm` and, when offered, `xdg_wm_base` (answering its pings),
 /// `wl_subcompositor`, `zxdg_decoration_manager_v1`, `wp_viewporter`,
-/// `wp_fractional_scale_manager_v1`, `wp_presentation`, `zwp_pointer_gestures_v1` and every seat,
+/// `wp_fractional_scale_manager_v1`, `wp_presentation`, `zwp_pointer_gestures_v1`,
+/// `wp_cursor_shape_manager_v1`, `xdg_wm_dialog_v1`, `xdg_activation_v1` and every seat,
 /// each at the highest version both Strata (`Versions`) and the compositor support, and keeps
 /// track of outputs and their scales and of seats as they come and go. Main actor only.
 @MainActor
@@ -44,6 +45,26 @@ public final class WaylandSession {
     /// and swipes for each seat's pointer. Released (version 2) with the session; the gesture
     /// objects made from it do not depend on it.
     public let pointerGestures: ZwpPointerGesturesV1?
+    /// `wp_cursor_shape_manager_v1`, when offered and the session follows seats: pointers name
+    /// their cursors and the compositor draws them, instead of Strata loading the cursor theme.
+    public let cursorShapeManager: WpCursorShapeManagerV1?
+    /// `xdg_wm_dialog_v1`, when offered: windows with a parent are marked as dialogs, and modal
+    /// ones as modal (`Window.init`'s `isModal`).
+    public let dialogManager: XdgWmDialogV1?
+    /// `xdg_activation_v1`, when offered: windows can ask to be activated
+    /// (`Window.requestActivation()`) and make tokens for other clients
+    /// (`Window.makeActivationToken(appID:completion:)`).
+    public let activation: XdgActivationV1?
+    /// How long an activation token request waits for the compositor's answer before it fails
+    /// with `WaylandError.Code.timedOut`; kept within 1 ms…60 s.
+    public var activationTokenTimeout: Duration = .seconds(5) {
+        didSet { activationTokenTimeout = min(max(activationTokenTimeout, .milliseconds(1)), .seconds(60)) }
+    }
+    /// Token requests waiting for the compositor.
+    private(set) lazy var activationTokens = ActivationTokenRequests(loop: loop)
+    /// The token this process was launched with (`XDG_ACTIVATION_TOKEN`), until the first window
+    /// uses it.
+    private var startupActivationToken: String?
     /// The clipboard the session's windows share: the first seat's, in memory until it has one.
     public let clipboard = Clipboard()
     /// The primary selection the session's windows share.
@@ -203,6 +224,11 @@ public final class WaylandSession {
         textInputManager = try optional(ZwpTextInputManagerV3.self, Versions.textInputManager)
         // Gestures come through a seat's pointer, which an adopted session never has.
         pointerGestures = try followsSeats ? optional(ZwpPointerGesturesV1.self, Versions.pointerGestures) : nil
+        cursorShapeManager = try followsSeats ? optional(WpCursorShapeManagerV1.self, Versions.cursorShapeManager) : nil
+        dialogManager = try optional(XdgWmDialogV1.self, Versions.dialogManager)
+        activation = try optional(XdgActivationV1.self, Versions.activation)
+        // A host client that reads the display was launched with the token, not Strata.
+        if reads { startupActivationToken = ActivationToken.takeFromEnvironment() }
 
         shm.addListener { [weak self] event in
             if case let .format(format) = event { self?.shmFormats.insert(format) }
@@ -279,6 +305,10 @@ public final class WaylandSession {
     func windowOpened(_ window: Window) {
         openWindows.append(WeakWindow(window))
         hasOpenedWindow = true
+        if let token = startupActivationToken {
+            startupActivationToken = nil
+            window.activateOnceShown(token: token)
+        }
     }
 
     /// Called from `Window.close()`, also when it runs in the window's deinit, where weak
@@ -360,6 +390,9 @@ enum Versions {
     static let textInputManager: UInt32 = 1
     /// 2 for `release`; 3 adds only hold gestures, which have no `InputEvent`.
     static let pointerGestures: UInt32 = 2
+    static let cursorShapeManager: UInt32 = 1
+    static let dialogManager: UInt32 = 1
+    static let activation: UInt32 = 1
     /// 4 adds the output's name and description.
     static let output: UInt32 = 4
     /// 8: pointer frames, axis sources and stops (5), and high-resolution wheel steps

@@ -134,7 +134,14 @@ public final class WaylandSurfaceBackend: SurfaceBackend {
             return
         }
         pool.presented(handle)
+        if let onNextFrameCommitted {
+            self.onNextFrameCommitted = nil
+            onNextFrameCommitted()
+        }
     }
+
+    /// Called once, after the next frame is committed (the first one maps the surface).
+    var onNextFrameCommitted: (() -> Void)?
 
     /// Makes the next `present` fail with this error before anything is sent, as a request
     /// refused by libwayland would; for tests of what follows.

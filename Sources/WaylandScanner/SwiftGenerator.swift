@@ -47,6 +47,10 @@ public struct SwiftGenerator {
     /// Every enum that any loaded protocol defines, keyed `interface.enum`, so that arguments can
     /// refer to enums of other protocols.
     private let bitfieldByEnum: [String: Bool]
+    /// Every interface that any loaded protocol defines. An object argument of any other interface
+    /// (cursor-shape's tablet tool, when tablet-v2 is not bound) is sent and received as an
+    /// untyped `Proxy`: there is no Swift type, nor `wl_interface` table, to name.
+    private let knownInterfaces: Set<String>
     private let placement: Placement
 
     /// A generator for `protocols`.
@@ -58,14 +62,23 @@ public struct SwiftGenerator {
     public init(protocols: [ProtocolSpec], referencing referenced: [ProtocolSpec] = [], placement: Placement = .waylandProtocols) {
         self.placement = placement
         var table: [String: Bool] = [:]
+        var interfaces: Set<String> = []
         for spec in protocols + referenced {
             for interface in spec.interfaces {
+                interfaces.insert(interface.name)
                 for enumeration in interface.enums {
                     table[interface.name + "." + enumeration.name] = enumeration.isBitfield
                 }
             }
         }
         bitfieldByEnum = table
+        knownInterfaces = interfaces
+    }
+
+    /// The interface an object argument is typed as: nil when untyped, or of an interface no
+    /// loaded protocol defines.
+    private func boundInterface(_ argument: ArgumentSpec) -> String? {
+        argument.interface.flatMap { knownInterfaces.contains($0) ? $0 : nil }
     }
 
     /// The name of the Swift file generated for a protocol: `xdg_shell` → `XdgShell.swift`.
@@ -108,7 +121,7 @@ public struct SwiftGenerator {
         out.documentation(interface.documentation, fallback: "A `\(interface.name)` object.")
         out.line("public final class \(typeName): Proxy, WaylandInterface {")
         try out.indent {
-            descriptor(interface, into: &$0)
+            try descriptor(interface, into: &$0)
             if !interface.events.isEmpty {
                 $0.line()
                 try events(interface, into: &$0)
@@ -127,17 +140,23 @@ public struct SwiftGenerator {
         }
     }
 
-    private func descriptor(_ interface: InterfaceSpec, into out: inout SourceWriter) {
-        func messages(_ list: [MessageSpec], label: String, last: Bool, into out: inout SourceWriter) {
+    private func descriptor(_ interface: InterfaceSpec, into out: inout SourceWriter) throws {
+        func messages(_ list: [MessageSpec], label: String, last: Bool, into out: inout SourceWriter) throws {
             guard !list.isEmpty else {
                 out.line("\(label): []" + (last ? ")" : ","))
                 return
             }
             out.line("\(label): [")
-            out.indent {
+            try out.indent {
                 for message in list {
+                    if let created = message.arguments.first(where: { $0.kind == .newID && $0.interface != nil && boundInterface($0) == nil }) {
+                        throw ScannerError(file: interface.name, line: 0,
+                                           message: "\(message.name) creates a \(created.interface!), which no loaded protocol defines")
+                    }
                     var fields = ["\"\(message.name)\"", "\"\(Self.signature(message))\""]
-                    let types = Self.argumentSlots(message).map { $0.map { SwiftNames.typeName($0) + ".self" } ?? "nil" }
+                    let types = Self.argumentSlots(message).map { slot in
+                        slot.flatMap { knownInterfaces.contains($0) ? SwiftNames.typeName($0) + ".self" : nil } ?? "nil"
+                    }
                     if types.contains(where: { $0 != "nil" }) { fields.append("[" + types.joined(separator: ", ") + "]") }
                     if message.isDestructor { fields.append("destructor: true") }
                     $0.line(".init(" + fields.joined(separator: ", ") + "),")
@@ -148,10 +167,10 @@ public struct SwiftGenerator {
         out.line("/// The name, version and message signatures of `\(interface.name)`, from which the runtime")
         out.line("/// builds libwayland's `wl_interface` table.")
         out.line("nonisolated public static let descriptor = InterfaceDescriptor(")
-        out.indent {
+        try out.indent {
             $0.line("name: \"\(interface.name)\", version: \(interface.version),")
-            messages(interface.requests, label: "requests", last: false, into: &$0)
-            messages(interface.events, label: "events", last: true, into: &$0)
+            try messages(interface.requests, label: "requests", last: false, into: &$0)
+            try messages(interface.events, label: "events", last: true, into: &$0)
         }
     }
 
@@ -276,7 +295,7 @@ public struct SwiftGenerator {
         case .fixed: return "Double"
         case .string: return argument.allowsNull ? "String?" : "String"
         // A destroyed object arrives as NULL even where the protocol forbids null.
-        case .object: return (argument.interface.map(SwiftNames.typeName) ?? "Proxy") + "?"
+        case .object: return (boundInterface(argument).map(SwiftNames.typeName) ?? "Proxy") + "?"
         case .newID: return SwiftNames.typeName(argument.interface!)
         case .array: return "[UInt8]"
         case .fd: return "FileDescriptor"
@@ -294,7 +313,7 @@ public struct SwiftGenerator {
         case .fixed: return "Double(waylandFixed: \(slot).f)"
         case .string: return argument.allowsNull ? "string(\(slot).s)" : "string(\(slot).s) ?? \"\""
         case .object:
-            return argument.interface.map { "object(\(SwiftNames.typeName($0)).self, \(slot).o)" } ?? "anyObject(\(slot).o)"
+            return boundInterface(argument).map { "object(\(SwiftNames.typeName($0)).self, \(slot).o)" } ?? "anyObject(\(slot).o)"
         case .newID: return "newObject(\(SwiftNames.typeName(argument.interface!)).self, \(slot).o)"
         case .array: return "array(\(slot).a)"
         case .fd: return "FileDescriptor(rawValue: \(slot).h)"
@@ -345,7 +364,7 @@ public struct SwiftGenerator {
         case .uint: return "UInt32"
         case .fixed: return "Double"
         case .string: return "String" + optional
-        case .object: return (argument.interface.map(SwiftNames.typeName) ?? "Proxy") + optional
+        case .object: return (boundInterface(argument).map(SwiftNames.typeName) ?? "Proxy") + optional
         case .newID: preconditionFailure("new_id is a result, not a parameter")
         case .array: return "[UInt8]"
         case .fd: return "FileDescriptor"

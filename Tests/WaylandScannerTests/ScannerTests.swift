@@ -31,10 +31,11 @@ private let fixtures = repository.appendingPathComponent("Tests/WaylandScannerTe
         let drift = try expected.drift(against: repository.appendingPathComponent("Sources/WaylandProtocols/Generated"))
         #expect(drift.isEmpty, "run: swift run strata-scanner Protocols Sources/WaylandProtocols/Generated")
         #expect(expected.files.keys.sorted() == [
-            "FractionalScaleV1.swift", "PointerGesturesUnstableV1.swift", "PresentationTime.swift", "TextInputUnstableV3.swift", "Viewporter.swift",
+            "CursorShapeV1.swift", "FractionalScaleV1.swift", "PointerGesturesUnstableV1.swift", "PresentationTime.swift", "TextInputUnstableV3.swift", "Viewporter.swift",
             "VirtualKeyboardUnstableV1.swift",
             "Wayland.swift", "WlrVirtualPointerUnstableV1.swift",
-            "WpPrimarySelectionUnstableV1.swift", "XdgDecorationUnstableV1.swift", "XdgShell.swift",
+            "WpPrimarySelectionUnstableV1.swift", "XdgActivationV1.swift", "XdgDecorationUnstableV1.swift", "XdgDialogV1.swift",
+            "XdgShell.swift",
         ])
     }
 
@@ -161,6 +162,27 @@ private let fixtures = repository.appendingPathComponent("Tests/WaylandScannerTe
         } throws: { error in
             (error as? ScannerError)?.message.contains("not UTF-8 text") == true
         }
+    }
+
+    /// An object of an interface no loaded protocol defines (cursor-shape's tablet tool) is a
+    /// plain `Proxy`, with no interface in its table slot; creating one cannot be bound at all.
+    @Test func objectsOfUnboundInterfacesAreUntyped() throws {
+        let xml = """
+            <protocol name='p'><interface name='i' version='1'>
+              <request name='use'><arg name='tool' type='object' interface='elsewhere_tool'/><arg name='me' type='object' interface='i'/></request>
+              <event name='seen'><arg name='tool' type='object' interface='elsewhere_tool'/></event>
+            </interface></protocol>
+            """
+        let spec = try ProtocolParser.parse(Data(xml.utf8), fileName: "p.xml")
+        let source = try SwiftGenerator(protocols: [spec]).generate(spec, sourceName: "p.xml")
+        #expect(source.contains("public func use(tool: Proxy, me: I) throws(WaylandError)"))
+        #expect(source.contains(#".init("use", "oo", [nil, I.self]),"#))
+        #expect(source.contains("case seen(tool: Proxy?)"))
+        #expect(!source.contains("ElsewhereTool"))
+
+        let creating = "<protocol name='p'><interface name='i' version='1'><request name='make'><arg name='id' type='new_id' interface='elsewhere_tool'/></request></interface></protocol>"
+        let creatingSpec = try ProtocolParser.parse(Data(creating.utf8), fileName: "p.xml")
+        #expect(throws: ScannerError.self) { try SwiftGenerator(protocols: [creatingSpec]).generate(creatingSpec, sourceName: "p.xml") }
     }
 
     @Test func unknownEnumReferenceIsAnError() throws {

@@ -26,6 +26,46 @@ struct DialogTests {
         #expect(session.error == nil)
     }
 
+    /// Where `xdg_wm_dialog_v1` is offered, windows with a parent are dialogs and modal ones are
+    /// marked modal; each dialog object goes before its toplevel.
+    @Test func dialogsAreMarkedForTheCompositor() throws {
+        let server = try TestCompositor()
+        server.installShell()
+        let extensions = server.addShellExtensions(dialogs: true)
+        let session = try WaylandSession.connect(to: server.socketPath, loop: MainLoop())
+        let parent = try Window(session: session, title: "parent", size: Size(width: 100, height: 60))
+        let modal = try Window(session: session, title: "modal", size: Size(width: 80, height: 40), parent: parent, isModal: true)
+        let tool = try Window(session: session, title: "tool", size: Size(width: 80, height: 40), parent: parent)
+        try session.run(until: { extensions.observed.dialogsCreated.count == 2 && server.observed.toplevels == 3 })
+        #expect(extensions.observed.modalRequests == [true])
+        #expect(Set(extensions.observed.dialogsCreated).count == 2, "one dialog object per toplevel")
+        modal.close()
+        parent.close()
+        try session.run(until: { server.observed.liveToplevels == 0 })
+        #expect(tool.isClosed)
+        #expect(extensions.observed.dialogsDestroyed == 2)
+        #expect(extensions.observed.dialogsDestroyedAfterToplevel == 0)
+        #expect(session.error == nil)
+    }
+
+    /// A press on a parent that a modal window blocks asks to activate that window, with the
+    /// press's serial and the parent's surface, which is the one that has focus.
+    @Test func clickingABlockedParentActivatesItsModalWindow() throws {
+        var rig = try ActivationTests.Rig(dialogs: true)
+        let dialog = try Window(session: rig.session, title: "dialog", size: Size(width: 80, height: 40), parent: rig.window, isModal: true)
+        try rig.session.run(until: { rig.extensions.observed.dialogsCreated.count == 1 })
+        try rig.click(rig.window, serial: 90)
+        try rig.session.run(until: { rig.extensions.observed.activation.count == 6 })
+        #expect(rig.extensions.observed.activation == [
+            .getToken, .setSerial(90), .setSurface(rig.window.surface.id), .commit, .destroyToken,
+            .activate(token: "token-1", surface: dialog.surface.id),
+        ])
+        // Once the dialog is closed, a click is the parent's own again.
+        dialog.close()
+        try rig.click(rig.window, serial: 100)
+        #expect(rig.extensions.observed.activation.count == 6)
+    }
+
     @Test func anAlertsKeysChooseItsDefaultAndCancelActions() throws {
         let (server, session, windows) = try openConfiguredWindows(1)
         defer { withExtendedLifetime(server) {} }

@@ -42,6 +42,7 @@ struct SeatTests {
     /// A scripted shell and seat, a session, and a configured 200×100 window (a 200×132
     /// surface) whose content is one `Target` filling it. With `gesturesVersion`, the seat comes
     /// with `zwp_pointer_gestures_v1`, and the pointer's gesture objects exist once it is made.
+    /// With `cursorShape`, the compositor offers `wp_cursor_shape_manager_v1` too.
     @MainActor
     struct Rig {
         let server: TestCompositor
@@ -50,13 +51,16 @@ struct SeatTests {
         let window: Window
         let target: Target
         let recorder: Recorder
+        let extensions: ScriptedShellExtensions?
         var surface: UInt32 { window.surface.id }
         private var sent = 0
 
-        init(seatVersion: Int32 = 8, capabilities: WlSeat.Capability = [.pointer, .touch], gesturesVersion: Int32? = nil) throws {
+        init(seatVersion: Int32 = 8, capabilities: WlSeat.Capability = [.pointer, .touch], gesturesVersion: Int32? = nil,
+             cursorShape: Bool = false) throws {
             server = try TestCompositor()
             server.installShell()
             seat = server.addPointerSeat(version: seatVersion, capabilities: capabilities, gesturesVersion: gesturesVersion)
+            extensions = cursorShape ? server.addShellExtensions(cursorShape: true) : nil
             session = try WaylandSession.connect(to: server.socketPath, loop: MainLoop())
             window = try Window(session: session, title: "seat", size: Size(width: 200, height: 100))
             let target = Target()
@@ -321,6 +325,56 @@ struct SeatTests {
         // An unchanged cursor is not sent again.
         try rig.pointer([.motion(time: 6, x: 2, y: 61), .frame])
         #expect(rig.seat.observed.cursorRequests.count == 3)
+    }
+
+    /// With `wp_cursor_shape_manager_v1`, cursors are named shapes quoting the enter serial, and
+    /// no theme image or cursor surface is made; a name the protocol lacks, and hiding the
+    /// cursor, still go through `wl_pointer.set_cursor`.
+    @Test func cursorShapesReplaceTheThemeWhereOffered() throws {
+        var rig = try Rig(cursorShape: true)
+        let extensions = try #require(rig.extensions)
+        try rig.session.run(until: { extensions.observed.shapeDevicesCreated == 1 })
+        try rig.enter(at: Point(x: 50, y: 60), serial: 77)
+        try rig.session.run(until: { !extensions.observed.shapeRequests.isEmpty })
+        #expect(extensions.observed.shapeRequests == [.init(serial: 77, shape: WpCursorShapeDeviceV1.Shape.default.rawValue)])
+        #expect(rig.session.seat?.pointer?.shownCursor == .default)
+
+        rig.target.cursor = .text
+        try rig.session.run(until: { extensions.observed.shapeRequests.count == 2 })
+        // Over the left edge: the resize cursor; an unchanged one is not sent again.
+        try rig.pointer([.motion(time: 5, x: 1, y: 60), .frame, .motion(time: 6, x: 2, y: 61), .frame])
+        #expect(extensions.observed.shapeRequests.map(\.shape) == [WpCursorShapeDeviceV1.Shape.default, .text, .wResize].map(\.rawValue))
+        #expect(extensions.observed.shapeRequests.allSatisfy { $0.serial == 77 })
+
+        // A new enter is quoted from then on; a name with no shape comes from the theme.
+        try rig.pointer([.motion(time: 7, x: 50, y: 60), .frame, .leave(serial: 80, surface: rig.surface), .frame])
+        rig.target.cursor = Cursor(name: "no-such-cursor")
+        try rig.enter(at: Point(x: 50, y: 60), serial: 81)
+        try rig.session.run(until: { !rig.seat.observed.cursorRequests.isEmpty })
+        #expect(rig.seat.observed.cursorRequests.first?.serial == 81 && rig.seat.observed.cursorRequests.first?.surface != nil)
+        #expect(extensions.observed.shapeRequests.count == 4, "default, text, w-resize, text again")
+        rig.target.cursor = .pointer
+        try rig.session.run(until: { extensions.observed.shapeRequests.count == 5 })
+        #expect(extensions.observed.shapeRequests.last == .init(serial: 81, shape: WpCursorShapeDeviceV1.Shape.pointer.rawValue))
+
+        // The device goes with the pointer.
+        rig.seat.setCapabilities([.touch])
+        try rig.session.run(until: { extensions.observed.shapeDevicesDestroyed == 1 })
+        #expect(rig.session.error == nil)
+    }
+
+    /// Every named `Cursor` has a shape of the same name; other names have none.
+    @Test func everyNamedCursorHasItsShape() {
+        let named: [(Cursor, WpCursorShapeDeviceV1.Shape)] = [
+            (.default, .default), (.pointer, .pointer), (.text, .text), (.grab, .grab), (.grabbing, .grabbing),
+            (.crosshair, .crosshair), (.move, .move), (.notAllowed, .notAllowed), (.wait, .wait),
+            (.resizeTop, .nResize), (.resizeBottom, .sResize), (.resizeLeft, .wResize), (.resizeRight, .eResize),
+            (.resizeTopLeft, .nwResize), (.resizeTopRight, .neResize), (.resizeBottomLeft, .swResize),
+            (.resizeBottomRight, .seResize), (.resizeHorizontal, .ewResize), (.resizeVertical, .nsResize),
+        ]
+        for (cursor, shape) in named { #expect(CursorShapes.shape(named: cursor.name) == shape, "\(cursor)") }
+        #expect(CursorShapes.shape(named: "zoom-out") == .zoomOut)
+        for other in ["none", "left_ptr", "", "DEFAULT"] { #expect(CursorShapes.shape(named: other) == nil) }
     }
 
     @Test func cursorNamesFallBackToX11NamesThenTheArrow() {

@@ -6,7 +6,7 @@ extension LayerHost {
         /// What kind of problem. New codes may be added; match with `==` or a `default`.
         public struct Code: Hashable, Sendable, CustomStringConvertible {
             private enum Value: String, Sendable { case oversizedLayer, allocationFailed, invalidSurfaceSize, textEditFailed, layoutFailed,
-                                                     requestFailed, presentFailed }
+                                                     requestFailed, presentFailed, activationFailed }
             private let value: Value
             private init(_ value: Value) { self.value = value }
 
@@ -30,6 +30,9 @@ extension LayerHost {
             /// A frame could not be handed to the compositor; its buffer is free again, and the
             /// next frame is tried as usual.
             public static let presentFailed = Code(.presentFailed)
+            /// A window could not ask the compositor to activate it: the compositor offers no
+            /// activation, or gave no usable token in time. The window stays as it was.
+            public static let activationFailed = Code(.activationFailed)
 
             /// The code's name.
             public var description: String { value.rawValue }
@@ -77,6 +80,11 @@ extension LayerHost {
         /// A request to the compositor, named as `interface.request`, that could not be sent.
         public static func requestFailed(_ request: String, cause: any Error & Sendable) -> Problem {
             Problem(.requestFailed, "\(request) could not be sent to the compositor, so it did not happen", cause: cause)
+        }
+
+        /// A window's activation that could not be asked for; the cause says why.
+        public static func activationFailed(cause: any Error & Sendable) -> Problem {
+            Problem(.activationFailed, "the window could not ask to be activated", cause: cause)
         }
 
         /// A frame that could not be attached and committed.

@@ -3,7 +3,8 @@ import StrataCore
 import WaylandClient
 
 /// A seat's pointer: its events go, a frame at a time, to the Strata surface it entered, and it
-/// shows the cursor that surface's hovered layer asks for. When the compositor offers
+/// shows the cursor that surface's hovered layer asks for: by name where the compositor offers
+/// `wp_cursor_shape_manager_v1`, else as an image from the cursor theme. When the compositor offers
 /// `zwp_pointer_gestures_v1`, touchpad pinches and swipes go to the surface each began on.
 /// Main actor only.
 @MainActor
@@ -27,6 +28,8 @@ public final class SeatPointer {
     private var enterSerial: UInt32?
     /// The cursor's own surface, made on first use.
     private var cursorSurface: WlSurface?
+    /// The pointer's `wp_cursor_shape_device_v1`, when the compositor draws named cursors.
+    private var shapeDevice: WpCursorShapeDeviceV1?
     /// What is on the cursor surface, so an unchanged cursor is not sent again.
     private var shown: (name: String, scale: Int)?
 
@@ -43,6 +46,13 @@ public final class SeatPointer {
             refreshCursor()
         }
         if let manager = session.pointerGestures { bindGestures(manager) }
+        if let manager = session.cursorShapeManager {
+            do {
+                shapeDevice = try manager.getPointer(pointer: proxy)
+            } catch {
+                CursorThemes.log.error("the pointer's cursor shape device could not be made; cursors come from the theme: \(error)")
+            }
+        }
     }
 
     /// Releases the `wl_pointer`, its gesture objects and the cursor surface (when the capability
@@ -54,8 +64,11 @@ public final class SeatPointer {
         // which the session reports): there is then nothing left to release, and nothing to tell.
         try? swipe?.destroy()
         try? pinch?.destroy()
+        // Before the pointer it was made for.
+        try? shapeDevice?.destroy()
         swipe = nil
         pinch = nil
+        shapeDevice = nil
         for input in frames.end() { route(input) }
         if proxy.version >= 3 { try? proxy.release() }
         try? cursorSurface?.destroy()
@@ -145,6 +158,19 @@ public final class SeatPointer {
             return
         }
         let cursor = client.host.input.cursor
+        if let shapeDevice, let shape = CursorShapes.shape(named: cursor.name) {
+            // The compositor draws shapes at any scale, so only a new name is sent (scale 0).
+            guard shown?.name != cursor.name || shown?.scale != 0 else { return }
+            shown = (cursor.name, 0)
+            do {
+                try shapeDevice.setShape(serial: serial, shape: shape)
+                shownCursor = cursor
+            } catch {
+                // Only a broken connection fails here; the session reports that.
+                shown = nil
+            }
+            return
+        }
         let hostScale = client.host.scale
         // Buffer scales need wl_surface 3; before that, cursors are drawn at scale 1.
         let scale = hostScale.isFinite && session.compositor.version >= 3

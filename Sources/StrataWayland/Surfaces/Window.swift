@@ -142,6 +142,8 @@ public final class Window: SurfaceClient {
     private let xdgSurface: XdgSurface
     private let toplevel: XdgToplevel
     private var serverDecoration: ZxdgToplevelDecorationV1?
+    /// Marks a window with a parent as a dialog, when the compositor offers `xdg_wm_dialog_v1`.
+    private var dialog: XdgDialogV1?
     private let decorations = ClientDecorations()
     private var seatArbiter = SeatArbiter()
     private var pendingSize: Size?
@@ -160,7 +162,9 @@ public final class Window: SurfaceClient {
     /// Windows that belong to this one, closed before it.
     private var childWindows: [WeakChildWindow] = []
     /// Whether a modal window of this one is open: input to this one is then dropped.
-    public var isBlockedByModalWindow: Bool { childWindows.contains { $0.window.map { $0.isModal && !$0.isClosed } ?? false } }
+    public var isBlockedByModalWindow: Bool { blockingModalWindow != nil }
+    /// The newest open modal window of this one.
+    private var blockingModalWindow: Window? { childWindows.lazy.compactMap(\.window).last { $0.isModal && !$0.isClosed } }
     /// Events to post once the one being delivered is done, such as the release the compositor
     /// swallows after starting a move.
     private var afterDelivery: [InputEvent] = []
@@ -172,7 +176,9 @@ public final class Window: SurfaceClient {
     ///   - parent: the window this one belongs to, such as a dialog's (`xdg_toplevel.set_parent`):
     ///     compositors keep it above its parent, and it closes when its parent closes.
     ///   - isModal: with a parent, the parent takes no input while this window is open, as a
-    ///     modal dialog's parent in GTK.
+    ///     modal dialog's parent in GTK; a press on the parent asks to activate this window
+    ///     (`requestActivation()`). Where the compositor offers `xdg_wm_dialog_v1`, a window
+    ///     with a parent is marked a dialog there, and a modal one modal.
     public init(session: WaylandSession, title: String = "Strata", appID: String? = nil,
                 size: Size = Window.defaultSize, parent: Window? = nil, isModal: Bool = false) throws(WaylandError) {
         guard let wmBase = session.wmBase else {
@@ -199,6 +205,11 @@ public final class Window: SurfaceClient {
             try toplevel.setParent(parent: parent.toplevel)
             self.parent = parent
             parent.childWindows.append(WeakChildWindow(self))
+            if let manager = session.dialogManager {
+                let dialog = try manager.getXdgDialog(toplevel: toplevel)
+                if self.isModal { try dialog.setModal() }
+                self.dialog = dialog
+            }
         }
 
         if let interval = session.doubleClickInterval { host.input.doubleClickInterval = interval }
@@ -294,6 +305,8 @@ public final class Window: SurfaceClient {
         session.windowClosed(self)
         if let serverDecoration { host.send("zxdg_toplevel_decoration_v1.destroy", serverDecoration.destroy) }
         scaleTracker?.destroy()
+        // The protocol wants the dialog object gone before its toplevel.
+        if let dialog { host.send("xdg_dialog_v1.destroy", dialog.destroy) }
         host.send("xdg_toplevel.destroy", toplevel.destroy)
         host.send("xdg_surface.destroy", xdgSurface.destroy)
         host.send("wl_surface.destroy", surface.destroy)
@@ -478,7 +491,12 @@ public final class Window: SurfaceClient {
         guard !isClosed, seatArbiter.admits(event, from: seat) else { return }
         // A modal window of this one takes its input: presses, moves and keys here go nowhere
         // (the pointer and keyboard leaving still count, so that nothing stays hovered or held).
-        if isBlockedByModalWindow, !event.isDeparture { return }
+        if isBlockedByModalWindow, !event.isDeparture {
+            // As GTK does: the click brings the dialog that blocks it to the front, where the
+            // compositor can (without activation, a click is no reason to report a problem).
+            if event.isPress, session.activation != nil { blockingModalWindow?.requestActivation(seat: seat, requestedBy: self) }
+            return
+        }
         // The topmost grabbing popup has the keyboard, as the protocol says, also where the
         // compositor keeps sending keys to the window (sway 1.7 does).
         if event.isKeyboardInput, let holder = popups.reversed().lazy.compactMap({ $0.popup?.keyboardGrabHolder }).first {

@@ -7,7 +7,7 @@ public struct WaylandError: Error, CustomStringConvertible, Sendable {
     public struct Code: Hashable, Sendable, CustomStringConvertible {
         private enum Value: String, Sendable {
             case noCompositor, connectionLost, protocolError, objectDestroyed, unsupportedRequest
-            case globalUnavailable, invalidArgument, timedOut, outOfMemory
+            case globalUnavailable, invalidArgument, timedOut, outOfMemory, cancelled
         }
         private let value: Value
         private init(_ value: Value) { self.value = value }
@@ -33,6 +33,9 @@ public struct WaylandError: Error, CustomStringConvertible, Sendable {
         public static let timedOut = Code(.timedOut)
         /// Memory ran out making a proxy or copying a request's arguments; nothing was sent.
         public static let outOfMemory = Code(.outOfMemory)
+        /// Something waiting for the compositor was given up before its answer came, such as an
+        /// activation token request pushed out by newer ones.
+        public static let cancelled = Code(.cancelled)
 
         /// The code's name, such as `protocolError`.
         public var description: String { value.rawValue }
