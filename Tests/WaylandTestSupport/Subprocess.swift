@@ -44,8 +44,20 @@ public enum Subprocess {
         }
         let argv: [UnsafeMutablePointer<CChar>?] = [strdup("/bin/sh"), strdup("-c"), strdup(command), nil]
         defer { argv.forEach { free($0) } }
+        // A fresh signal mask and default handlers: the spawning thread may be one of
+        // libdispatch's, which block signals, and a child inheriting that mask never dies of
+        // the SIGTERM a test ends it with.
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var none = sigset_t(), all = sigset_t()
+        sigemptyset(&none)
+        sigfillset(&all)
+        posix_spawnattr_setsigmask(&attributes, &none)
+        posix_spawnattr_setsigdefault(&attributes, &all)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
         var pid: pid_t = 0
-        let result = posix_spawn(&pid, "/bin/sh", &actions, nil, argv, environ)
+        let result = posix_spawn(&pid, "/bin/sh", &actions, &attributes, argv, environ)
         guard result == 0 else { throw Failure(description: "posix_spawn: \(result)") }
         return pid
     }

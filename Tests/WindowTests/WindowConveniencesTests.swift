@@ -39,7 +39,7 @@ struct WindowConveniencesTests {
         windows[0].theme = .dark
         try session.run(until: {
             server.observed.lastFrame.map { $0[$0.width / 2, $0.height - 2] } == Theme.dark.colors.windowBackground.premultipliedARGB
-        })
+        }, timeout: .seconds(60))  // a way out, not a deadline: a loaded CI machine once took over 10 s
     }
 
     @Test func onFrameRunsEachFrameUntilClearedOrClosed() throws {

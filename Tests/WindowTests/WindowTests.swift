@@ -183,9 +183,15 @@ struct WindowTests {
         // Until the last frame ticks, not until the host is idle: in a full-suite run the host
         // then never went idle (its last frame's callback never came; issue 26's note has the lead).
         try session.run(until: { frames >= 400 }, timeout: .seconds(170))
+        // Against the caps, not the first half's peak: how many buffers the compositor holds at
+        // once depends on how loaded the machine is, and a late peak one buffer higher is no leak.
         #expect(late.buffers <= 4 && early.buffers <= 4)
-        #expect(late.shm <= early.shm, "shm grew: peak \(early.shm) then \(late.shm) bytes")
-        #expect(late.pooled <= early.pooled, "pooled bitmaps grew: peak \(early.pooled) then \(late.pooled) bytes")
+        let bufferBytes = early.shm / max(early.buffers, 1)
+        #expect(late.shm <= 4 * bufferBytes, "shm grew past four buffers: \(late.shm) bytes")
+        // One layer's contents: a leak over 400 renders would keep hundreds of bitmaps.
+        let layerPixels = Int((96 * window.host.scale).rounded(.up)) * Int((64 * window.host.scale).rounded(.up))
+        #expect(late.pooled <= 8 * (layerPixels * 4 + BitmapPool.entryOverhead),
+                "pooled bitmaps grew: peak \(early.pooled) then \(late.pooled) bytes")
         #expect(window.host.statistics.staleAttaches == 0)
         #expect(window.host.statistics.framesCommitted >= 200)
         window.close()
