@@ -104,4 +104,27 @@ struct LayerShadowTests {
         #expect(scene.pixel(60, 62) == Color.white.premultipliedARGB)
         scene.expectPresentedFrameIsCompleteRepaint()
     }
+
+    @Test(arguments: [1.0, 2.0])
+    func aBackgroundFrameFillsItsBoxAndCastsItsShadowOutside(scale: Double) throws {
+        let scene = HeadlessScene(width: 200, height: 160, scale: scale, background: .white)
+        scene.host.backgroundFrame = LayerHost.BackgroundFrame(insets: EdgeInsets(top: 20, left: 30, bottom: 40, right: 30),
+                                                               shadow: Shadow(color: .black, offset: Point(x: 0, y: 4), blurRadius: 12))
+        try scene.settle()
+        func at(_ x: Double, _ y: Double) throws -> UInt32 { try #require(scene.pixel(Int(x * scale), Int(y * scale))) }
+        // The box is the background; the corners of the surface are transparent.
+        #expect(try at(100, 60) == Color.white.premultipliedARGB)
+        #expect(try at(1, 1) == 0 && at(198, 158) == 0)
+        // Below the box its shadow: dark and partly transparent.
+        let below = try at(100, 124)
+        #expect(below >> 24 > 0 && below >> 24 < 255)
+        // Inside, along the box's bottom edge, no shadow shows through.
+        #expect(try at(100, 119) == Color.white.premultipliedARGB)
+        scene.expectPresentedFrameIsCompleteRepaint()
+
+        // Gone again: the background fills the whole surface.
+        scene.host.backgroundFrame = nil
+        try scene.settle()
+        #expect(try at(1, 1) == Color.white.premultipliedARGB)
+    }
 }

@@ -106,7 +106,7 @@ final class FrameComposer {
     /// Copies the tree if it changed and, when anything may have changed on screen (the tree,
     /// pending damage, or animations at `time`), composes a frame into a free buffer on the
     /// queue. `completion` runs on the main thread with the frame, painted or not.
-    func compose(_ root: Layer, geometry: SurfaceGeometry, background: Color, time: UInt64, animating: Bool,
+    func compose(_ root: Layer, geometry: SurfaceGeometry, background: SurfaceBackground, time: UInt64, animating: Bool,
                  backend: any SurfaceBackend, loop: MainLoop, tick: Int,
                  completion: @escaping @MainActor (PaintedFrame) -> Void) -> Outcome {
         guard treeIsStale || animating || !pendingDamage.isEmpty, geometry.pixelWidth > 0, geometry.pixelHeight > 0 else {
@@ -183,7 +183,7 @@ final class FrameComposer {
 
     /// The whole tree painted now, on this thread, into a new bitmap, at animation time `time`,
     /// leaving damage tracking alone: what an incrementally painted frame must equal.
-    func paintFullFrame(_ root: Layer, geometry: SurfaceGeometry, background: Color, time: UInt64) -> Bitmap? {
+    func paintFullFrame(_ root: Layer, geometry: SurfaceGeometry, background: SurfaceBackground, time: UInt64) -> Bitmap? {
         guard let bitmap = try? Bitmap(width: geometry.pixelWidth, height: geometry.pixelHeight) else { return nil }
         // The next real frame must still see what changed.
         let copy = RenderTree.copy(root, capacity: tree.nodes.count, consumingChanges: false)

@@ -1,24 +1,63 @@
+/// What shows where no layer draws: a colour over the whole surface, or, for a window drawing
+/// its own frame, a box of it with a shadow around and transparency outside.
+struct SurfaceBackground: Sendable {
+    var color: Color
+    /// The surface, in points.
+    var bounds: Rect
+    /// Where the colour fills, in points; nil for everywhere.
+    var box: Rect? = nil
+    var shadow: Shadow? = nil
+}
+
 /// Paints the damaged part of a flattened layer tree into a surface buffer. Runs on the
 /// composer's queue, never on the main thread.
 enum LayerPainter {
     /// - Parameters:
     ///   - damage: device-pixel rectangles to repaint; nothing outside them is touched.
     ///   - scale: device pixels per point.
-    static func paint(_ items: [DrawItem], damage: DamageRegion, scale: Double, background: Color, into bitmap: Bitmap) {
+    static func paint(_ items: [DrawItem], damage: DamageRegion, scale: Double, background: SurfaceBackground, into bitmap: Bitmap) {
         let canvas = Canvas(bitmap: bitmap)
         // A cross-fade is blended once per frame, not once per damaged rectangle.
         let items = items.map(resolvingFade)
         for area in damage.rects {
             canvas.save()
             canvas.clip(to: area)
-            canvas.clear(background)
-            canvas.scale(x: scale, y: scale)
+            if let box = background.box {
+                canvas.clear(.clear)
+                canvas.scale(x: scale, y: scale)
+                paintFrame(box, of: background, on: canvas)
+            } else {
+                canvas.clear(background.color)
+                canvas.scale(x: scale, y: scale)
+            }
             let areaInPoints = area.scaled(by: 1 / scale)
             for item in items where item.hostBounds.intersects(areaInPoints) {
                 draw(item, on: canvas, scale: scale)
             }
             canvas.restore()
         }
+    }
+
+    /// The background's box with its shadow around it. The shadow is drawn only outside the box,
+    /// band by band, since the box covers the rest: a full repaint does not blur the window's
+    /// whole area twice.
+    private static func paintFrame(_ box: Rect, of background: SurfaceBackground, on canvas: Canvas) {
+        if let shadow = background.shadow {
+            let outer = background.bounds
+            let bands = [
+                Rect(x: outer.minX, y: outer.minY, width: outer.width, height: box.minY - outer.minY),
+                Rect(x: outer.minX, y: box.maxY, width: outer.width, height: outer.maxY - box.maxY),
+                Rect(x: outer.minX, y: box.minY, width: box.minX - outer.minX, height: box.height),
+                Rect(x: box.maxX, y: box.minY, width: outer.maxX - box.maxX, height: box.height),
+            ]
+            for band in bands where band.width > 0 && band.height > 0 {
+                canvas.save()
+                canvas.clip(to: band)
+                canvas.drawShadow(shadow, of: box)
+                canvas.restore()
+            }
+        }
+        canvas.fill(box, color: background.color)
     }
 
     /// An item fading between two contents, drawing their blend instead; one fading in from

@@ -33,6 +33,34 @@ public final class LayerHost {
         }
     }
     private var explicitBackgroundColor: Color?
+    /// Where the background fills when not the whole surface: a box inset from its edges that
+    /// casts a shadow into the margin, transparent outside (a window's frame when it draws its
+    /// own decorations). Nil fills the whole surface.
+    public var backgroundFrame: BackgroundFrame? {
+        didSet { if backgroundFrame != oldValue { backgroundDidChange() } }
+    }
+    /// A box the background fills, `insets` in from the surface's edges, casting `shadow`.
+    public struct BackgroundFrame: Hashable, Sendable {
+        /// From each edge of the surface to the box, in points.
+        public var insets: EdgeInsets
+        /// Cast by the box into the margin around it.
+        public var shadow: Shadow?
+        /// A frame from its parts.
+        public init(insets: EdgeInsets, shadow: Shadow? = nil) {
+            self.insets = insets
+            self.shadow = shadow
+        }
+    }
+
+    /// What composition paints below the layers, for the current geometry.
+    private var surfaceBackground: SurfaceBackground {
+        let bounds = geometry.bounds
+        let box = backgroundFrame.map { frame in
+            Rect(x: frame.insets.left, y: frame.insets.top, width: max(bounds.width - frame.insets.left - frame.insets.right, 0),
+                 height: max(bounds.height - frame.insets.top - frame.insets.bottom, 0))
+        }
+        return SurfaceBackground(color: backgroundColor, bounds: bounds, box: box, shadow: backgroundFrame?.shadow)
+    }
     /// The theme of the layers in this host that pin none (`Layer.themeOverride`). Changing it
     /// calls `themeDidChange()` on each layer whose theme changes, and no other.
     public var theme: Theme = .light {
@@ -250,7 +278,7 @@ public final class LayerHost {
     /// The whole tree painted now, into a new bitmap: what an incrementally painted frame must
     /// equal. For tests.
     package func paintFullFrame() -> Bitmap? {
-        composer.paintFullFrame(rootLayer, geometry: geometry, background: backgroundColor, time: animation.sampleTime)
+        composer.paintFullFrame(rootLayer, geometry: geometry, background: surfaceBackground, time: animation.sampleTime)
     }
 
     // MARK: Displaying ahead of a tick
@@ -348,7 +376,7 @@ public final class LayerHost {
         // A paint that outlived the composition timeout still owns the compose queue: the layers
         // keep their damage until it is back.
         guard !clock.isCompositionOverdue else { return }
-        let outcome = composer.compose(rootLayer, geometry: geometry, background: backgroundColor, time: animation.sampleTime,
+        let outcome = composer.compose(rootLayer, geometry: geometry, background: surfaceBackground, time: animation.sampleTime,
                                        animating: isAnimating, backend: backend, loop: loop,
                                        tick: statistics.ticks) { [weak self] frame in self?.finishComposition(frame) }
         switch outcome {
