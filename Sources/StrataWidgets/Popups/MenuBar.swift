@@ -35,7 +35,12 @@ open class MenuBar: Layer {
     }
     /// The fonts the titles are drawn with (the shared library until set), as a test pins them.
     public var fontLibrary = FontLibrary.shared {
-        didSet { for title in titles { title.label.fontLibrary = fontLibrary } }
+        didSet {
+            for title in titles { title.label.fontLibrary = fontLibrary }
+            // Other fonts, other widths.
+            invalidateMeasurement()
+            setNeedsLayout()
+        }
     }
 
     /// The bar's height.
@@ -226,8 +231,13 @@ private final class Title: Layer {
 
     func update(theme: Theme, isOpen: Bool, isHovered: Bool, showsMnemonic: Bool) {
         let colors = theme.colors
-        backgroundColor = isOpen ? colors.accent : isHovered && isEnabled ? colors.hoverShade : nil
+        backgroundColor = isOpen ? colors.accent : isHovered && isEnabled ? colors.disabledFill : nil
         let color = !isEnabled ? colors.disabledText : isOpen ? colors.onAccent : colors.text
-        label.attributedText = parsed.attributed(font: theme.fonts.body, color: color, underlined: showsMnemonic)
+        let text = parsed.attributed(font: theme.fonts.body, color: color, underlined: showsMnemonic)
+        guard text != label.attributedText else { return }
+        label.attributedText = text
+        // An underline is ink too: measured again, so it never cuts the title short.
+        setNeedsLayout()
+        superlayer?.setNeedsLayout()
     }
 }

@@ -302,8 +302,9 @@ private final class Row: Layer {
         mark.frame = Rect(x: 8, y: y, width: Self.leading - 8, height: titleHeight)
         if let icon, let font = rowTheme?.fonts.body {
             // As tall as the text's letters, centred on the row, in whole points.
-            let side = min(font.size.rounded() + 2, Self.leading - 8)
-            icon.frame = Rect(x: (8 + (Self.leading - 8 - side) / 2).rounded(.down), y: ((size.height - side) / 2).rounded(.down),
+            let side = min(font.size.rounded() + 2, Self.leading - 10)
+            // At the column's start, leaving a gap before the title.
+            icon.frame = Rect(x: 5, y: ((size.height - side) / 2).rounded(.down),
                               width: side, height: side)
         }
         trailing.frame = Rect(x: size.width - Self.trailingPadding - trailingWidth, y: y, width: trailingWidth, height: titleHeight)
