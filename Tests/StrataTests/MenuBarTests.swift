@@ -122,6 +122,16 @@ struct MenuBarTests {
         #expect(shown.menus.count == 2)
     }
 
+    @Test func newMenusReplaceTheTitlesAndAnOpenOneOutOfRangeIsForgotten() throws {
+        let (scene, bar, _) = try scene()
+        bar.open(3, byKeyboard: false)
+        bar.menus = [Menu(title: "_Only", items: [])]
+        try scene.settle()
+        #expect(bar.openIndex == nil)
+        let frame = try #require(bar.frame(ofTitle: 0))
+        #expect(frame.width > 2 * MenuBar.titlePadding && bar.frame(ofTitle: 1) == nil)
+    }
+
     @Test func aDisabledTitleNeverOpens() throws {
         let (scene, bar, shown) = try scene()
         scene.host.input.post(.pointerMoved(try center(of: 2, in: bar)))

@@ -180,6 +180,11 @@ open class MenuBar: Layer {
     // MARK: Titles
 
     private func rebuildTitles() {
+        // New items under the same titles (a toggle's new state) keep the titles as drawn: made
+        // again, they would show blank until their labels drew.
+        let same = titles.count == menus.count
+            && zip(titles, menus).allSatisfy { $0.parsed == $1.parsedTitle && $0.isEnabled == $1.isEnabled }
+        guard !same else { return }
         for title in titles { title.removeFromSuperlayer() }
         titles = menus.map { Title(menu: $0) }
         for title in titles {
@@ -205,8 +210,8 @@ open class MenuBar: Layer {
 @MainActor
 private final class Title: Layer {
     let label: Label
-    private let parsed: MnemonicTitle
-    private let isEnabled: Bool
+    let parsed: MnemonicTitle
+    let isEnabled: Bool
 
     init(menu: Menu) {
         parsed = menu.parsedTitle
