@@ -212,3 +212,36 @@ extension InputEndToEnd {
                 "the menu left the text as it was")
     }
 }
+
+/// The gallery's menu bar through sway's seat: Alt with a title's mnemonic opens its menu, and a
+/// mnemonic letter chooses from it.
+extension InputEndToEnd {
+    @Test func altWithAMnemonicOpensABarMenuAndALetterChoosesFromIt() throws {
+        let gallery = try startGallery()
+        let bar = try gallery.part("menubar")
+        let keymap = try #require(gallery.input.keymap)
+        // Away from the bar, so no title is hovered.
+        let key = try gallery.part("key")
+        try gallery.input.move(to: key.centre.x, key.centre.y)
+        _ = try firstPicture(of: gallery, name: "menubar-before")
+        // Below View (the third title, past about 100 points of File and Edit): the menu's first
+        // row, highlighted as a menu opened from the keyboard starts.
+        let probe = (x: Int(bar.x) + 110, y: Int(bar.y + bar.height) + 20)
+        let (alt, v, l): (UInt32, UInt32, UInt32) = (56, 47, 38)
+        try gallery.input.key(alt, pressed: true)
+        try gallery.input.modifiers(depressed: keymap.altMask)
+        try gallery.input.tap(v)
+        try gallery.input.modifiers()
+        try gallery.input.key(alt, pressed: false)
+        _ = try screen(until: { $0.pixel(x: probe.x, y: probe.y) == 0xFF25_63EB }, name: "menubar-view-open")
+        // "l" is Large Title's mnemonic: chosen without Alt, and the menu closes.
+        try gallery.input.tap(l)
+        try gallery.process.waitForLine { $0 == "gallery: menu chose=large-title isOn=true" }
+        _ = try screen(until: { $0.pixel(x: probe.x, y: probe.y) != 0xFF25_63EB }, name: "menubar-chosen")
+        // The toggle rebuilt the bar's menus: its titles show again (dark text across its middle).
+        let row = Int(bar.y + bar.height / 2)
+        _ = try screen(until: { shot in
+            (Int(bar.x)..<Int(bar.x) + 200).contains { shot.pixel(x: $0, y: row) & 0xFF < 0x60 }
+        }, name: "menubar-titles-back")
+    }
+}

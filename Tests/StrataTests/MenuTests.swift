@@ -24,6 +24,17 @@ struct MenuTests {
 
     @MainActor final class Log { var events: [String] = [] }
 
+    /// A 64-pixel picture with fine detail: a blue disc on a ring, which a single bilinear step
+    /// down to 16 pixels would break up.
+    private static func icon() throws -> Bitmap {
+        let bitmap = try Bitmap(width: 64, height: 64)
+        let canvas = Canvas(bitmap: bitmap)
+        canvas.fill(Rect(x: 0, y: 0, width: 64, height: 64), color: Color(rgb: 0xFF9F0A), cornerRadius: 32)
+        canvas.fill(Rect(x: 6, y: 6, width: 52, height: 52), color: .white, cornerRadius: 26)
+        canvas.fill(Rect(x: 14, y: 14, width: 36, height: 36), color: Color(rgb: 0x0A84FF), cornerRadius: 18)
+        return bitmap
+    }
+
     private func key(_ keysym: Keysym, text: String = "", modifiers: KeyModifiers = []) -> KeyEvent {
         KeyEvent(key: KeyInput(keysym: keysym, state: .pressed, text: text, modifiers: modifiers), time: 0)
     }
@@ -198,12 +209,18 @@ struct MenuTests {
     @Test(arguments: [1.0, 2.0])
     func aMenuWithEveryKindOfRowMatchesItsGolden(scale: Double) throws {
         let scene = HeadlessScene(width: 280, height: 240, scale: scale, background: Color(rgb: 0xEDEDF2))
-        let view = MenuView(menu: Self.menu(Log()))
+        // Opened from the keyboard, so mnemonics are underlined; an item with an icon in the
+        // leading column, drawn from a bigger picture.
+        var menu = Self.menu(Log())
+        menu.items.insert(.action("_Open…", shortcut: "Ctrl+O", icon: try Self.icon()) {}, at: 0)
+        menu.items[1].title = "Cu_t"
+        menu.presentation.byKeyboard = true
+        let view = MenuView(menu: menu)
         view.fontLibrary = try FontLibrary(files: ["/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf"])
         view.frame = Rect(origin: Point(x: 28, y: 24), size: view.preferredSize)
         // The shadow a menu's popup casts (`Popup`'s content layer carries it there).
         view.shadow = Theme.light.metrics.popupShadow
-        view.highlight(1)
+        view.highlight(2)
         scene.root.addSublayer(view)
         try scene.settle()
         let frame = try #require(scene.backend.presentedBitmap)

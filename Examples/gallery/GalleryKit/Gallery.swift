@@ -129,10 +129,11 @@ public enum Gallery {
     }
 }
 
-/// The gallery's controls and their layout spec: a title, buttons, a toggle, a slider, a key
-/// label, a hover card, a scroll pad, a form, a hint with links and a note.
+/// The gallery's controls and their layout spec: a menu bar, a title, buttons, a toggle, a slider,
+/// a key label, a hover card, a scroll pad, a form, a hint with links and a note.
 @MainActor
 public final class GalleryContent: Layer {
+    let menuBar = MenuBar(menus: [])
     let title = Label(text: "Controls", font: Font(size: 22, weight: .bold), color: Color(rgb: 0x1C1C1E))
     let counter = Button(title: "Clicked 0 times")
     let reset = Button(title: "Reset")
@@ -189,7 +190,8 @@ public final class GalleryContent: Layer {
         hint.onLinkActivated = { link, _ in report("link target=\(link.target)") }
         // Its text can be selected and copied, as GTK's selectable labels; the links stay tappable.
         hint.isSelectable = true
-        for layer in [title, counter, reset, disabled, size, toggle, toggleLabel, slider, sliderLabel, keyLabel, hover, pad, name, password,
+        menuBar.menus = barMenus(report: report)
+        for layer in [menuBar, title, counter, reset, disabled, size, toggle, toggleLabel, slider, sliderLabel, keyLabel, hover, pad, name, password,
                       search, hint, note] as [Layer] {
             addSublayer(layer)
         }
@@ -243,17 +245,67 @@ public final class GalleryContent: Layer {
         pad.contextMenu = hover.contextMenu
     }
 
+    /// Whether the title shows large: the View menu's toggle.
+    private var largeTitle = false
+
+    /// File, Edit, View and Help, each with a mnemonic: Alt+F, Alt+E, Alt+V, Alt+H (or F10).
+    private func barMenus(report: @escaping Gallery.Report) -> [Menu] {
+        [
+            Menu(title: "_File", items: [
+                .action("_Reset Counter") { [unowned self] in
+                    clicks = 0
+                    counter.title = "Clicked 0 times"
+                    report("menu chose=reset")
+                },
+                .action("_Clear Note") { [unowned self] in
+                    note.text = ""
+                    report("menu chose=clear-note")
+                },
+            ]),
+            Menu(title: "_Edit", items: [
+                .action("_Find…", shortcut: "Ctrl+F") { [unowned self] in
+                    _ = search.becomeFocused()
+                    report("menu chose=find")
+                },
+            ]),
+            Menu(title: "_View", items: [
+                .toggle("_Large Title", isOn: largeTitle) { [unowned self] in
+                    largeTitle.toggle()
+                    title.font = Font(size: largeTitle ? 30 : 22, weight: .bold)
+                    // Menus are values: the bar shows the toggle's new state from now on.
+                    menuBar.menus = barMenus(report: report)
+                    report("menu chose=large-title isOn=\(largeTitle)")
+                },
+            ]),
+            Menu(title: "_Help", items: [
+                .action("_About Strata…") { [unowned self] in
+                    report("menu chose=about")
+                    onAbout?()
+                },
+            ]),
+        ]
+    }
+
     /// Draws every text with `library`, as golden tests pin their fonts.
     public func useFonts(_ library: FontLibrary) {
+        menuBar.fontLibrary = library
         for label in [title, toggleLabel, sliderLabel, keyLabel, hint, hover.caption, pad.caption] { label.fontLibrary = library }
         for button in [counter, reset, disabled, size] { button.fontLibrary = library }
         for field in [name, password, search] { field.fontLibrary = library }
         note.fontLibrary = library
     }
 
-    /// The whole window as one spec: rows of controls in a column; nothing is placed by hand.
+    /// The whole window as one spec: the menu bar across the top, then rows of controls in a
+    /// column; nothing is placed by hand.
     public override func layoutSpec() -> LayoutSpec? {
-        .inset(EdgeInsets(all: 20), .stack(.vertical, spacing: 14, alignItems: .stretch, [
+        .stack(.vertical, alignItems: .stretch, [
+            .layer(menuBar),
+            controlsSpec.flex(grow: 1, shrink: 1),
+        ])
+    }
+
+    private var controlsSpec: LayoutSpec {
+        .inset(EdgeInsets(top: 8, left: 20, bottom: 20, right: 20), .stack(.vertical, spacing: 14, alignItems: .stretch, [
             .layer(title),
             .stack(.horizontal, spacing: 12, [.layer(counter).frame(minWidth: 180), .layer(reset), .layer(disabled), .layer(size)]),
             .stack(.horizontal, spacing: 12, alignItems: .center, [
@@ -270,7 +322,7 @@ public final class GalleryContent: Layer {
 
     /// Where each part is, in surface points, for the end-to-end tests.
     func placedParts() -> String {
-        let parts: [(String, Layer)] = [("counter", counter), ("reset", reset), ("size", size), ("toggle", toggle), ("slider", slider),
+        let parts: [(String, Layer)] = [("menubar", menuBar), ("counter", counter), ("reset", reset), ("size", size), ("toggle", toggle), ("slider", slider),
                                          ("key", keyLabel), ("hover", hover), ("pad", pad), ("name", name), ("password", password),
                                          ("search", search), ("note", note), ("hint", hint)]
         var placed = parts.map { name, layer in

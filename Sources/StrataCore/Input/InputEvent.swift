@@ -259,6 +259,10 @@ public struct Keysym: RawRepresentable, Hashable, Sendable {
     public static let shiftLeft = Keysym(rawValue: 0xFFE1)
     /// Left Control.
     public static let controlLeft = Keysym(rawValue: 0xFFE3)
+    /// Left Alt: held, it shows mnemonics.
+    public static let altLeft = Keysym(rawValue: 0xFFE9)
+    /// Right Alt (on layouts where it is not AltGr).
+    public static let altRight = Keysym(rawValue: 0xFFEA)
     /// No symbol.
     public static let none = Keysym(rawValue: 0)
 

@@ -53,7 +53,12 @@ public final class InputRouter {
     /// Whether the surface has the seat's keyboard focus.
     public private(set) var hasKeyboardFocus = false
     /// The modifiers last reported.
-    public private(set) var modifiers: KeyModifiers = []
+    public private(set) var modifiers: KeyModifiers = [] {
+        didSet {
+            guard modifiers != oldValue else { return }
+            for watcher in keyWatchers where watcher.layer.flatMap(attached) != nil { watcher.onModifiers(modifiers) }
+        }
+    }
     /// Where the pointer is, in surface points, while it is over the surface.
     public private(set) var pointerLocation: Point?
     /// The cursor the hovered layer asks for.
@@ -585,6 +590,25 @@ public final class InputRouter {
 
     // MARK: Keys
 
+    /// Lets `layer` see every key press before the focused layer does, wherever the focus is,
+    /// and each change of the held modifiers: a menu bar's F10 and Alt mnemonics, which GTK's
+    /// window handles for its menu bar ahead of the focused widget. `onKey` returns whether it
+    /// took the key (it then goes no further); it should take only keys that are its own.
+    /// Nothing is called while `layer` is in another tree, and nothing once it is gone.
+    public func watchKeys(for layer: Layer, onKey: @escaping (KeyEvent) -> Bool,
+                          onModifiers: @escaping (KeyModifiers) -> Void) {
+        keyWatchers.removeAll { $0.layer == nil || $0.layer === layer }
+        keyWatchers.append(KeyWatcher(layer: layer, onKey: onKey, onModifiers: onModifiers))
+    }
+
+    private struct KeyWatcher {
+        weak var layer: Layer?
+        let onKey: (KeyEvent) -> Bool
+        let onModifiers: (KeyModifiers) -> Void
+    }
+
+    private var keyWatchers: [KeyWatcher] = []
+
     private func keyEvent(_ key: KeyInput, time: UInt32) {
         dropFocusIfUnreachable()
         let event = KeyEvent(key: key, time: time)
@@ -592,6 +616,10 @@ public final class InputRouter {
         if key.state == .released {
             bubble(from: start) { $0.keyReleased(event) }
             return
+        }
+        for watcher in keyWatchers {
+            guard let layer = watcher.layer.flatMap(attached), !layer.isHidden else { continue }
+            if watcher.onKey(event) { return }
         }
         let handled = bubble(from: start) { layer in
             if layer.keyPressed(event) { return true }

@@ -105,6 +105,8 @@ public final class MenuPopup {
             parentMenu.submenu = nil
             parentMenu.submenuRow = nil
         }
+        // The root's presenter (a menu bar) follows the whole menu; a submenu closing is its own.
+        if parentMenu == nil { view.menu.presentation.onClose?() }
         onDismiss?()
     }
 }

@@ -58,7 +58,8 @@ open class DropDown: Button {
     /// The menu of options: each a toggle, on for the chosen one.
     public var menu: Menu {
         Menu(options.indices.map { index in
-            .toggle(options[index], isOn: index == selectedIndex) { [weak self] in self?.choose(index) }
+            // Options are data, not labels: an underscore in one is shown, not a mnemonic.
+            .toggle(MnemonicTitle.escaping(options[index]), isOn: index == selectedIndex) { [weak self] in self?.choose(index) }
         })
     }
 

@@ -9,9 +9,14 @@ import StrataRender
 /// The pointer highlights the row under it and a release on a row chooses it (so a press can
 /// open a menu and the release choose from it). Keys, with the view focused: Up and Down move
 /// the highlight (wrapping, skipping what cannot be chosen), Home and End go to the ends,
-/// Enter and Space choose, Right opens a submenu, Left and Escape close the menu, and a letter
-/// highlights the next row whose title starts with it (type-ahead). What choosing does is the
-/// presenter's: `onChoose`, `onOpenSubmenu` and `onClose`. Main actor only.
+/// Enter and Space choose, Right opens a submenu, Left and Escape close the menu. A letter, with
+/// or without Alt, chooses the row whose mnemonic it is (`"_Open"`; several rows with one
+/// mnemonic are highlighted in turn instead), else highlights the next row whose title starts
+/// with it (type-ahead). Mnemonics are underlined while Alt is held, and throughout in a menu
+/// opened from the keyboard. In a menu bar's menu (`MenuPresentation.onMoveAcross`), Left and
+/// Right on a row with no submenu go to the neighbouring menu. A row's icon sits in the leading
+/// column, at the text's size. What choosing does is the presenter's: `onChoose`,
+/// `onOpenSubmenu` and `onClose`. Main actor only.
 @MainActor
 public final class MenuView: Layer {
     /// What the view shows.
@@ -44,9 +49,17 @@ public final class MenuView: Layer {
     /// The space between a row and the menu's sides.
     nonisolated static let rowInset = 5.0
 
+    /// Whether mnemonics are underlined: while Alt is held, and throughout after the menu was
+    /// opened from the keyboard.
+    public var showsMnemonics: Bool { menu.presentation.byKeyboard || isAltHeld }
+    private var isAltHeld = false {
+        didSet { if isAltHeld != oldValue { for row in rows { row.showsMnemonic = showsMnemonics } } }
+    }
+
     private var rows: [Row] = []
 
-    /// A view of `menu`'s items.
+    /// A view of `menu`'s items; a menu opened from the keyboard starts with its first row
+    /// highlighted.
     public init(menu: Menu) {
         self.menu = menu
         super.init()
@@ -54,10 +67,12 @@ public final class MenuView: Layer {
         clipsToBounds = true
         for item in menu.items {
             let row = Row(item: item)
+            row.showsMnemonic = menu.presentation.byKeyboard
             rows.append(row)
             addSublayer(row)
         }
         themeDidChange()
+        if menu.presentation.byKeyboard { highlight(rows.indices.first { rows[$0].item.isSelectable }) }
     }
 
     /// The size the menu takes: its widest row, and every row's height.
@@ -142,13 +157,41 @@ public final class MenuView: Layer {
         case .end: highlight(rows.indices.last { rows[$0].item.isSelectable })
         case .return, .keypadEnter, .space: chooseHighlighted(byKeyboard: true)
         case .right:
-            guard let index = highlightedIndex, case .submenu = rows[index].item.kind else { return true }
+            guard let index = highlightedIndex, case .submenu = rows[index].item.kind else {
+                menu.presentation.onMoveAcross?(.next)
+                return true
+            }
             onOpenSubmenu?(index, true)
-        case .left, .escape: onClose?()
+        case .left:
+            if let move = menu.presentation.onMoveAcross { move(.previous) } else { onClose?() }
+        case .escape: onClose?()
+        case .altLeft, .altRight:
+            isAltHeld = true
+            return false
         default:
-            guard event.modifiers.isDisjoint(with: [.control, .alt, .logo]), let first = event.text.first,
-                  !first.isWhitespace else { return false }
+            guard event.modifiers.isDisjoint(with: [.control, .logo]) else { return false }
+            if chooseByMnemonic(event.key) { return true }
+            guard !event.modifiers.contains(.alt), let first = event.text.first, !first.isWhitespace else { return false }
             typeAhead(String(first))
+        }
+        return true
+    }
+
+    public override func keyReleased(_ event: KeyEvent) -> Bool {
+        if event.keysym == .altLeft || event.keysym == .altRight { isAltHeld = false }
+        return false
+    }
+
+    /// Chooses the one selectable row whose mnemonic `key` types, or highlights the next of
+    /// several (GTK's rule, so none is chosen by surprise); returns whether any row has it.
+    private func chooseByMnemonic(_ key: KeyInput) -> Bool {
+        let matching = rows.indices.filter { rows[$0].item.isSelectable && key.matches(mnemonic: rows[$0].item.parsedTitle.mnemonic) }
+        guard let first = matching.first else { return false }
+        if matching.count == 1 {
+            highlight(first)
+            chooseHighlighted(byKeyboard: true)
+        } else {
+            highlight(matching.first { $0 > (highlightedIndex ?? -1) } ?? first)
         }
         return true
     }
@@ -175,7 +218,7 @@ public final class MenuView: Layer {
         for offset in 0..<count {
             let index = (start + offset) % count
             let row = rows[index]
-            if row.item.isSelectable, row.item.title.lowercased().hasPrefix(prefix.lowercased()) {
+            if row.item.isSelectable, row.item.parsedTitle.text.lowercased().hasPrefix(prefix.lowercased()) {
                 highlight(index)
                 return
             }
@@ -190,13 +233,17 @@ private final class Row: Layer {
     private let title: Label
     private let trailing: Label
     private let mark: Label
+    private let icon: IconLayer?
     private let line = Layer()
-    private var colors: Theme.Colors?
+    private var rowTheme: Theme?
+
+    /// Whether the title's mnemonic is underlined.
+    var showsMnemonic = false { didSet { if showsMnemonic != oldValue { restyleTitle() } } }
 
     /// Space before the title (where the check mark goes) and after the trailing text.
     static let leading = 28.0, trailingPadding = 10.0, gap = 24.0
 
-    var isHighlighted = false { didSet { if let colors { applyColors(colors) } } }
+    var isHighlighted = false { didSet { if let rowTheme { applyColors(rowTheme.colors) } } }
 
     var height: Double {
         if case .separator = item.kind { return MenuView.separatorHeight }
@@ -205,7 +252,7 @@ private final class Row: Layer {
 
     init(item: MenuItem) {
         self.item = item
-        title = Label(text: item.title)
+        title = Label(text: item.parsedTitle.text)
         var trailingText = item.shortcut ?? ""
         var markText = ""
         switch item.kind {
@@ -215,6 +262,8 @@ private final class Row: Layer {
         }
         trailing = Label(text: trailingText)
         mark = Label(text: markText)
+        // The leading column holds the icon, or a toggle's check mark while it is on.
+        icon = item.icon.flatMap { markText.isEmpty ? IconLayer(image: $0) : nil }
         super.init()
         cornerRadius = 5
         // A menu must appear whole, in its first frame, as it opens under the pointer: its few
@@ -225,6 +274,7 @@ private final class Row: Layer {
         } else {
             title.numberOfLines = 1
             for label in [mark, title, trailing] { addSublayer(label) }
+            if let icon { addSublayer(icon) }
         }
     }
 
@@ -250,22 +300,40 @@ private final class Row: Layer {
         let titleHeight = title.measurer()(range).height
         let y = ((size.height - titleHeight) / 2).rounded()
         mark.frame = Rect(x: 8, y: y, width: Self.leading - 8, height: titleHeight)
+        if let icon, let font = rowTheme?.fonts.body {
+            // As tall as the text's letters, centred on the row, in whole points.
+            let side = min(font.size.rounded() + 2, Self.leading - 10)
+            // At the column's start, leaving a gap before the title.
+            icon.frame = Rect(x: 5, y: ((size.height - side) / 2).rounded(.down),
+                              width: side, height: side)
+        }
         trailing.frame = Rect(x: size.width - Self.trailingPadding - trailingWidth, y: y, width: trailingWidth, height: titleHeight)
         title.frame = Rect(x: Self.leading, y: y, width: max(trailing.frame.minX - Self.leading, 0), height: titleHeight)
     }
 
     func apply(_ theme: Theme) {
-        colors = theme.colors
+        rowTheme = theme
         for label in [mark, title, trailing] { label.font = theme.fonts.body }
         applyColors(theme.colors)
+        setNeedsLayout()
     }
 
     private func applyColors(_ colors: Theme.Colors) {
         line.backgroundColor = colors.fieldBorder
         backgroundColor = isHighlighted ? colors.accent : nil
-        let text = !item.isEnabled ? colors.disabledText : isHighlighted ? colors.onAccent : colors.text
-        title.textColor = text
-        mark.textColor = text
+        mark.textColor = textColor(colors)
         trailing.textColor = !item.isEnabled ? colors.disabledText : isHighlighted ? colors.onAccent : colors.secondaryText
+        icon?.opacity = item.isEnabled ? 1 : 0.5
+        restyleTitle()
+    }
+
+    private func textColor(_ colors: Theme.Colors) -> Color {
+        !item.isEnabled ? colors.disabledText : isHighlighted ? colors.onAccent : colors.text
+    }
+
+    /// The title in the row's colour, its mnemonic underlined while shown.
+    private func restyleTitle() {
+        guard let theme = rowTheme else { return }
+        title.attributedText = item.parsedTitle.attributed(font: theme.fonts.body, color: textColor(theme.colors), underlined: showsMnemonic)
     }
 }

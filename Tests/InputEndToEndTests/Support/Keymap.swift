@@ -13,6 +13,8 @@ final class Keymap {
     let shiftMask: UInt32
     /// The `Control` modifier's bit.
     let controlMask: UInt32
+    /// The `Mod1` (Alt) modifier's bit.
+    let altMask: UInt32
     /// Character → evdev key code (xkb's code minus 8) and whether Shift is held for it.
     private let keys: [Character: (code: UInt32, shifted: Bool)]
 
@@ -37,6 +39,8 @@ final class Keymap {
         free(raw)
         let shift = xkb_keymap_mod_get_index(keymap, "Shift")
         shiftMask = shift == XKB_MOD_INVALID ? 0 : 1 << shift
+        let alt = xkb_keymap_mod_get_index(keymap, "Mod1")
+        altMask = alt == XKB_MOD_INVALID ? 0 : 1 << alt
         let control = xkb_keymap_mod_get_index(keymap, "Control")
         controlMask = control == XKB_MOD_INVALID ? 0 : 1 << control
         keys = Self.characters(in: keymap)
