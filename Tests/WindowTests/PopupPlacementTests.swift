@@ -200,6 +200,27 @@ struct PopupPlacementTests {
         #expect(server.observed.popupsDone.isEmpty && !popup.isDismissed)
     }
 
+    /// A menu opened from a key takes its grab with the key press's serial, which the scripted
+    /// shell accepts only because a seat sent it with a press (not with `enter`).
+    @Test func aGrabFromAKeyPressUsesThatKeysSerial() throws {
+        let server = try TestCompositor()
+        server.installShell()
+        let keys = server.addKeyboardSeat(version: 7, keymap: .text(usKeymap))
+        let session = try WaylandSession.connect(to: server.socketPath, loop: MainLoop())
+        let window = try Window(session: session, title: "keys", size: Size(width: 200, height: 100))
+        try session.run(until: { server.observed.toplevels == 1 && keys.observed.keyboardsCreated == 1 })
+        server.configureToplevels()
+        try session.run(until: { window.isConfigured })
+        keys.enter(surface: window.surface.id)
+        keys.key(30, state: 1, time: 5)
+        try session.connection.roundtrip()
+        let menu = try Popup(parent: window, anchor: Rect(x: 10, y: 10, width: 40, height: 20), size: Size(width: 60, height: 30))
+        try session.run(until: { menu.isConfigured })
+        try session.connection.roundtrip()
+        #expect(server.observed.popups.last?.grabSerial != nil)
+        #expect(server.observed.popupsDone.isEmpty && !menu.isDismissed)
+    }
+
     /// What weston does, and the protocol asks, for a grab it refuses: `popup_done` at once.
     /// The window goes on, and the next popup opened from a fresh press works.
     @Test func aRefusedGrabDismissesThePopupAndTheWindowGoesOn() throws {
