@@ -393,7 +393,11 @@ final class ScriptedShell {
             if let surface = surface(resource), surface.xdgSurface != nil || surface.toplevel != nil || surface.popup != nil {
                 observations.withLock { $0.surfacesDestroyedBeforeRole += 1 }
             }
-            if let surface = surface(resource) { parentGoing(surface) }
+            if let surface = surface(resource) {
+                parentGoing(surface)
+                // Its popup is gone with it, whatever the client does with the popup object.
+                if surface.popup != nil { popupGone(surface) }
+            }
             surfaces.removeAll { $0.resource == resource }
             wl_resource_destroy(resource)
         case (.surface, 1):
