@@ -17,7 +17,7 @@ extension TestCompositor {
     /// everything after that is up to the test, through the returned script.
     public func addKeyboardSeat(version: Int32, keymap: TestKeymap?,
                                 repeatInfo: (rate: Int32, delay: Int32)? = nil) -> KeyboardSeatScript {
-        let seat = SeatBox(KeyboardSeat(keymap: keymap, repeatInfo: repeatInfo))
+        let seat = SeatBox(KeyboardSeat(keymap: keymap, repeatInfo: repeatInfo, inputSerials: inputSerials))
         run { state in
             state.keepAlive(seat)
             seat.use { $0.advertise(on: state.display, version: version) }
@@ -168,8 +168,11 @@ private final class KeyboardSeat: ResourceServer {
     private var keyboards: [OpaquePointer] = []
     private var serial: UInt32 = 1
     private var thread: pthread_t?
+    /// The compositor's record of press serials, which its shell accepts popup grabs with.
+    private let inputSerials: Locked<Set<UInt32>>
 
-    init(keymap: TestKeymap?, repeatInfo: (rate: Int32, delay: Int32)?) {
+    init(keymap: TestKeymap?, repeatInfo: (rate: Int32, delay: Int32)?, inputSerials: Locked<Set<UInt32>>) {
+        self.inputSerials = inputSerials
         self.keymap = keymap
         self.repeatInfo = repeatInfo
     }
@@ -265,7 +268,9 @@ private final class KeyboardSeat: ResourceServer {
 
     func key(_ key: UInt32, state: UInt32, time: UInt32) {
         for keyboard in keyboards {
-            var arguments = [wl_argument(u: nextSerial()), wl_argument(u: time), wl_argument(u: key), wl_argument(u: state)]
+            let serial = nextSerial()
+            if state == 1 { inputSerials.withLock { _ = $0.insert(serial) } }
+            var arguments = [wl_argument(u: serial), wl_argument(u: time), wl_argument(u: key), wl_argument(u: state)]
             wl_resource_post_event_array(keyboard, 3, &arguments)
         }
     }

@@ -106,7 +106,8 @@ public final class ScriptedSeat: Sendable {
     fileprivate init(compositor: TestCompositor, name: String, version: Int32, capabilities: WlSeat.Capability,
                      gesturesVersion: Int32?) {
         self.compositor = compositor
-        server = PointerSeatServer(name: name, version: version, capabilities: capabilities, gesturesVersion: gesturesVersion)
+        server = PointerSeatServer(name: name, version: version, capabilities: capabilities, gesturesVersion: gesturesVersion,
+                                   inputSerials: compositor.inputSerials)
     }
 
     /// Sends `capabilities` to every bound seat.
@@ -155,7 +156,12 @@ private final class PointerSeatServer: ResourceServer, @unchecked Sendable {
     private var global: OpaquePointer?
     private var resources: [(kind: Kind, resource: OpaquePointer)] = []
 
-    init(name: String, version: Int32, capabilities: WlSeat.Capability, gesturesVersion: Int32?) {
+    /// The compositor's record of press serials, which its shell accepts popup grabs with.
+    private let inputSerials: Locked<Set<UInt32>>
+
+    init(name: String, version: Int32, capabilities: WlSeat.Capability, gesturesVersion: Int32?,
+         inputSerials: Locked<Set<UInt32>>) {
+        self.inputSerials = inputSerials
         self.name = name
         self.version = version
         self.capabilities = capabilities
@@ -221,6 +227,7 @@ private final class PointerSeatServer: ResourceServer, @unchecked Sendable {
                 case let .motion(time, x, y):
                     post(resource, 2, [wl_argument(u: time), fixed(x), fixed(y)])
                 case let .button(serial, time, button, state):
+                    if state == 1 { inputSerials.withLock { _ = $0.insert(serial) } }
                     post(resource, 3, [wl_argument(u: serial), wl_argument(u: time), wl_argument(u: button), wl_argument(u: state)])
                 case let .axis(time, axis, value):
                     post(resource, 4, [wl_argument(u: time), wl_argument(u: axis), fixed(value)])
@@ -251,6 +258,7 @@ private final class PointerSeatServer: ResourceServer, @unchecked Sendable {
                 switch event {
                 case let .down(serial, time, surface, id, x, y):
                     guard let surface = surfaceResource(surface, of: resource) else { continue }
+                    inputSerials.withLock { _ = $0.insert(serial) }
                     post(resource, 0, [wl_argument(u: serial), wl_argument(u: time), wl_argument(o: surface), wl_argument(i: id),
                                        fixed(x), fixed(y)])
                 case let .up(serial, time, id):

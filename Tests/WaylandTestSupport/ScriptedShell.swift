@@ -45,6 +45,41 @@ public struct ShellObservations: Sendable {
     /// The pixels of the last buffer committed, once `captureFrames()` was called: what the
     /// compositor would show.
     public var lastFrame: TestFrame?
+
+    /// Every `xdg_positioner` request, in order, from every positioner.
+    public var positionerRequests: [PositionerRequest] = []
+    /// Every popup made, in order of `get_popup`.
+    public var popups: [PopupObservation] = []
+    /// Popups made and not yet destroyed.
+    public var livePopups = 0
+    /// `popup_done` events sent, by the popup's surface id, in order.
+    public var popupsDone: [UInt32] = []
+    /// `xdg_popup.destroy` while a popup opened from it was still there: the protocol error
+    /// `not_the_topmost_popup` in a strict compositor.
+    public var popupsDestroyedBeforeChildren = 0
+    /// An `xdg_surface` or `wl_surface` destroyed while a popup opened from it was still there.
+    public var parentsDestroyedBeforePopups = 0
+    /// The last `xdg_surface.set_window_geometry` of each surface, by the surface's id.
+    public var windowGeometries: [UInt32: ShellRect] = [:]
+    /// Protocol errors the shell sent, as `interface: code`.
+    public var protocolErrors: [String] = []
+}
+
+/// One popup as the scripted shell saw it.
+public struct PopupObservation: Sendable {
+    /// The client's ids of the popup's surface and of its parent's surface (0 for none).
+    public var surface: UInt32
+    public var parent: UInt32
+    /// The positioner's rules: those of `get_popup`, then of the last `reposition`.
+    public var rules: PositionerRules
+    /// The position and size last configured, relative to the parent's window geometry.
+    public var placement: ShellRect?
+    /// The serial of its `grab`, if it asked for one.
+    public var grabSerial: UInt32?
+    /// The tokens of its `reposition` requests, in order.
+    public var repositionTokens: [UInt32] = []
+    /// Whether it still exists.
+    public var isLive = true
 }
 
 /// A committed shm buffer's pixels, as `0xAARRGGBB` values row by row.
@@ -79,8 +114,8 @@ extension TestCompositor {
     /// Serves `wl_compositor` (v4), `wl_shm` and `xdg_wm_base` (v3), with everything the client
     /// does recorded in `observations` and the compositor's side done only when a test says.
     public func installShell(releasing policy: ReleasePolicy = .whenReplaced) {
-        let observations = self.observations
-        run { $0.installShell(policy: policy, observations: observations) }
+        let observations = self.observations, inputSerials = self.inputSerials
+        run { $0.installShell(policy: policy, observations: observations, inputSerials: inputSerials) }
     }
 
     /// Sends `configure` to every toplevel: a size (0 lets the client choose) and `states`, raw
@@ -127,21 +162,64 @@ extension TestCompositor {
     public func offerFractionalScale() { run { $0.shell?.offerFractionalScale() } }
     /// Sends `wp_fractional_scale_v1.preferred_scale` (`scale`/120) to every surface that asked.
     public func sendPreferredScale(_ scale: UInt32) { run { $0.shell?.sendPreferredScale(scale) } }
+
+    /// How the shell answers `xdg_popup.grab` with a serial no scripted seat sent with a press
+    /// (see `forgetInputSerials()`). A grab after the popup is mapped always gets the protocol
+    /// error `invalid_grab`, as the protocol says.
+    public enum PopupGrabAnswer: Sendable {
+        /// `popup_done` at once: what the protocol text asks ("if the compositor denies the
+        /// grab, the popup will be immediately dismissed") and weston does.
+        case dismiss
+        /// The protocol error `xdg_popup.invalid_grab`, which ends the connection: a strict or
+        /// hostile compositor.
+        case protocolError
+        /// Grants it anyway, as wlroots (sway 1.7) does without checking the serial.
+        case accept
+    }
+
+    /// Answers grabs with unknown serials from now on as `answer` says (`.dismiss` until set).
+    public func answerPopupGrabs(_ answer: PopupGrabAnswer) {
+        run { $0.shell?.grabAnswer = answer }
+        _ = runAndWait {}
+    }
+    /// Forgets every serial the scripted seats sent so far, as a compositor does once another
+    /// press supersedes them: a grab with one is then refused.
+    public func forgetInputSerials() { inputSerials.withLock { $0.removeAll() } }
+    /// Sets the area popups must stay inside (an output's), and where toplevels' window
+    /// geometry sits in it: `(0, 0, 1920, 1080)` and `(0, 0)` until set. Returns once the shell
+    /// has them, so popups made after the call are placed by them.
+    public func setPopupBounds(_ bounds: ShellRect, toplevelOrigin: (x: Int32, y: Int32) = (0, 0)) {
+        let origin = (toplevelOrigin.x, toplevelOrigin.y)
+        run { $0.shell?.popupBounds = bounds; $0.shell?.toplevelOrigin = origin }
+        _ = runAndWait {}
+    }
+    /// Sends `xdg_popup.configure` with `placement` (relative to the parent's window geometry)
+    /// and `xdg_surface.configure` to the popup of the client's surface `surface`.
+    public func configurePopup(surface: UInt32, placement: ShellRect) { run { $0.shell?.configurePopup(surface: surface, placement) } }
+    /// Dismisses the popup of surface `surface` and those opened from it, topmost first, with
+    /// `popup_done`, as a compositor does on a click elsewhere.
+    public func dismissPopup(surface: UInt32) { run { $0.shell?.dismissPopup(surface: surface) } }
 }
 
 /// The shell's protocol objects; lives on the server thread (see `ServerThreadState`).
 final class ScriptedShell {
     /// Tags passed as each resource's implementation pointer, to tell interfaces apart.
-    fileprivate enum Kind: Int {
-        case compositor = 1, surface, region, shm, shmPool, buffer, wmBase, positioner, xdgSurface, toplevel, callback
+    enum Kind: Int {
+        case compositor = 1, surface, region, shm, shmPool, buffer, wmBase, positioner, xdgSurface, toplevel, callback, popup
         case presentation, feedback
         case output, viewporter, viewport, fractionalManager, fractionalScale
     }
 
-    private final class Surface {
+    final class Surface {
         let resource: OpaquePointer
         var xdgSurface: OpaquePointer?
         var toplevel: OpaquePointer?
+        var popup: OpaquePointer?
+        /// A popup's parent, and where the popup was last placed against it.
+        weak var parent: Surface?
+        var placement: ShellRect?
+        /// Whether a buffer was committed: a mapped popup may no longer grab.
+        var isMapped = false
         var pendingBuffer: OpaquePointer?
         var current: OpaquePointer?
         var acked = false
@@ -167,19 +245,28 @@ final class ScriptedShell {
     }
     private var pools: [OpaquePointer: Pool] = [:]
     private var bufferLayouts: [OpaquePointer: BufferLayout] = [:]
-    private let observations: Locked<ShellObservations>
+    let observations: Locked<ShellObservations>
     private let display: OpaquePointer
-    private var surfaces: [Surface] = []
+    var surfaces: [Surface] = []
     private var held: [OpaquePointer] = []
-    private var serial: UInt32 = 100
+    var serial: UInt32 = 100
+    /// Serials the scripted seats sent with presses: the ones a popup may grab with.
+    let inputSerials: Locked<Set<UInt32>>
+    var grabAnswer = TestCompositor.PopupGrabAnswer.dismiss
+    var popupBounds = ShellRect(x: 0, y: 0, width: 1920, height: 1080)
+    var toplevelOrigin: (Int32, Int32) = (0, 0)
+    /// Each positioner's rules so far.
+    var positioners: [OpaquePointer: PositionerRules] = [:]
     /// The time frame callbacks report, in milliseconds: 16 more for each batch answered.
     private var frameTime: UInt32 = 1000
     private var feedbackPolicy = TestCompositor.FeedbackPolicy.noPresentation
 
-    init(display: OpaquePointer, policy: TestCompositor.ReleasePolicy, observations: Locked<ShellObservations>) {
+    init(display: OpaquePointer, policy: TestCompositor.ReleasePolicy, observations: Locked<ShellObservations>,
+         inputSerials: Locked<Set<UInt32>>) {
         self.display = display
         self.policy = policy
         self.observations = observations
+        self.inputSerials = inputSerials
     }
 
     func createGlobals() {
@@ -303,8 +390,13 @@ final class ScriptedShell {
         case (.compositor, 1):
             make(WlRegion.self, client, version, id: args[0].n, kind: .region)
         case (.surface, 0):
-            if let surface = surface(resource), surface.xdgSurface != nil || surface.toplevel != nil {
+            if let surface = surface(resource), surface.xdgSurface != nil || surface.toplevel != nil || surface.popup != nil {
                 observations.withLock { $0.surfacesDestroyedBeforeRole += 1 }
+            }
+            if let surface = surface(resource) {
+                parentGoing(surface)
+                // Its popup is gone with it, whatever the client does with the popup object.
+                if surface.popup != nil { popupGone(surface) }
             }
             surfaces.removeAll { $0.resource == resource }
             wl_resource_destroy(resource)
@@ -319,6 +411,18 @@ final class ScriptedShell {
         case (.region, 0), (.shmPool, 1), (.buffer, 0), (.positioner, 0), (.wmBase, 0):
             held.removeAll { $0 == resource }
             wl_resource_destroy(resource)
+        case (.positioner, _):
+            positionerRequest(resource, opcode: opcode, args)
+        case (.xdgSurface, 2):
+            makePopup(resource, client: client, version: version, args)
+        case (.xdgSurface, 3):
+            let geometry = ShellRect(x: args[0].i, y: args[1].i, width: args[2].i, height: args[3].i)
+            if let surface = surfaces.first(where: { $0.xdgSurface == resource }) {
+                let id = wl_resource_get_id(surface.resource)
+                observations.withLock { $0.windowGeometries[id] = geometry }
+            }
+        case (.popup, _):
+            popupRequest(resource, opcode: opcode, args)
         case (.shm, 0):
             let pool = make(WlShmPool.self, client, version, id: args[0].n, kind: .shmPool)
             pools[pool] = Pool(fd: args[1].h, size: Int(max(args[2].i, 0)))
@@ -340,6 +444,7 @@ final class ScriptedShell {
             observations.withLock { $0.pongs.append(args[0].u) }
         case (.xdgSurface, 0), (.toplevel, 0):
             if kind == .toplevel { observations.withLock { $0.liveToplevels -= 1 } }
+            if kind == .xdgSurface, let surface = surfaces.first(where: { $0.xdgSurface == resource }) { parentGoing(surface) }
             for surface in surfaces {
                 if surface.xdgSurface == resource { surface.xdgSurface = nil }
                 if surface.toplevel == resource { surface.toplevel = nil }
@@ -400,7 +505,7 @@ final class ScriptedShell {
         }
     }
 
-    private func surface(_ resource: OpaquePointer) -> Surface? { surfaces.first { $0.resource == resource } }
+    func surface(_ resource: OpaquePointer) -> Surface? { surfaces.first { $0.resource == resource } }
 
     private static func bytes(of string: UnsafePointer<CChar>) -> [UInt8] {
         Array(UnsafeBufferPointer(start: string, count: strlen(string))).map { UInt8(bitPattern: $0) }
@@ -410,8 +515,13 @@ final class ScriptedShell {
         guard let surface = surface(resource) else { return }
         surface.pendingCallbacks += surface.newCallbacks
         surface.newCallbacks.removeAll()
+        if surface.popup != nil, surface.placement == nil, !surface.isMapped {
+            // A popup's initial commit asks for its first configure.
+            placeAndConfigure(surface)
+        }
         if let buffer = surface.pendingBuffer {
             surface.pendingBuffer = nil
+            surface.isMapped = true
             let previous = surface.current
             surface.current = buffer
             if !held.contains(buffer) { held.append(buffer) }
@@ -452,7 +562,7 @@ final class ScriptedShell {
     // MARK: Resources
 
     @discardableResult
-    private func make(_ type: any WaylandInterface.Type, _ client: OpaquePointer, _ version: Int32, id: UInt32, kind: Kind) -> OpaquePointer {
+    func make(_ type: any WaylandInterface.Type, _ client: OpaquePointer, _ version: Int32, id: UInt32, kind: Kind) -> OpaquePointer {
         let table = UnsafeRawPointer(type.descriptor.table).assumingMemoryBound(to: wl_interface.self)
         let resource = wl_resource_create(client, table, version, id)!
         wl_resource_set_dispatcher(resource, shellDispatcher, UnsafeRawPointer(bitPattern: kind.rawValue),
@@ -476,6 +586,7 @@ final class ScriptedShell {
     /// disconnected: a shell serving one client after another must never touch a dead one.
     fileprivate func forget(_ resource: OpaquePointer) {
         pools[resource] = nil
+        positioners[resource] = nil
         bufferLayouts[resource] = nil
         held.removeAll { $0 == resource }
         wmBases.removeAll { $0 == resource }
@@ -485,6 +596,7 @@ final class ScriptedShell {
         for surface in surfaces {
             if surface.xdgSurface == resource { surface.xdgSurface = nil }
             if surface.toplevel == resource { surface.toplevel = nil }
+            if surface.popup == resource { popupGone(surface) }
             if surface.pendingBuffer == resource { surface.pendingBuffer = nil }
             if surface.current == resource { surface.current = nil }
             surface.pendingCallbacks.removeAll { $0 == resource }

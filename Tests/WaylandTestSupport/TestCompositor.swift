@@ -19,6 +19,9 @@ public final class TestCompositor: Sendable {
     private let control: Control
     /// What the scripted shell has seen, once `installShell()` ran.
     public let observations = Locked(ShellObservations())
+    /// Serials the scripted seats sent with presses (buttons, touches, keys): those the scripted
+    /// shell accepts for popup grabs.
+    let inputSerials = Locked(Set<UInt32>())
 
     /// A copy of the shell's observations now.
     public var observed: ShellObservations { observations.withLock { $0 } }
@@ -184,9 +187,10 @@ final class ServerThreadState: @unchecked Sendable {
 
     private(set) var shell: ScriptedShell?
 
-    func installShell(policy: TestCompositor.ReleasePolicy, observations: Locked<ShellObservations>) {
+    func installShell(policy: TestCompositor.ReleasePolicy, observations: Locked<ShellObservations>,
+                      inputSerials: Locked<Set<UInt32>>) {
         checkThread()
-        let shell = ScriptedShell(display: display, policy: policy, observations: observations)
+        let shell = ScriptedShell(display: display, policy: policy, observations: observations, inputSerials: inputSerials)
         shell.createGlobals()
         self.shell = shell
     }

@@ -114,7 +114,7 @@ public final class Popup: SurfaceClient {
     /// window's content area, or a popup's content); zero until configured.
     public private(set) var frame: Rect = .zero
     /// Whether the first configure has arrived; nothing is shown before.
-    public private(set) var isConfigured = false
+    public var isConfigured: Bool { shellSurface.isConfigured }
     /// Whether the popup was dismissed, by the compositor or by `dismiss()`. A dismissed popup
     /// never shows again: open a new one.
     public private(set) var isDismissed = false
@@ -134,10 +134,9 @@ public final class Popup: SurfaceClient {
     /// The largest popup width or height in points; larger sizes are clamped to it.
     public nonisolated static let maximumDimension: Double = 16384
 
-    private let backend: WaylandSurfaceBackend
-    private let xdgSurface: XdgSurface
+    /// The surface's xdg_surface role: configure, window geometry, scale, teardown.
+    private let shellSurface: XdgSurfaceRole
     private let popup: XdgPopup
-    private var scaleTracker: SurfaceScaleTracker?
     /// Offset of the parent's content in the parent's window geometry (a title bar's height).
     private let parentContentOrigin: Point
     /// The parent's size, which anchors are kept inside.
@@ -194,7 +193,7 @@ public final class Popup: SurfaceClient {
         guard !parent.isDismissed else {
             throw WaylandError(.objectDestroyed, "the parent popup was dismissed; a popup cannot open from it")
         }
-        try self.init(session: parent.session, parentSurface: parent.xdgSurface, parentHost: parent.host,
+        try self.init(session: parent.session, parentSurface: parent.shellSurface.xdgSurface, parentHost: parent.host,
                       contentOrigin: Point(x: 0, y: 0), parentBounds: { [weak parent] in parent?.contentSize ?? .zero },
                       seat: parent.lastSeat, anchor: anchor, size: size, placement: placement, grabsInput: grabsInput,
                       acceptsInput: true, shadow: shadow)
@@ -217,7 +216,7 @@ public final class Popup: SurfaceClient {
                              right: reach.right.rounded(.up))
         let size = Self.clampedSize(size)
         surface = try session.compositor.createSurface()
-        backend = WaylandSurfaceBackend(session: session, surface: surface)
+        let backend = WaylandSurfaceBackend(session: session, surface: surface)
         // The parent's scale until the compositor says which output the popup is on.
         host = LayerHost(size: Self.surfaceSize(content: size, margins: margins), scale: parentHost.scale, backend: backend,
                          loop: session.loop)
@@ -226,10 +225,10 @@ public final class Popup: SurfaceClient {
         host.clipboard = session.clipboard
         host.primarySelection = session.primarySelection
         host.theme = parentHost.theme
-        xdgSurface = try wmBase.getXdgSurface(surface: surface)
+        shellSurface = try XdgSurfaceRole(session: session, wmBase: wmBase, surface: surface, backend: backend, host: host)
         let positioner = try Self.positioner(wmBase, anchor: anchor, size: size, placement: placement,
                                              contentOrigin: contentOrigin, parentSize: parentBounds())
-        popup = try xdgSurface.getPopup(parent: parentSurface, positioner: positioner)
+        popup = try shellSurface.xdgSurface.getPopup(parent: parentSurface, positioner: positioner)
         try positioner.destroy()
         if grabsInput, let seat, let serial = seat.lastInputSerial {
             // Before the first buffer: a grab on a mapped popup is a protocol error.
@@ -237,17 +236,11 @@ public final class Popup: SurfaceClient {
             grabs = true
         }
         try applyGeometry()
-        scaleTracker = try SurfaceScaleTracker(session: session, surface: surface, host: host, backend: backend)
+        try shellSurface.trackScale()
         observeEvents()
         host.rootLayer.layoutHandler = { [weak self] _ in self?.layoutContent() }
         layoutContent()
-        session.register(self, surface: surface.id)
-        host.input.onCursorChange = { [weak self] _ in
-            guard let self else { return }
-            session.cursorMayHaveChanged(surface: surface.id)
-        }
-        // The initial commit, with no buffer, asks for the first configure.
-        try surface.commit()
+        try shellSurface.commitInitialState(for: self)
     }
 
     /// A popup released without `dismiss()` still leaves in protocol order.
@@ -277,14 +270,7 @@ public final class Popup: SurfaceClient {
         for child in children.reversed() { child.popup?.dismiss() }
         children = []
         isDismissed = true
-        backend.isReady = false
-        session.unregister(surface: surface.id)
-        scaleTracker?.destroy()
-        host.send("xdg_popup.destroy", popup.destroy)
-        host.send("xdg_surface.destroy", xdgSurface.destroy)
-        host.send("wl_surface.destroy", surface.destroy)
-        host.send("the requests closing the popup (flushing the connection)", session.connection.flush)
-        host.onTick = nil
+        shellSurface.tearDown(destroying: [.init("xdg_popup.destroy", popup.destroy)], what: "popup")
         onDismiss?()
     }
 
@@ -306,8 +292,8 @@ public final class Popup: SurfaceClient {
         let content = contentSize
         let hasMargins = margins != .zero
         if hasMargins {
-            try xdgSurface.setWindowGeometry(x: Int32(margins.left), y: Int32(margins.top),
-                                             width: Int32(content.width), height: Int32(content.height))
+            try shellSurface.setWindowGeometry(x: Int32(margins.left), y: Int32(margins.top),
+                                               width: Int32(content.width), height: Int32(content.height))
         }
         guard hasMargins || !acceptsInput else { return }
         let region = try session.compositor.createRegion()
@@ -362,14 +348,11 @@ public final class Popup: SurfaceClient {
                 break
             }
         }
-        xdgSurface.addListener { [weak self] event in
-            if case let .configure(serial) = event { self?.configure(serial: serial) }
-        }
+        shellSurface.onConfigure = { [weak self] in self?.applyConfigure() }
     }
 
-    private func configure(serial: UInt32) {
-        guard !isDismissed else { return }
-        host.send("xdg_surface.ack_configure") { () throws(WaylandError) in try xdgSurface.ackConfigure(serial: serial) }
+    /// The popup's configure, once acked: where it was put, and the size it was given.
+    private func applyConfigure() {
         if let geometry = pendingGeometry {
             pendingGeometry = nil
             frame = geometry
@@ -379,10 +362,6 @@ public final class Popup: SurfaceClient {
                 host.rootLayer.setNeedsLayout()
                 host.send("xdg_surface.set_window_geometry", applyGeometry)
             }
-        }
-        if !isConfigured {
-            isConfigured = true
-            backend.isReady = true
         }
     }
 
@@ -399,9 +378,9 @@ public final class Popup: SurfaceClient {
         host.input.post(event, time: time)
     }
 
-    func outputsChanged() { scaleTracker?.outputsChanged() }
+    func outputsChanged() { shellSurface.outputsChanged() }
 
-    func outputRemoved(_ output: Output) { scaleTracker?.outputRemoved(output) }
+    func outputRemoved(_ output: Output) { shellSurface.outputRemoved(output) }
 }
 
 extension InputEvent {

@@ -89,7 +89,7 @@ public final class Window: SurfaceClient {
     /// The states of the last acked configure.
     public private(set) var states: States = []
     /// Whether the first configure has arrived; nothing is shown before.
-    public private(set) var isConfigured = false
+    public var isConfigured: Bool { shellSurface.isConfigured }
     /// Whether `close()` ran; a closed window never shows anything again.
     public private(set) var isClosed = false
     /// Whether Strata draws the title bar (the compositor offered no server-side decorations).
@@ -119,7 +119,7 @@ public final class Window: SurfaceClient {
     /// The application id (`xdg_toplevel.set_app_id`), which compositors match desktop files by;
     /// sent like `title`, without NULs and cut to `maximumTextBytes`.
     public var appID: String? {
-        didSet { if let appID { host.send("xdg_toplevel.set_app_id") { () throws(WaylandError) in try toplevel.setAppId(appId: ProtocolText.fitted(appID, maximumBytes: Self.maximumTextBytes)) } } }
+        didSet { if let appID { toplevelRole.setAppID(appID, maximumBytes: Self.maximumTextBytes) } }
     }
     /// The smallest content size the user may resize to; nil for no limit. Sizes are sent as whole
     /// points in 0…`maximumDimension`; a width or height that is not finite, or not above 0,
@@ -139,16 +139,12 @@ public final class Window: SurfaceClient {
     public nonisolated static let defaultSize = Size(width: 640, height: 480)
 
     private let backend: WaylandSurfaceBackend
-    private let xdgSurface: XdgSurface
-    private let toplevel: XdgToplevel
-    private var serverDecoration: ZxdgToplevelDecorationV1?
-    /// Marks a window with a parent as a dialog, when the compositor offers `xdg_wm_dialog_v1`.
-    private var dialog: XdgDialogV1?
+    /// The surface's xdg_surface role: configure, window geometry, scale, teardown.
+    private let shellSurface: XdgSurfaceRole
+    /// The toplevel on top of it: states, title, limits, parent, compositor requests.
+    private let toplevelRole: ToplevelRole
     private let decorations = ClientDecorations()
     private var seatArbiter = SeatArbiter()
-    private var pendingSize: Size?
-    private var pendingStates: States = []
-    private var scaleTracker: SurfaceScaleTracker?
     /// The seat whose event is being delivered: decorations start moves and resizes with it.
     private var deliveringSeat: Seat?
     /// The seat that delivered the last input event: popups grab with its serial.
@@ -184,6 +180,9 @@ public final class Window: SurfaceClient {
         guard let wmBase = session.wmBase else {
             throw WaylandError(.globalUnavailable, "the compositor does not offer xdg_wm_base, so no windows can be made")
         }
+        if let parent, parent.isClosed {
+            throw WaylandError(.objectDestroyed, "the parent window is closed; a window cannot belong to it")
+        }
         self.session = session
         self.title = title
         self.appID = appID
@@ -195,33 +194,24 @@ public final class Window: SurfaceClient {
         host.clipboard = session.clipboard
         host.primarySelection = session.primarySelection
         host.theme = session.theme
-        xdgSurface = try wmBase.getXdgSurface(surface: surface)
-        toplevel = try xdgSurface.getToplevel()
+        shellSurface = try XdgSurfaceRole(session: session, wmBase: wmBase, surface: surface, backend: backend, host: host)
+        toplevelRole = try ToplevelRole(session: session, xdgSurface: shellSurface.xdgSurface, host: host,
+                                        parent: parent?.toplevelRole, isModal: isModal)
         self.isModal = isModal && parent != nil
         if let parent {
-            guard !parent.isClosed else {
-                throw WaylandError(.objectDestroyed, "the parent window is closed; a window cannot belong to it")
-            }
-            try toplevel.setParent(parent: parent.toplevel)
             self.parent = parent
             parent.childWindows.append(WeakChildWindow(self))
-            if let manager = session.dialogManager {
-                let dialog = try manager.getXdgDialog(toplevel: toplevel)
-                if self.isModal { try dialog.setModal() }
-                self.dialog = dialog
-            }
         }
 
         if let interval = session.doubleClickInterval { host.input.doubleClickInterval = interval }
         host.rootLayer.addSublayer(contentLayer)
         host.rootLayer.layoutHandler = { [weak self] _ in self?.layoutRoot() }
         sendTitle()
-        if let appID { try toplevel.setAppId(appId: ProtocolText.fitted(appID, maximumBytes: Self.maximumTextBytes)) }
+        if let appID { try toplevelRole.toplevel.setAppId(appId: ProtocolText.fitted(appID, maximumBytes: Self.maximumTextBytes)) }
         try setUpDecorations()
         setUpDecorationInput()
-        scaleTracker = try SurfaceScaleTracker(session: session, surface: surface, host: host, backend: backend)
+        try shellSurface.trackScale()
         observeEvents()
-        session.register(self, surface: surface.id)
         session.windowOpened(self)
         host.input.onShowMenu = { [weak self] menu, anchor in
             guard let self else { return }
@@ -235,13 +225,8 @@ public final class Window: SurfaceClient {
             guard let self else { return }
             toolTipChanged(text, at: Point(x: point.x, y: point.y - titleBarHeight))
         }
-        host.input.onCursorChange = { [weak self] _ in
-            guard let self else { return }
-            session.cursorMayHaveChanged(surface: surface.id)
-        }
         resizeSurface(toContent: contentSize)
-        // The initial commit, with no buffer, asks for the first configure.
-        try surface.commit()
+        try shellSurface.commitInitialState(for: self)
     }
 
     /// A window released without `close()` still leaves in protocol order: role objects
@@ -254,19 +239,13 @@ public final class Window: SurfaceClient {
 
 
     /// Asks the compositor to maximize the window.
-    public func maximize() { host.send("xdg_toplevel.set_maximized", toplevel.setMaximized) }
+    public func maximize() { toplevelRole.setMaximized(true) }
     /// Asks the compositor to restore a maximized window.
-    public func unmaximize() { host.send("xdg_toplevel.unset_maximized", toplevel.unsetMaximized) }
+    public func unmaximize() { toplevelRole.setMaximized(false) }
     /// Asks the compositor to minimize the window.
-    public func minimize() { host.send("xdg_toplevel.set_minimized", toplevel.setMinimized) }
+    public func minimize() { toplevelRole.setMinimized() }
     /// Asks the compositor to make the window fullscreen, or to leave fullscreen.
-    public func setFullscreen(_ fullscreen: Bool) {
-        if fullscreen {
-            host.send("xdg_toplevel.set_fullscreen") { () throws(WaylandError) in try toplevel.setFullscreen(output: nil) }
-        } else {
-            host.send("xdg_toplevel.unset_fullscreen", toplevel.unsetFullscreen)
-        }
-    }
+    public func setFullscreen(_ fullscreen: Bool) { toplevelRole.setFullscreen(fullscreen) }
 
     /// Asks for a new content size. A floating window takes it at once; a maximized, fullscreen
     /// or tiled one keeps the compositor's size. Each dimension is rounded and clamped to
@@ -283,9 +262,7 @@ public final class Window: SurfaceClient {
     }
 
     private func sendTitle() {
-        let fitted = ProtocolText.fitted(title, maximumBytes: Self.maximumTextBytes)
-        host.send("xdg_toplevel.set_title") { () throws(WaylandError) in try toplevel.setTitle(title: fitted) }
-        decorations.title = fitted
+        decorations.title = toplevelRole.setTitle(title, maximumBytes: Self.maximumTextBytes)
     }
 
     /// Destroys the window. Its layers stay alive but are no longer shown. When it was the
@@ -300,20 +277,9 @@ public final class Window: SurfaceClient {
         // Popups go before their parent's surface, topmost first.
         for popup in popups.reversed() { popup.popup?.dismiss() }
         popups = []
-        backend.isReady = false
-        session.unregister(surface: surface.id)
         session.windowClosed(self)
-        if let serverDecoration { host.send("zxdg_toplevel_decoration_v1.destroy", serverDecoration.destroy) }
-        scaleTracker?.destroy()
-        // The protocol wants the dialog object gone before its toplevel.
-        if let dialog { host.send("xdg_dialog_v1.destroy", dialog.destroy) }
-        host.send("xdg_toplevel.destroy", toplevel.destroy)
-        host.send("xdg_surface.destroy", xdgSurface.destroy)
-        host.send("wl_surface.destroy", surface.destroy)
-        // Gone from the screen now, not whenever the loop next flushes.
-        host.send("the requests closing the window (flushing the connection)", session.connection.flush)
-        // A closed window never ticks; this also breaks cycles through the handlers.
-        host.onTick = nil
+        toplevelRole.destroyDecoration()
+        shellSurface.tearDown(destroying: toplevelRole.destructions, what: "window")
         onFrame = nil
         onClose?()
     }
@@ -321,55 +287,18 @@ public final class Window: SurfaceClient {
     // MARK: Configure
 
     private func observeEvents() {
-        toplevel.addListener { [weak self] event in
-            guard let self else { return }
-            switch event {
-            case let .configure(width, height, states):
-                // 0 (or a negative size, which the protocol forbids) lets the window choose; a
-                // huge one is clamped, so no compositor can make it allocate without bound.
-                pendingSize = width > 0 && height > 0
-                    ? Size(width: min(Double(width), Self.maximumDimension), height: min(Double(height), Self.maximumDimension))
-                    : nil
-                pendingStates = Self.states(from: states)
-            case .close:
-                requestClose()
-            default:
-                break
-            }
-        }
-        xdgSurface.addListener { [weak self] event in
-            if case let .configure(serial) = event { self?.configure(serial: serial) }
-        }
+        toplevelRole.onCloseRequest = { [weak self] in self?.requestClose() }
+        shellSurface.onConfigure = { [weak self] in self?.applyConfigure() }
     }
 
-    private func configure(serial: UInt32) {
-        host.send("xdg_surface.ack_configure") { () throws(WaylandError) in try xdgSurface.ackConfigure(serial: serial) }
-        states = pendingStates
-        if let size = pendingSize {
+    /// The toplevel's configure, once acked: its states, and its size unless it left that to us.
+    private func applyConfigure() {
+        states = toplevelRole.pendingStates
+        if let size = toplevelRole.pendingSize {
             resizeSurface(to: size)
-        }
-        if !isConfigured {
-            isConfigured = true
-            backend.isReady = true
         }
         decorations.isActive = states.contains(.activated)
         decorations.isResizable = !states.contains(.maximized) && !states.contains(.fullscreen)
-    }
-
-    private static func states(from bytes: [UInt8]) -> States {
-        var result: States = []
-        for index in stride(from: 0, to: bytes.count - 3, by: 4) {
-            let raw = UInt32(bytes[index]) | UInt32(bytes[index + 1]) << 8 | UInt32(bytes[index + 2]) << 16 | UInt32(bytes[index + 3]) << 24
-            switch XdgToplevel.State(rawValue: raw) {
-            case .maximized: result.insert(.maximized)
-            case .fullscreen: result.insert(.fullscreen)
-            case .resizing: result.insert(.resizing)
-            case .activated: result.insert(.activated)
-            case .tiledLeft, .tiledRight, .tiledTop, .tiledBottom: result.insert(.tiled)
-            default: break
-            }
-        }
-        return result
     }
 
     private func requestClose() {
@@ -407,39 +336,23 @@ public final class Window: SurfaceClient {
         decorations.layout(in: host.rootLayer, size: host.size, visible: bar > 0)
     }
 
+    /// The limits count the title bar: the compositor's sizes are the whole surface's.
     private func applySizeLimits() {
-        let bar = titleBarHeight
-        // Protocol values: whole, non-negative, and 0 for "no limit"; NaN or huge sizes clamp.
-        func protocolValue(_ value: Double?, plus extra: Double) -> Int32 {
-            guard let value, value.isFinite, value.rounded() > 0 else { return 0 }
-            return Int32(min(value.rounded(), Self.maximumDimension) + extra)
-        }
-        let minimum = (protocolValue(minimumSize?.width, plus: 0), protocolValue(minimumSize?.height, plus: bar))
-        var maximum = (protocolValue(maximumSize?.width, plus: 0), protocolValue(maximumSize?.height, plus: bar))
-        // A maximum below the minimum is a protocol error (invalid_size) that ends the connection.
-        if maximum.0 != 0 { maximum.0 = max(maximum.0, minimum.0) }
-        if maximum.1 != 0 { maximum.1 = max(maximum.1, minimum.1) }
-        host.send("xdg_toplevel.set_min_size") { () throws(WaylandError) in try toplevel.setMinSize(width: minimum.0, height: minimum.1) }
-        host.send("xdg_toplevel.set_max_size") { () throws(WaylandError) in try toplevel.setMaxSize(width: maximum.0, height: maximum.1) }
+        toplevelRole.setSizeLimits(minimum: minimumSize, maximum: maximumSize, extraHeight: titleBarHeight)
     }
 
     // MARK: Decorations
 
     private func setUpDecorations() throws(WaylandError) {
-        guard let manager = session.decorationManager else { return }
-        let decoration = try manager.getToplevelDecoration(toplevel: toplevel)
-        try decoration.setMode(mode: .serverSide)
-        decoration.addListener { [weak self] event in
-            guard let self, case let .configure(mode) = event else { return }
-            let clientSide = mode != .serverSide
-            guard clientSide != hasClientDecorations else { return }
+        toplevelRole.onDecorationModeChange = { [weak self] clientSide in
+            guard let self, clientSide != hasClientDecorations else { return }
             let content = contentSize
             hasClientDecorations = clientSide
             resizeSurface(toContent: content)
             // The limits count the title bar, which came or went.
             if minimumSize != nil || maximumSize != nil { applySizeLimits() }
         }
-        serverDecoration = decoration
+        try toplevelRole.requestServerDecorations(session: session)
     }
 
     private func setUpDecorationInput() {
@@ -452,12 +365,7 @@ public final class Window: SurfaceClient {
         decorations.onResize = { [weak self] edge, event in self?.beginInteraction(after: event, resizing: edge) }
         decorations.onShowMenu = { [weak self] event in
             guard let self, let seat = deliveringSeat, let serial = seat.lastPressSerial else { return }
-            // Surface points are finite and within the fixed-point range, but clamp anyway.
-            func coordinate(_ value: Double) -> Int32 { value.isFinite ? Int32(min(max(value.rounded(), -32768), 32767)) : 0 }
-            host.send("xdg_toplevel.show_window_menu") { () throws(WaylandError) in
-                try toplevel.showWindowMenu(seat: seat.proxy, serial: serial, x: coordinate(event.hostLocation.x),
-                                            y: coordinate(event.hostLocation.y))
-            }
+            toplevelRole.showWindowMenu(seat: seat, serial: serial, at: event.hostLocation)
         }
     }
 
@@ -467,11 +375,7 @@ public final class Window: SurfaceClient {
     private func beginInteraction(after event: PointerEvent, resizing edge: XdgToplevel.ResizeEdge?) {
         guard let seat = deliveringSeat, let serial = seat.lastPressSerial else { return }
         do {
-            if let edge {
-                try toplevel.resize(seat: seat.proxy, serial: serial, edges: edge)
-            } else {
-                try toplevel.move(seat: seat.proxy, serial: serial)
-            }
+            try toplevelRole.beginInteraction(seat: seat, serial: serial, resizing: edge)
         } catch {
             host.report(.requestFailed(edge == nil ? "xdg_toplevel.move" : "xdg_toplevel.resize", cause: error))
             return
@@ -590,7 +494,7 @@ public final class Window: SurfaceClient {
     }
 
     /// The role object popups are parented to.
-    var xdgSurfaceForPopups: XdgSurface { xdgSurface }
+    var xdgSurfaceForPopups: XdgSurface { shellSurface.xdgSurface }
 
     /// Where the content area starts in the window's geometry: below Strata's title bar.
     var contentOriginInGeometry: Point { Point(x: 0, y: titleBarHeight) }
@@ -602,9 +506,9 @@ public final class Window: SurfaceClient {
 
     // MARK: Scale
 
-    func outputsChanged() { scaleTracker?.outputsChanged() }
+    func outputsChanged() { shellSurface.outputsChanged() }
 
-    func outputRemoved(_ output: Output) { scaleTracker?.outputRemoved(output) }
+    func outputRemoved(_ output: Output) { shellSurface.outputRemoved(output) }
 }
 
 /// A window held weakly by the window it belongs to.
