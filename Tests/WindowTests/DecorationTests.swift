@@ -23,7 +23,7 @@ struct DecorationTests {
         init(size: Size, resizable: Bool = true) {
             host = LayerHost(size: size, backend: HeadlessBackend(), loop: MainLoop())
             decorations.isResizable = resizable
-            decorations.layout(in: host.rootLayer, size: size, visible: true)
+            decorations.layout(in: host.rootLayer, frame: Rect(origin: .zero, size: size), outerMargins: .zero, visible: true)
             decorations.onMove = { [unowned self] in moves.append($0) }
             decorations.onShowMenu = { [unowned self] in menus.append($0) }
             decorations.onResize = { [unowned self] edge, _ in resizes.append(edge) }
@@ -77,7 +77,7 @@ struct DecorationTests {
 
     @Test func withoutDecorationsEverythingIsContent() {
         let rig = Rig(size: size)
-        rig.decorations.layout(in: rig.host.rootLayer, size: size, visible: false)
+        rig.decorations.layout(in: rig.host.rootLayer, frame: Rect(origin: .zero, size: size), outerMargins: .zero, visible: false)
         #expect(rig.region(100, 15) == .content)
         #expect(rig.region(1, 150) == .content)
     }

@@ -251,6 +251,7 @@ private func openPaintedWindow(on server: TestCompositor, title: String, appID: 
                                painter: some AsyncLayerDelegate) throws -> (WaylandSession, Window) {
     server.answerFramesAutomatically(true)
     let session = try WaylandSession.connect(to: server.socketPath, loop: MainLoop())
+    session.castNoWindowShadows()
     let window = try Window(session: session, title: title, appID: appID, size: size)
     let layer = AsyncLayer(delegate: painter)
     window.contentLayer.addSublayer(layer)

@@ -54,7 +54,7 @@ struct RequestFailureTests {
         window.backgroundColor = Color(rgb: 0xEE3322)
         try session.run(until: {
             guard let frame = server.observed.lastFrame else { return false }
-            return frame[frame.width / 2, frame.height - 2] == 0xFFEE_3322
+            return frame[frame.width / 2, frame.height / 2] == 0xFFEE_3322
         })
         #expect(backend.bufferCount <= 4)
         #expect(problems.count == failures)

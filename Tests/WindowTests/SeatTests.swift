@@ -55,13 +55,16 @@ struct SeatTests {
         var surface: UInt32 { window.surface.id }
         private var sent = 0
 
+        /// - Parameter windowShadows: keep the theme's window shadow, whose margins put the
+        ///   frame away from the surface's corner; without, surface points are frame points.
         init(seatVersion: Int32 = 8, capabilities: WlSeat.Capability = [.pointer, .touch], gesturesVersion: Int32? = nil,
-             cursorShape: Bool = false) throws {
+             cursorShape: Bool = false, windowShadows: Bool = false) throws {
             server = try TestCompositor()
             server.installShell()
             seat = server.addPointerSeat(version: seatVersion, capabilities: capabilities, gesturesVersion: gesturesVersion)
             extensions = cursorShape ? server.addShellExtensions(cursorShape: true) : nil
             session = try WaylandSession.connect(to: server.socketPath, loop: MainLoop())
+            if !windowShadows { session.castNoWindowShadows() }
             window = try Window(session: session, title: "seat", size: Size(width: 200, height: 100))
             let target = Target()
             self.target = target

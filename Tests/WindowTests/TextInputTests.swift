@@ -32,6 +32,7 @@ struct TextInputTests {
             server.answerFramesAutomatically(true)
             server.captureFrames()
             session = try WaylandSession.connect(to: server.socketPath, loop: MainLoop())
+            session.castNoWindowShadows()
             window = try Window(session: session, title: "text input", size: Size(width: 320, height: 120))
             self.field = field
             window.contentLayer.addSublayer(field)

@@ -12,6 +12,7 @@ struct TextViewWindowTests {
         server.answerFramesAutomatically(true)
         server.captureFrames()
         let session = try WaylandSession.connect(to: server.socketPath, loop: MainLoop())
+        session.castNoWindowShadows()
         let window = try Window(session: session, title: "note", size: Size(width: 320, height: 160))
         let view = TextView()
         window.contentLayer.addSublayer(view)

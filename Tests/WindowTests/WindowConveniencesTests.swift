@@ -8,6 +8,8 @@ import WaylandTestSupport
 struct WindowConveniencesTests {
     @Test func theBackgroundColourReachesTheCompositor() throws {
         let (server, session, windows) = try openConfiguredWindows(1)
+        // The surface is then the frame: its bottom row is the background's, not a shadow's.
+        session.castNoWindowShadows()
         let window = windows[0]
         server.captureFrames()
         let plum = Color(rgb: 0x8E4585)
@@ -36,7 +38,9 @@ struct WindowConveniencesTests {
         let (server, session, windows) = try openConfiguredWindows(1)
         session.followsDesktopAppearance = false
         server.captureFrames()
-        windows[0].theme = .dark
+        var dark = Theme.dark
+        dark.metrics.windowShadow = nil
+        windows[0].theme = dark
         try session.run(until: {
             server.observed.lastFrame.map { $0[$0.width / 2, $0.height - 2] } == Theme.dark.colors.windowBackground.premultipliedARGB
         }, timeout: .seconds(60))  // a way out, not a deadline: a loaded CI machine once took over 10 s

@@ -89,3 +89,14 @@ final class FlatColour: AsyncLayerDelegate {
         return DisplayTask(display: { canvas, size, _ in canvas.fill(Rect(origin: .zero, size: size), color: colour) })
     }
 }
+
+extension WaylandSession {
+    /// Pins a theme whose windows cast no shadow, so a window's surface is its frame: for tests
+    /// that read the surface's pixels or send input at surface coordinates. Windows' shadows
+    /// have tests of their own (`WindowShadowTests`).
+    func castNoWindowShadows() {
+        var theme = Theme.light
+        theme.metrics.windowShadow = nil
+        self.theme = theme
+    }
+}

@@ -306,8 +306,9 @@ extension Theme {
         public var disabledOpacity: Double
         /// The shadow menus and other popups cast on what is below them.
         public var popupShadow: Shadow
-        /// The shadow a window with client-side decorations casts around its frame.
-        public var windowShadow: Shadow
+        /// The shadow a floating window that draws its own decorations casts around its frame;
+        /// nil for none (the surface is then just the frame).
+        public var windowShadow: Shadow?
 
         /// Strata's standard metrics.
         public static let standard = Metrics(buttonCornerRadius: 8, buttonHorizontalPadding: 16, buttonVerticalPadding: 8,

@@ -9,8 +9,10 @@ import WaylandClient
 @MainActor
 final class ClientDecorations {
     static let titleBarHeight = 32.0
-    /// How far from the surface edge a press resizes instead of moving.
+    /// How far in from the frame's edge a press resizes instead of moving.
     static let resizeMargin = 6.0
+    /// How far out from the frame's edge, into the shadow, a press still resizes.
+    static let outerResizeMargin = 8.0
     static let closeButtonSize = 14.0
     /// How far around the close button a press still hits it: 14 points is a small target.
     static let closeButtonSlop = 4.0
@@ -65,34 +67,40 @@ final class ClientDecorations {
         updateColours()
     }
 
-    /// Places the decorations over `root` (the host's root layer) for a surface of `size`.
-    func layout(in root: Layer, size: Size, visible: Bool) {
+    /// Places the decorations over `root` (the host's root layer) for a window whose frame is
+    /// `frame`, with `outerMargins` of shadow around it; the resize edges reach into the shadow.
+    func layout(in root: Layer, frame: Rect, outerMargins: EdgeInsets, visible: Bool) {
         if bar.superlayer !== root { root.addSublayer(bar) }
         // Last, so the edges are on top of the bar and the content.
         if edges.superlayer !== root || root.sublayers.last !== edges { root.addSublayer(edges) }
         isVisible = visible
         bar.isHidden = !visible
-        let (width, height) = (size.width, size.height)
-        bar.frame = Rect(x: 0, y: 0, width: width, height: Self.titleBarHeight)
+        let width = frame.width
+        bar.frame = Rect(x: frame.minX, y: frame.minY, width: width, height: Self.titleBarHeight)
         let button = Self.closeButtonSize
         closeButton.frame = Rect(x: width - button - 10, y: (Self.titleBarHeight - button) / 2, width: button, height: button)
         // Centred on the bar, clear of the close button on both sides so it stays centred.
         let margin = button + 20
         titleLabel.frame = Rect(x: margin, y: 0, width: max(width - margin * 2, 0), height: Self.titleBarHeight)
 
-        edges.frame = Rect(x: 0, y: 0, width: width, height: height)
-        let m = Self.resizeMargin
-        let middleWidth = max(width - 2 * m, 0), middleHeight = max(height - 2 * m, 0)
+        // The edges' layer covers the frame and the grip outside it; the handles are its border.
+        let grip = (top: min(Self.outerResizeMargin, outerMargins.top), left: min(Self.outerResizeMargin, outerMargins.left),
+                    bottom: min(Self.outerResizeMargin, outerMargins.bottom), right: min(Self.outerResizeMargin, outerMargins.right))
+        edges.frame = Rect(x: frame.minX - grip.left, y: frame.minY - grip.top, width: width + grip.left + grip.right,
+                           height: frame.height + grip.top + grip.bottom)
+        let m = Self.resizeMargin + max(grip.top, grip.left, grip.bottom, grip.right)
+        let (outerWidth, outerHeight) = (edges.frame.width, edges.frame.height)
+        let middleWidth = max(outerWidth - 2 * m, 0), middleHeight = max(outerHeight - 2 * m, 0)
         for case let handle as ResizeHandleLayer in edges.sublayers {
             handle.frame = switch handle.edge {
             case .top: Rect(x: m, y: 0, width: middleWidth, height: m)
-            case .bottom: Rect(x: m, y: height - m, width: middleWidth, height: m)
+            case .bottom: Rect(x: m, y: outerHeight - m, width: middleWidth, height: m)
             case .left: Rect(x: 0, y: m, width: m, height: middleHeight)
-            case .right: Rect(x: width - m, y: m, width: m, height: middleHeight)
+            case .right: Rect(x: outerWidth - m, y: m, width: m, height: middleHeight)
             case .topLeft: Rect(x: 0, y: 0, width: m, height: m)
-            case .topRight: Rect(x: width - m, y: 0, width: m, height: m)
-            case .bottomLeft: Rect(x: 0, y: height - m, width: m, height: m)
-            default: Rect(x: width - m, y: height - m, width: m, height: m)
+            case .topRight: Rect(x: outerWidth - m, y: 0, width: m, height: m)
+            case .bottomLeft: Rect(x: 0, y: outerHeight - m, width: m, height: m)
+            default: Rect(x: outerWidth - m, y: outerHeight - m, width: m, height: m)
             }
         }
         updateEdges()

@@ -65,13 +65,18 @@ public final class Window: SurfaceClient {
         set {
             pinnedTheme = newValue
             host.theme = theme
+            resizeSurface(toContent: contentSize)
         }
     }
     private var pinnedTheme: Theme?
 
     /// The session's theme changed: followed unless this window pins its own.
     func sessionThemeChanged() {
-        if pinnedTheme == nil { host.theme = session.theme }
+        if pinnedTheme == nil {
+            host.theme = session.theme
+            // The theme's window shadow may differ: the frame's margins follow it.
+            resizeSurface(toContent: contentSize)
+        }
     }
     /// Calls its subscribers once per frame of this window, holding them weakly, as
     /// `CADisplayLink` does: `window.displayLink.add(animator) { animator, frame in … }`. With no
@@ -217,13 +222,13 @@ public final class Window: SurfaceClient {
             guard let self else { return }
             // Surface points to the content area's.
             switch anchor {
-            case let .point(point): showMenu(menu, at: Point(x: point.x, y: point.y - titleBarHeight))
-            case let .below(rect): showMenu(menu, below: rect.offsetBy(dx: 0, dy: -titleBarHeight))
+            case let .point(point): showMenu(menu, at: contentPoint(point))
+            case let .below(rect): showMenu(menu, below: Rect(origin: contentPoint(rect.origin), size: rect.size))
             }
         }
         host.input.onToolTipChange = { [weak self] text, point in
             guard let self else { return }
-            toolTipChanged(text, at: Point(x: point.x, y: point.y - titleBarHeight))
+            toolTipChanged(text, at: contentPoint(point))
         }
         resizeSurface(toContent: contentSize)
         try shellSurface.commitInitialState(for: self)
@@ -299,6 +304,8 @@ public final class Window: SurfaceClient {
         }
         decorations.isActive = states.contains(.activated)
         decorations.isResizable = !states.contains(.maximized) && !states.contains(.fullscreen)
+        // A window that stops (or starts) floating loses (or gains) its shadow's margins.
+        if frameMargins != appliedMargins { resizeSurface(toContent: contentSize) }
     }
 
     private func requestClose() {
@@ -311,29 +318,82 @@ public final class Window: SurfaceClient {
         hasClientDecorations && !states.contains(.fullscreen) ? ClientDecorations.titleBarHeight : 0
     }
 
+    /// Room around the frame for its shadow: only for a window that draws its own decorations
+    /// and floats (a maximized, fullscreen or tiled one meets the screen's edges or its
+    /// neighbours, and GTK draws no shadow there either). Whole points.
+    private var frameMargins: EdgeInsets {
+        guard hasClientDecorations, !states.contains(.maximized), !states.contains(.fullscreen), !states.contains(.tiled),
+              let reach = host.theme.metrics.windowShadow?.reach else { return .zero }
+        return EdgeInsets(top: reach.top.rounded(.up), left: reach.left.rounded(.up), bottom: reach.bottom.rounded(.up),
+                          right: reach.right.rounded(.up))
+    }
+    /// The margins the surface has now.
+    private var appliedMargins = EdgeInsets.zero
+
+    /// The window's frame (title bar and content) in the surface: inside the shadow's margins.
+    private var frameRect: Rect {
+        let m = appliedMargins
+        return Rect(x: m.left, y: m.top, width: max(host.size.width - m.left - m.right, 0),
+                    height: max(host.size.height - m.top - m.bottom, 0))
+    }
+
+    /// A point on the surface in the content area's points.
+    private func contentPoint(_ point: Point) -> Point {
+        Point(x: point.x - appliedMargins.left, y: point.y - appliedMargins.top - titleBarHeight)
+    }
+
     private func resizeSurface(toContent size: Size) {
         resizeSurface(to: Size(width: size.width, height: size.height + titleBarHeight))
     }
 
-    /// The whole surface, title bar included: what configure sizes mean.
+    /// The frame, title bar included: what configure sizes mean (the window geometry). The
+    /// surface is that and the shadow's margins.
     private func resizeSurface(to size: Size) {
         let bar = titleBarHeight
-        let width = Self.dimension(size.width, otherwise: host.size.width)
-        let height = max(Self.dimension(size.height, otherwise: host.size.height), bar + 1)
-        host.resize(to: Size(width: width, height: height))
+        let margins = frameMargins
+        let width = Self.dimension(size.width, otherwise: frameRect.width)
+        let height = max(Self.dimension(size.height, otherwise: frameRect.height), bar + 1)
+        appliedMargins = margins
+        host.resize(to: Size(width: width + margins.left + margins.right, height: height + margins.top + margins.bottom))
+        host.backgroundFrame = margins == .zero ? nil
+            : LayerHost.BackgroundFrame(insets: margins, shadow: host.theme.metrics.windowShadow)
         host.rootLayer.setNeedsLayout()
         // The host may have clamped the size to its pixel limit at this scale: follow it.
-        let newContent = Size(width: host.size.width, height: max(host.size.height - bar, 1))
+        let frame = frameRect
+        applyFrameGeometry(frame)
+        let newContent = Size(width: max(frame.width, 1), height: max(frame.height - bar, 1))
         if newContent != contentSize {
             contentSize = newContent
             onResize?(newContent)
         }
     }
 
+    /// Tells the compositor which part of the surface is the window (its geometry) and where
+    /// input goes: the frame, and a band around it that resizes; the rest of the shadow lets
+    /// clicks through to what is below. Double-buffered: applied with the next buffer.
+    private func applyFrameGeometry(_ frame: Rect) {
+        guard !shellSurface.isTornDown else { return }
+        host.send("xdg_surface.set_window_geometry") { () throws(WaylandError) in
+            try shellSurface.setWindowGeometry(x: Int32(frame.minX), y: Int32(frame.minY),
+                                               width: Int32(max(frame.width, 1)), height: Int32(max(frame.height, 1)))
+        }
+        host.send("wl_surface.set_input_region") { () throws(WaylandError) in
+            guard appliedMargins != .zero else { return try surface.setInputRegion(region: nil) }
+            let grip = ClientDecorations.outerResizeMargin
+            let region = try session.compositor.createRegion()
+            defer { host.send("wl_region.destroy", region.destroy) }
+            try region.add(x: Int32(frame.minX - min(grip, appliedMargins.left)), y: Int32(frame.minY - min(grip, appliedMargins.top)),
+                           width: Int32(frame.width + min(grip, appliedMargins.left) + min(grip, appliedMargins.right)),
+                           height: Int32(frame.height + min(grip, appliedMargins.top) + min(grip, appliedMargins.bottom)))
+            try surface.setInputRegion(region: region)
+        }
+    }
+
     private func layoutRoot() {
         let bar = titleBarHeight
-        contentLayer.frame = Rect(x: 0, y: bar, width: host.size.width, height: max(host.size.height - bar, 0))
-        decorations.layout(in: host.rootLayer, size: host.size, visible: bar > 0)
+        let frame = frameRect
+        contentLayer.frame = Rect(x: frame.minX, y: frame.minY + bar, width: frame.width, height: max(frame.height - bar, 0))
+        decorations.layout(in: host.rootLayer, frame: frame, outerMargins: appliedMargins, visible: bar > 0)
     }
 
     /// The limits count the title bar: the compositor's sizes are the whole surface's.
