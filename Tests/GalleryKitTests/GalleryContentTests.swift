@@ -30,4 +30,27 @@ struct GalleryContentTests {
         let frame = try #require(scene.backend.presentedBitmap)
         GoldenImage().check(frame, named: "gallery-\(Int(width))@\(Int(scale))x")
     }
+
+    @Test func clearingTheNoteOffersAToastThatUndoesIt() throws {
+        let scene = HeadlessScene(width: 560, height: 600, background: Gallery.backgroundColor)
+        var reports: [String] = []
+        let content = GalleryContent(report: { reports.append($0) })
+        scene.root.addSublayer(content)
+        scene.root.layoutSpecHandler = { _ in .layer(content) }
+        content.note.text = "Buy milk"
+        try scene.settle()
+        let clear = try #require(content.menuBar.menus.first?.items.first { $0.parsedTitle.text == "Clear Note" })
+        clear.handler?()
+        #expect(content.note.text.isEmpty)
+        #expect(content.toasts.current?.title == "Note cleared")
+        try scene.settle()
+        // The toast sits over the bottom of the window.
+        let toast = try #require(content.toasts.toastView)
+        #expect(toast.convert(toast.bounds, to: nil).maxY == 600 - ToastOverlay.margin)
+        let undo = try #require(toast.actionButton)
+        undo.activate()
+        #expect(content.note.text == "Buy milk")
+        #expect(reports.contains("menu chose=clear-note") && reports.last == "toast chose=undo")
+        #expect(content.toasts.current == nil)
+    }
 }

@@ -70,6 +70,21 @@ struct MenuTests {
         #expect(!view.keyPressed(key(Keysym(rawValue: 0x63), text: "c", modifiers: .control)))
     }
 
+    @Test func radioItemsAreChosenLikeActionsAndMarkTheOneThatIsOn() {
+        let view = MenuView(menu: Menu([.radio("Left", isOn: false) {}, .radio("Centre", isOn: true) {},
+                                        .radio("Right", isOn: false, isEnabled: false) {}]))
+        var chosen: [Int] = []
+        view.onChoose = { chosen.append($0) }
+        _ = view.keyPressed(key(.down))
+        _ = view.keyPressed(key(.return))
+        _ = view.keyPressed(key(.down))
+        _ = view.keyPressed(key(.down))
+        _ = view.keyPressed(key(.return))
+        // The disabled Right is skipped: Down from Centre wraps to Left.
+        #expect(chosen == [0, 0])
+        #expect(view.highlightedIndex == 0)
+    }
+
     @Test func enterChoosesRightOpensASubmenuAndEscapeCloses() {
         let view = MenuView(menu: Self.menu(Log()))
         var chosen: [Int] = [], opened: [Int] = [], closed = 0
@@ -208,12 +223,14 @@ struct MenuTests {
 
     @Test(arguments: [1.0, 2.0])
     func aMenuWithEveryKindOfRowMatchesItsGolden(scale: Double) throws {
-        let scene = HeadlessScene(width: 280, height: 240, scale: scale, background: Color(rgb: 0xEDEDF2))
+        let scene = HeadlessScene(width: 280, height: 320, scale: scale, background: Color(rgb: 0xEDEDF2))
         // Opened from the keyboard, so mnemonics are underlined; an item with an icon in the
         // leading column, drawn from a bigger picture.
         var menu = Self.menu(Log())
         menu.items.insert(.action("_Open…", shortcut: "Ctrl+O", icon: try Self.icon()) {}, at: 0)
         menu.items[1].title = "Cu_t"
+        // A group of radio items, one of them on, after the toggles.
+        menu.items.insert(contentsOf: [.separator, .radio("Left", isOn: false) {}, .radio("Centre", isOn: true) {}], at: 4)
         menu.presentation.byKeyboard = true
         let view = MenuView(menu: menu)
         view.fontLibrary = try FontLibrary(files: ["/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf"])

@@ -152,6 +152,8 @@ public final class GalleryContent: Layer {
     let note = TextView(text: "")
     let hint = Label(text: "Tab moves the focus; Space or Enter presses. Read https://strata.dev or #gallery",
                      font: Font(size: 12), color: Color(rgb: 0x8E8E93))
+    /// Toasts over the bottom of the window, such as the one that undoes clearing the note.
+    let toasts = ToastOverlay()
     private var clicks = 0
     /// Shows the About dialog: the window sets it.
     var onAbout: (() -> Void)?
@@ -192,7 +194,7 @@ public final class GalleryContent: Layer {
         hint.isSelectable = true
         menuBar.menus = barMenus(report: report)
         for layer in [menuBar, title, counter, reset, disabled, size, toggle, toggleLabel, slider, sliderLabel, keyLabel, hover, pad, name, password,
-                      search, hint, note] as [Layer] {
+                      search, hint, note, toasts] as [Layer] {
             addSublayer(layer)
         }
 
@@ -258,8 +260,13 @@ public final class GalleryContent: Layer {
                     report("menu chose=reset")
                 },
                 .action("_Clear Note") { [unowned self] in
+                    let cleared = note.text
                     note.text = ""
                     report("menu chose=clear-note")
+                    toasts.show(Toast("Note cleared", actionTitle: "Undo") { [unowned self] in
+                        note.text = cleared
+                        report("toast chose=undo")
+                    })
                 },
             ]),
             Menu(title: "_Edit", items: [
@@ -298,10 +305,10 @@ public final class GalleryContent: Layer {
     /// The whole window as one spec: the menu bar across the top, then rows of controls in a
     /// column; nothing is placed by hand.
     public override func layoutSpec() -> LayoutSpec? {
-        .stack(.vertical, alignItems: .stretch, [
+        .overlay(.stack(.vertical, alignItems: .stretch, [
             .layer(menuBar),
             controlsSpec.flex(grow: 1, shrink: 1),
-        ])
+        ]), .layer(toasts))
     }
 
     private var controlsSpec: LayoutSpec {

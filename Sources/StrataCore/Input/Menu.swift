@@ -66,6 +66,9 @@ public struct MenuItem {
         case action
         /// Shows a check mark while on; its handler runs when chosen, to flip it.
         case toggle(isOn: Bool)
+        /// One of a group of choices, only one of which is on: shows a dot while on; its
+        /// handler runs when chosen, to make it the one.
+        case radio(isOn: Bool)
         /// A line between groups of items; never chosen.
         case separator
         /// Opens another menu beside this one.
@@ -113,6 +116,13 @@ public struct MenuItem {
     public static func toggle(_ title: String, isOn: Bool, shortcut: String? = nil, isEnabled: Bool = true,
                               handler: @escaping () -> Void) -> MenuItem {
         MenuItem(title: title, shortcut: shortcut, isEnabled: isEnabled, kind: .toggle(isOn: isOn), handler: handler)
+    }
+
+    /// One of a group of exclusive choices (GTK's radio menu item), with a dot while `isOn`;
+    /// `handler` runs when it is chosen. The items between two separators usually form a group.
+    public static func radio(_ title: String, isOn: Bool, shortcut: String? = nil, isEnabled: Bool = true,
+                             handler: @escaping () -> Void) -> MenuItem {
+        MenuItem(title: title, shortcut: shortcut, isEnabled: isEnabled, kind: .radio(isOn: isOn), handler: handler)
     }
 
     /// A line between groups of items.

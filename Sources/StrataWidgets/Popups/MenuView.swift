@@ -257,6 +257,7 @@ private final class Row: Layer {
         var markText = ""
         switch item.kind {
         case let .toggle(isOn): markText = isOn ? "✓" : ""
+        case let .radio(isOn): markText = isOn ? "•" : ""
         case .submenu: trailingText = "›"
         case .action, .separator: break
         }
