@@ -33,8 +33,8 @@ extension Canvas {
                 mask = try ShadowMasks.shared.mask(width: Int(x1 - x0), height: Int(y1 - y0), radius: corner * pixelsPerPoint,
                                                    sigma: sigma, color: shadow.color)
             } catch {
-                // Only memory can run out here (a mask is at most a few hundred pixels a side).
-                ShadowMasks.log.error("a shadow is not drawn: \(error)")
+                // Memory ran out, or the shape's corners and blur are too large to blur.
+                ShadowMasks.shared.report(error)
                 return
             }
             mask.composite(into: bitmap, shapeX: Int(x0), shapeY: Int(y0), width: Int(x1 - x0), height: Int(y1 - y0),
@@ -54,7 +54,7 @@ extension Canvas {
             let reach = Double(margin) / pixelsPerPoint
             draw(whole, in: shape.insetBy(dx: -reach, dy: -reach))
         } catch {
-            ShadowMasks.log.error("a transformed shadow is not drawn: \(error)")
+            ShadowMasks.shared.report(error)
         }
     }
 }

@@ -1,5 +1,6 @@
 import CPixman
 import Logging
+import Synchronization
 
 /// Blurred shadows of rounded rectangles, kept by shape so that a shadow is blurred once and then
 /// only composited: a menu, a card or a window drawn again reuses its shadow, whatever else
@@ -60,9 +61,24 @@ final class ShadowMasks: Sendable {
         var byteCount: Int { image.stride * image.height + (column?.stride ?? 0) * (column?.height ?? 0) + (row?.stride ?? 0) + 256 }
     }
 
+    /// Whether a shadow too large to blur has been logged: a shape drawn every frame would
+    /// otherwise log every frame.
+    private let reportedOversize = Atomic<Bool>(false)
+
+    /// Logs why a shadow is not drawn: every failure of memory, the first too-large shape.
+    func report(_ error: RenderError) {
+        if error.code == .imageTooLarge, reportedOversize.exchange(true, ordering: .relaxed) { return }
+        Self.log.error("a shadow is not drawn: \(error)")
+    }
+
     /// 4 MiB: a few dozen distinct shadows at typical blurs.
     static let defaultBudget = 4 << 20
     let masks = ByteBudgetCache<Key, Mask>(budget: ShadowMasks.defaultBudget)
+
+    /// The widest or tallest mask blurred (its shape and blur together): 16 MiB at most. A
+    /// shape whose corners and blur need more (a rounded box of well over a thousand pixels'
+    /// radius) casts no shadow, rather than blurring hundreds of megabytes each frame.
+    static let largestSide = 2048
 
     /// The pixels of blur around a shape (three box passes reach three box radii).
     static func margin(sigma: Double) -> Int { 3 * BoxBlur.radius(sigma: sigma) + 1 }
@@ -85,10 +101,15 @@ final class ShadowMasks: Sendable {
     func mask(width: Int, height: Int, radius: Double, sigma: Double, color: Color) throws(RenderError) -> Mask {
         let key = Self.key(width: width, height: height, radius: radius, sigma: sigma, color: color)
         if let cached = masks.value(for: key) { return cached }
-        let smallest = Self.stretchableSize(radius: radius, margin: Self.margin(sigma: sigma))
+        let margin = Self.margin(sigma: sigma)
+        guard key.width + 2 * margin <= Self.largestSide, key.height + 2 * margin <= Self.largestSide else {
+            throw RenderError(.imageTooLarge, "a shadow of \(key.width)×\(key.height) pixels with corners of \(radius) and a blur of "
+                                + "\(margin) is over \(Self.largestSide) pixels a side to blur")
+        }
+        let smallest = Self.stretchableSize(radius: radius, margin: margin)
         // A shape exactly `smallest` wide shares the key of every wider one, so its mask can
         // stretch; drawn at that width it repeats its column once, which is the image as it is.
-        let made = try Mask(key, margin: Self.margin(sigma: sigma), stretchesX: key.width == smallest, stretchesY: key.height == smallest)
+        let made = try Mask(key, margin: margin, stretchesX: key.width == smallest, stretchesY: key.height == smallest)
         return masks.insert(made, cost: made.byteCount, for: key)
     }
 }

@@ -98,6 +98,17 @@ import Testing
         #expect(alpha(bitmap.pixel(x: 38, y: 38)) < 40)
     }
 
+    @Test func aShadowTooLargeToBlurIsNotDrawn() throws {
+        // A circle 3000 pixels across: its corners alone need a mask past `largestSide`.
+        let bitmap = try Bitmap(width: 200, height: 200)
+        Canvas(bitmap: bitmap).drawShadow(Shadow(color: .black, offset: .zero, blurRadius: 8),
+                                          of: Rect(x: -1400, y: -1400, width: 3000, height: 3000), cornerRadius: 1500)
+        #expect(bitmap.pixel(x: 100, y: 100) == 0)
+        #expect(throws: RenderError.self) {
+            _ = try ShadowMasks.shared.mask(width: 3000, height: 3000, radius: 1500, sigma: 4, color: .black)
+        }
+    }
+
     @Test(arguments: [Double.nan, .infinity, -.infinity, 1e300, -1e300, 0])
     func hostileValuesDrawNothingOrSomethingBounded(value: Double) throws {
         let bitmap = try Bitmap(width: 64, height: 64)

@@ -235,7 +235,7 @@ public final class Popup: SurfaceClient {
             try popup.grab(seat: seat.proxy, serial: serial)
             grabs = true
         }
-        try applyGeometry()
+        applyGeometry()
         try shellSurface.trackScale()
         observeEvents()
         host.rootLayer.layoutHandler = { [weak self] _ in self?.layoutContent() }
@@ -286,22 +286,12 @@ public final class Popup: SurfaceClient {
     }
 
     /// Tells the compositor which part of the surface is the popup: its window geometry (what
-    /// it places) and its input region leave the shadow out. Double-buffered: the next commit
-    /// applies them with the buffer of the new size.
-    private func applyGeometry() throws(WaylandError) {
-        let content = contentSize
+    /// it places) and its input region leave the shadow out, and a popup that takes no input
+    /// has none. Double-buffered: the next commit applies them with the buffer of the new size.
+    private func applyGeometry() {
+        let content = Rect(x: margins.left, y: margins.top, width: contentSize.width, height: contentSize.height)
         let hasMargins = margins != .zero
-        if hasMargins {
-            try shellSurface.setWindowGeometry(x: Int32(margins.left), y: Int32(margins.top),
-                                               width: Int32(content.width), height: Int32(content.height))
-        }
-        guard hasMargins || !acceptsInput else { return }
-        let region = try session.compositor.createRegion()
-        if acceptsInput {
-            try region.add(x: Int32(margins.left), y: Int32(margins.top), width: Int32(content.width), height: Int32(content.height))
-        }
-        try surface.setInputRegion(region: region)
-        try region.destroy()
+        shellSurface.place(geometry: hasMargins ? content : nil, input: !acceptsInput ? .zero : hasMargins ? content : nil)
     }
 
     private static func clampedSize(_ size: Size) -> Size {
@@ -360,7 +350,7 @@ public final class Popup: SurfaceClient {
             if geometry.width > 0, geometry.height > 0 {
                 host.resize(to: Self.surfaceSize(content: Self.clampedSize(geometry.size), margins: margins))
                 host.rootLayer.setNeedsLayout()
-                host.send("xdg_surface.set_window_geometry", applyGeometry)
+                applyGeometry()
             }
         }
     }

@@ -360,32 +360,17 @@ public final class Window: SurfaceClient {
         host.rootLayer.setNeedsLayout()
         // The host may have clamped the size to its pixel limit at this scale: follow it.
         let frame = frameRect
-        applyFrameGeometry(frame)
+        // The frame is the window; input goes to it and to a band around it that resizes, and
+        // through the rest of the shadow to what is below.
+        let grip = ClientDecorations.outerResizeMargin
+        shellSurface.place(geometry: frame, input: margins == .zero ? nil
+            : Rect(x: frame.minX - min(grip, margins.left), y: frame.minY - min(grip, margins.top),
+                   width: frame.width + min(grip, margins.left) + min(grip, margins.right),
+                   height: frame.height + min(grip, margins.top) + min(grip, margins.bottom)))
         let newContent = Size(width: max(frame.width, 1), height: max(frame.height - bar, 1))
         if newContent != contentSize {
             contentSize = newContent
             onResize?(newContent)
-        }
-    }
-
-    /// Tells the compositor which part of the surface is the window (its geometry) and where
-    /// input goes: the frame, and a band around it that resizes; the rest of the shadow lets
-    /// clicks through to what is below. Double-buffered: applied with the next buffer.
-    private func applyFrameGeometry(_ frame: Rect) {
-        guard !shellSurface.isTornDown else { return }
-        host.send("xdg_surface.set_window_geometry") { () throws(WaylandError) in
-            try shellSurface.setWindowGeometry(x: Int32(frame.minX), y: Int32(frame.minY),
-                                               width: Int32(max(frame.width, 1)), height: Int32(max(frame.height, 1)))
-        }
-        host.send("wl_surface.set_input_region") { () throws(WaylandError) in
-            guard appliedMargins != .zero else { return try surface.setInputRegion(region: nil) }
-            let grip = ClientDecorations.outerResizeMargin
-            let region = try session.compositor.createRegion()
-            defer { host.send("wl_region.destroy", region.destroy) }
-            try region.add(x: Int32(frame.minX - min(grip, appliedMargins.left)), y: Int32(frame.minY - min(grip, appliedMargins.top)),
-                           width: Int32(frame.width + min(grip, appliedMargins.left) + min(grip, appliedMargins.right)),
-                           height: Int32(frame.height + min(grip, appliedMargins.top) + min(grip, appliedMargins.bottom)))
-            try surface.setInputRegion(region: region)
         }
     }
 

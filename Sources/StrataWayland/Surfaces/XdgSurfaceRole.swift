@@ -55,10 +55,28 @@ final class XdgSurfaceRole {
         try surface.commit()
     }
 
-    /// Which part of the surface is the window or popup (without a shadow around it): what the
-    /// compositor places, sizes and aligns. Double-buffered, like the size it goes with.
-    func setWindowGeometry(x: Int32, y: Int32, width: Int32, height: Int32) throws(WaylandError) {
-        try xdgSurface.setWindowGeometry(x: x, y: y, width: width, height: height)
+    /// Says which part of the surface is the window or popup, `geometry` (without a shadow
+    /// around it; nil leaves it as it is, the whole surface unless set): what the compositor
+    /// places, sizes and aligns; and where input goes, `input` (nil: the whole surface; an empty
+    /// rectangle: nowhere). Both in whole surface points, double-buffered like the size they go
+    /// with. Failures go to the host's `onProblem`.
+    func place(geometry: Rect?, input: Rect?) {
+        guard !isTornDown else { return }
+        if let geometry {
+            host.send("xdg_surface.set_window_geometry") { () throws(WaylandError) in
+                try xdgSurface.setWindowGeometry(x: Int32(geometry.minX), y: Int32(geometry.minY),
+                                                 width: Int32(max(geometry.width, 1)), height: Int32(max(geometry.height, 1)))
+            }
+        }
+        host.send("wl_surface.set_input_region") { () throws(WaylandError) in
+            guard let input else { return try surface.setInputRegion(region: nil) }
+            let region = try session.compositor.createRegion()
+            defer { host.send("wl_region.destroy", region.destroy) }
+            if !input.isEmpty {
+                try region.add(x: Int32(input.minX), y: Int32(input.minY), width: Int32(input.width), height: Int32(input.height))
+            }
+            try surface.setInputRegion(region: region)
+        }
     }
 
     private func configure(serial: UInt32) {
