@@ -22,6 +22,9 @@ STRATA_PACKAGES=(
     # cursor images: Adwaita has the CSS cursor names (Debian's default cursor theme); the X11
     # themes exercise the fallback names
     adwaita-icon-theme xcursor-themes
+    # accessibility: the AT-SPI bus launcher and registry, the role and state numbers' header, and
+    # pyatspi (Orca's library) for the end-to-end tests, run with Debian's /usr/bin/python3
+    at-spi2-core libatspi2.0-dev python3-pyatspi
     pkg-config
 )
 

@@ -45,6 +45,9 @@ public struct ShellObservations: Sendable {
     /// The pixels of the last buffer committed, once `captureFrames()` was called: what the
     /// compositor would show.
     public var lastFrame: TestFrame?
+    /// The pixels of the last buffer each surface committed, by surface id, once
+    /// `captureFrames()` was called: a window and its popup commit independently.
+    public var lastFrames: [UInt32: TestFrame] = [:]
 
     /// Every `xdg_positioner` request, in order, from every positioner.
     public var positionerRequests: [PositionerRequest] = []
@@ -530,7 +533,11 @@ final class ScriptedShell {
                 held.removeAll { $0 == previous }
             }
             if capturesFrames, let frame = Self.pixels(of: buffer, bufferLayouts[buffer]) {
-                observations.withLock { $0.lastFrame = frame }
+                let id = wl_resource_get_id(surface.resource)
+                observations.withLock {
+                    $0.lastFrame = frame
+                    $0.lastFrames[id] = frame
+                }
             }
             let acked = surface.acked, count = held.count
             observations.withLock {

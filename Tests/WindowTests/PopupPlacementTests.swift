@@ -155,11 +155,14 @@ struct PopupPlacementTests {
         try session.run(until: { popup.frame == Rect(x: 50, y: 58, width: 150, height: 70) && popup.host.isIdle })
         #expect(popup.contentSize == Size(width: 150, height: 70))
         #expect(laidOut.last == Size(width: 150, height: 70))
-        // The surface keeps its margins around the new size, and the committed buffer has it.
+        // The surface keeps its margins around the new size, and the popup's committed buffer
+        // has it (the window may commit frames of its own meanwhile).
         let surface = popup.host.size
         #expect(surface == Size(width: 150 + margins.width, height: 70 + margins.height))
         try session.run(until: {
-            server.observed.lastFrame.map { $0.width == Int(surface.width) && $0.height == Int(surface.height) } == true
+            server.observed.lastFrames[popup.surface.id].map {
+                $0.width == Int(surface.width) && $0.height == Int(surface.height)
+            } == true
         })
         // The window geometry leaves the shadow out, and follows the new size.
         let geometry = server.observed.windowGeometries[popup.surface.id]
