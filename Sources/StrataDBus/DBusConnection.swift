@@ -203,17 +203,40 @@ public final class DBusConnection {
     @discardableResult
     public func exportObject(at path: String, limits: DBusLimits = .standard,
                              handler: @escaping @MainActor (DBusIncomingCall) -> Void) throws(DBusError) -> DBusSlot {
+        try export(path, "sd_bus_add_object", limits: limits, handler: handler) { bus, slot, path, userdata, callback in
+            sd_bus_add_object(bus, slot, path, callback, userdata)
+        }
+    }
+
+    /// Receives every method call made to an object below `prefix` (`/org/a11y/atspi/accessible`
+    /// serves `/org/a11y/atspi/accessible/12`), and to `prefix` itself, until the returned slot
+    /// is cancelled: one handler for a tree of objects that come and go, which reads the path
+    /// from `content.path`. A more specific export takes precedence.
+    /// - Throws: `invalidArgument` for a malformed path, `disconnected`.
+    @discardableResult
+    public func exportSubtree(under prefix: String, limits: DBusLimits = .standard,
+                              handler: @escaping @MainActor (DBusIncomingCall) -> Void) throws(DBusError) -> DBusSlot {
+        try export(prefix, "sd_bus_add_fallback", limits: limits, handler: handler) { bus, slot, path, userdata, callback in
+            sd_bus_add_fallback(bus, slot, path, callback, userdata)
+        }
+    }
+
+    private typealias AddObject = (OpaquePointer, UnsafeMutablePointer<OpaquePointer?>, UnsafePointer<CChar>, UnsafeMutableRawPointer,
+                                   sd_bus_message_handler_t) -> Int32
+
+    private func export(_ path: String, _ function: String, limits: DBusLimits, handler: @escaping @MainActor (DBusIncomingCall) -> Void,
+                        add: AddObject) throws(DBusError) -> DBusSlot {
         let bus = try openBus()
         guard !path.utf8.contains(0) else { throw DBusError(.invalidArgument, "a path with a NUL byte") }
         let slot = DBusSlot(connection: self, kind: .object(handler, limits: limits))
         var made: OpaquePointer?
         let result = path.withCString { path in
-            sd_bus_add_object(bus, &made, path, { message, userdata, _ in
+            add(bus, &made, path, Unmanaged.passUnretained(slot).toOpaque(), { message, userdata, _ in
                 _ = DBusSlot.deliver(message, to: userdata)
                 return 1   // answered (or to be answered) by the handler, never by sd-bus
-            }, Unmanaged.passUnretained(slot).toOpaque())
+            })
         }
-        guard result >= 0, let handle = made else { throw DBusError.library("sd_bus_add_object", result, code: .invalidArgument) }
+        guard result >= 0, let handle = made else { throw DBusError.library(function, result, code: .invalidArgument) }
         adopt(slot, handle: handle)
         return slot
     }

@@ -73,6 +73,33 @@ struct DBusConnectionTests {
         #expect(DBusValue.variant(.variant(.variant(.bool(true)))).unwrappingVariants(limit: 2) == nil)
     }
 
+    @Test func aSubtreeServesEveryPathBelowItsPrefix() throws {
+        let bus = try PrivateBus()
+        let server = try DBusConnection(address: bus.address, loop: loop)
+        var served: [String] = []
+        let slot = try server.exportSubtree(under: "/org/strata/Tree") { call in
+            served.append(call.content.path ?? "")
+            try? call.reply([.string(call.content.path ?? "")])
+        }
+        let client = try DBusConnection(address: bus.address, loop: loop)
+        let destination = try #require(server.uniqueName)
+        func ask(_ path: String) throws -> Result<DBusReply, DBusError> {
+            var result: Result<DBusReply, DBusError>?
+            try client.call(DBusMethod(destination: destination, path: path, interface: "org.strata.Tree", member: "Where")) { result = $0 }
+            try pump(loop, until: { result != nil })
+            return try #require(result)
+        }
+        #expect(try ask("/org/strata/Tree/12").get().values == [.string("/org/strata/Tree/12")])
+        #expect(try ask("/org/strata/Tree/a/b").get().values == [.string("/org/strata/Tree/a/b")])
+        #expect(try ask("/org/strata/Tree").get().values == [.string("/org/strata/Tree")])
+        // Paths beside the prefix are not the subtree's.
+        #expect(throws: DBusError.self) { try ask("/org/strata/Treehouse").get() }
+        #expect(served == ["/org/strata/Tree/12", "/org/strata/Tree/a/b", "/org/strata/Tree"])
+        slot.cancel()
+        #expect(throws: DBusError.self) { try ask("/org/strata/Tree/12").get() }
+        #expect(served.count == 3)
+    }
+
     @Test func aRemoteErrorKeepsItsName() throws {
         let bus = try PrivateBus()
         let service = try TestService(bus: bus, loop: loop)
