@@ -127,6 +127,7 @@ public final class LayerHost {
     var lastTransactionCounts = TransactionQueue.Counts()
     var lastStatisticsLog: UInt64 = 0
     var intervals = FrameIntervalMeter()
+    var accessibilityTracking = AccessibilityTracking()
     static let log = Logger(label: "strata.host")
     static let logsStatistics = getenv("STRATA_STATS").map { String(cString: $0) == "1" } ?? false
 
@@ -158,7 +159,8 @@ public final class LayerHost {
 
     isolated deinit {
         for group in activeGroups.values { group.abandonGroup() }
-        for timer in [frameTimer, bufferRetryTimer, compositionTimer, renderWaitTimer].compactMap({ $0 }) { loop.cancelTimer(timer) }
+        for timer in [frameTimer, bufferRetryTimer, compositionTimer, renderWaitTimer, displayAheadTimer, accessibilityTracking.fallback]
+            .compactMap({ $0 }) { loop.cancelTimer(timer) }
         if let tickHook { loop.removeHook(tickHook) }
         transactions.stopObserving(ObjectIdentifier(self))
         if Self.logsStatistics { Self.log.info("\(statistics)") }
@@ -338,6 +340,7 @@ public final class LayerHost {
         settleGroups()
         advanceAnimations()
         compose()
+        deliverAccessibilityChanges()
         if rendersInFlight > 0 { perform(clock.tickEndedWithRendersInFlight()) }
 
         isTicking = false

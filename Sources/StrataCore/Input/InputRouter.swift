@@ -239,7 +239,10 @@ public final class InputRouter {
         focusRingHiddenWhileInactive = false
         if old !== layer { old?.focusChanged() }
         layer?.focusChanged()
-        if old !== layer, let host { host.textInput?.focusChanged(in: host) }
+        if old !== layer, let host {
+            host.textInput?.focusChanged(in: host)
+            host.accessibilityFocusChanged()
+        }
         return true
     }
 

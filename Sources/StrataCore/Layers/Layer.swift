@@ -93,7 +93,13 @@ open class Layer {
     // MARK: Drawing properties
 
     /// Hides the layer and its subtree; hidden layers still lay out and display.
-    public var isHidden = false { didSet { if isHidden != oldValue { setNeedsComposite() } } }
+    public var isHidden = false {
+        didSet {
+            guard isHidden != oldValue else { return }
+            setNeedsComposite()
+            if let superlayer { host?.accessibilityStructureChanged(superlayer) }
+        }
+    }
     /// Multiplies the alpha of the layer and its sublayers (each is blended on its own; there is
     /// no offscreen group).
     public var opacity: Double = 1 {
@@ -254,6 +260,7 @@ open class Layer {
         place(layer, at: index)
         layer.superlayer = self
         layer.attached(to: host)
+        host?.accessibilityStructureChanged(self)
     }
 
     /// Moves a sublayer to `index` among its siblings. It stays in the same tree, so nothing is
@@ -267,6 +274,7 @@ open class Layer {
         vacateSlot(of: layer)
         place(layer, at: index)
         layer.setNeedsCompositeInSubtree()
+        host?.accessibilityStructureChanged(self)
     }
 
     /// Puts `layer` at `index` of the sublayers without its slot: at the top in constant time,
@@ -334,6 +342,7 @@ open class Layer {
             }
         }
         host?.layerRemoved(self)
+        host?.accessibilityStructureChanged(parent)
     }
 
     /// Whether `layer` is this layer or one of its ancestors.
@@ -623,6 +632,18 @@ open class Layer {
     /// control says no to taps, as UIKit's buttons do, so a tap recognizer on a card does not
     /// swallow the clicks of the card's buttons. True by default.
     open func allowsAncestorGesture(_ recognizer: GestureRecognizer) -> Bool { true }
+
+    // MARK: Accessibility (Layer+Accessibility.swift)
+
+    /// What this layer is to an assistive technology: `accessibility` unless a widget says
+    /// more. Widgets override it to describe themselves from their state, returning
+    /// `accessibility` when the app set one, and call `accessibilityDidChange()` when what it
+    /// returns changes. Read only while an assistive technology is active.
+    open var accessibilityElement: AccessibilityElement? { storedAccessibility }
+    var storedAccessibility: AccessibilityElement?
+    var storedAccessibilityLabel: String?
+    /// The element's stable number for assistive technologies, given on first use; 0 until then.
+    var storedAccessibilityID: UInt64 = 0
 
     // MARK: Host and composition
 
