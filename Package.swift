@@ -41,6 +41,9 @@ let package = Package(
         systemLibrary("CHarfBuzz", pkgConfig: "harfbuzz", apt: "libharfbuzz-dev"),
         systemLibrary("CPNG", pkgConfig: "libpng", apt: "libpng-dev"),
         systemLibrary("CSDBus", pkgConfig: "libsystemd", apt: "libsystemd-dev"),
+        // AT-SPI2's numbers only (a header with no library behind it), so no pkg-config: its
+        // pkg-config file would link libatspi and GLib.
+        .systemLibrary(name: "CAtspiConstants", providers: [.apt(["libatspi2.0-dev"])]),
 
         // A lock ThreadSanitizer understands (see Locked.swift for why not Synchronization.Mutex).
         .target(name: "Locking"),
@@ -55,7 +58,7 @@ let package = Package(
         // D-Bus over sd-bus, driven by the main loop: the desktop's settings now, accessibility later.
         .target(name: "StrataDBus", dependencies: ["CSDBus", "StrataPlatform", system]),
         // The desktop's settings over D-Bus: its appearance (colour scheme, accent, text size).
-        .target(name: "StrataDesktop", dependencies: ["StrataDBus", "StrataCore"]),
+        .target(name: "StrataDesktop", dependencies: ["StrataDBus", "StrataCore", "CAtspiConstants"]),
 
         // Protocol bindings: hand-written runtime plus generated code.
         .target(name: "WaylandProtocols", dependencies: ["CWaylandClient", "Locking", system]),
@@ -158,8 +161,13 @@ let package = Package(
         // The desktop's appearance: a stand-in portal scripted to misbehave, and the real
         // xdg-desktop-portal with its GTK backend on a private bus, driven by gsettings.
         .testTarget(
+            name: "AccessibilityEndToEndTests",
+            dependencies: ["Strata", "GalleryKit", "DBusTestSupport", "WaylandTestSupport"],
+            exclude: ["atspi_client.py"]
+        ),
+        .testTarget(
             name: "StrataDesktopTests",
-            dependencies: ["StrataDesktop", "StrataDBus", "StrataWidgets", "DBusTestSupport", "CoreTestSupport", "RenderTestSupport",
+            dependencies: ["StrataDesktop", "StrataDBus", "CAtspiConstants", "StrataWidgets", "DBusTestSupport", "CoreTestSupport", "RenderTestSupport",
                            "WaylandTestSupport", "StrataPlatform"]
         ),
         .testTarget(

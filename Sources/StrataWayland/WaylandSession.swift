@@ -118,6 +118,14 @@ public final class WaylandSession {
     public var desktopAppearance: DesktopAppearance { appearanceMonitor?.appearance ?? .standard }
     /// Reads and follows the desktop's appearance while `followsDesktopAppearance`.
     public private(set) var appearanceMonitor: DesktopAppearanceMonitor?
+    /// Whether assistive technologies are active, while the session follows them
+    /// (`followAccessibility(on:)`).
+    public internal(set) var accessibilityMonitor: AccessibilityStatusMonitor?
+    /// The AT-SPI bridge, while an assistive technology is active: nil otherwise, and then no
+    /// semantic tree is read and no accessibility bus is connected.
+    public internal(set) var accessibility: AccessibilityBridge?
+    /// Whether a bridge is being connected.
+    var isConnectingAccessibility = false
 
     /// The windows open in this session, in the order they opened; embedded surfaces are not
     /// windows.
@@ -252,6 +260,8 @@ public final class WaylandSession {
         }
         try connection.roundtrip(timeout: timeout)
         if followsDesktopAppearance { followDesktop() }
+        // A host client that embeds Strata speaks for its own surfaces.
+        if reads, getenv("STRATA_ACCESSIBILITY").map({ String(cString: $0) }) != "0" { followAccessibilityOnSessionBus() }
     }
 
     /// Starts reading the desktop's appearance: from the portal on the session bus, else from
@@ -305,6 +315,7 @@ public final class WaylandSession {
     func windowOpened(_ window: Window) {
         openWindows.append(WeakWindow(window))
         hasOpenedWindow = true
+        accessibility?.add(window)
         if let token = startupActivationToken {
             startupActivationToken = nil
             window.activateOnceShown(token: token)
@@ -315,6 +326,7 @@ public final class WaylandSession {
     /// references to it already read nil.
     func windowClosed(_ window: Window) {
         openWindows.removeAll { $0.window == nil || $0.window === window }
+        accessibility?.remove(window)
         guard isRunning, openWindows.isEmpty else { return }
         // Decided once the close has been handled: its `onClose` may open another window.
         loop.post { [weak self] in

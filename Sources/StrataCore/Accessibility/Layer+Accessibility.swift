@@ -50,6 +50,9 @@ extension Layer {
         return storedAccessibilityID
     }
 
+    /// The element's number if one was ever given out, without giving one.
+    package var existingAccessibilityID: UInt64? { storedAccessibilityID == 0 ? nil : storedAccessibilityID }
+
     /// The elements directly below this layer in the semantic tree, in order: each visible
     /// sublayer with an element, and, for one without, its own such sublayers, and so on down.
     /// Iterative, so a deep tree cannot overflow the stack.

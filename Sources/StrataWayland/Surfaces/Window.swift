@@ -119,7 +119,10 @@ public final class Window: SurfaceClient {
     /// bytes and cut to `maximumTextBytes` at a character boundary: a Wayland message cannot
     /// hold more, and a longer one would end the connection. The property keeps it whole.
     public var title: String {
-        didSet { sendTitle() }
+        didSet {
+            sendTitle()
+            session.accessibility?.windowChanged(self)
+        }
     }
     /// The application id (`xdg_toplevel.set_app_id`), which compositors match desktop files by;
     /// sent like `title`, without NULs and cut to `maximumTextBytes`.
@@ -303,6 +306,7 @@ public final class Window: SurfaceClient {
             resizeSurface(to: size)
         }
         decorations.isActive = states.contains(.activated)
+        session.accessibility?.windowChanged(self)
         decorations.isResizable = !states.contains(.maximized) && !states.contains(.fullscreen)
         // A window that stops (or starts) floating loses (or gains) its shadow's margins.
         if frameMargins != appliedMargins { resizeSurface(toContent: contentSize) }

@@ -1,0 +1,108 @@
+import CAtspiConstants
+import StrataCore
+import StrataDBus
+
+/// Telling assistive technologies what changed, once per frame, as AT-SPI events: only for
+/// elements one has already seen (asked about), since it learns of the rest when it asks.
+extension AccessibilityBridge: AccessibilityObserver {
+    public func accessibilityChanged(in host: LayerHost, _ changes: AccessibilityChanges) {
+        guard let entry = windows.first(where: { $0.window?.host === host }) else { return }
+        statistics.changeBatches += 1
+        for layer in changes.structure { structureChanged(under: layer, in: entry) }
+        if changes.focusMoved { focusMoved(in: host, entry) }
+        for layer in changes.elements {
+            guard let id = layer.existingAccessibilityID, let old = snapshots[id], let node = node(for: layer, in: entry) else { continue }
+            if layer.host !== host || layer.resolvedAccessibilityElement == nil { continue }
+            elementChanged(node, id: id, from: old)
+        }
+    }
+
+    /// Tells each difference between what was last told of `node` and what it is now.
+    private func elementChanged(_ node: Node, id: UInt64, from old: Snapshot) {
+        var new = snapshot(of: node)
+        new.children = old.children
+        let path = path(of: id)
+        if new.name != old.name { emit(path: path, "PropertyChange", detail: "accessible-name", 0, 0, .variant(.string(new.name))) }
+        if new.help != old.help {
+            emit(path: path, "PropertyChange", detail: "accessible-description", 0, 0, .variant(.string(new.help)))
+        }
+        if new.value != old.value, let value = new.value {
+            emit(path: path, "PropertyChange", detail: "accessible-value", 0, 0, .variant(.double(value)))
+        }
+        if new.states != old.states {
+            for (state, name) in ATSPINumbers.eventNames where new.states.contains(state) != old.states.contains(state) {
+                emit(path: path, "StateChanged", detail: name, new.states.contains(state) ? 1 : 0, 0, .variant(.int32(0)))
+            }
+        }
+        if let text = new.text, let before = old.text, text != before { textChanged(path: path, from: before, to: text) }
+        if new.caret != old.caret, let caret = new.caret {
+            emit(path: path, "TextCaretMoved", detail: "", caret, 0, .variant(.int32(0)))
+        }
+        snapshots[id] = new
+    }
+
+    /// The text's change as AT-SPI tells it: what was deleted, then what was inserted, between
+    /// the common start and end of the old and new text.
+    private func textChanged(path: String, from old: String, to new: String) {
+        let before = Array(old.unicodeScalars), after = Array(new.unicodeScalars)
+        var prefix = 0
+        while prefix < before.count, prefix < after.count, before[prefix] == after[prefix] { prefix += 1 }
+        var suffix = 0
+        while suffix < before.count - prefix, suffix < after.count - prefix,
+              before[before.count - 1 - suffix] == after[after.count - 1 - suffix] { suffix += 1 }
+        func text(_ scalars: ArraySlice<Unicode.Scalar>) -> String {
+            var view = String.UnicodeScalarView()
+            view.append(contentsOf: scalars)
+            return String(view)
+        }
+        let deleted = before[prefix..<(before.count - suffix)], inserted = after[prefix..<(after.count - suffix)]
+        if !deleted.isEmpty { emit(path: path, "TextChanged", detail: "delete", prefix, deleted.count, .variant(.string(text(deleted)))) }
+        if !inserted.isEmpty { emit(path: path, "TextChanged", detail: "insert", prefix, inserted.count, .variant(.string(text(inserted)))) }
+    }
+
+    /// Children came or went below `layer`: tells the nearest element the assistive technology
+    /// has listed the children of.
+    private func structureChanged(under layer: Layer, in entry: WindowEntry) {
+        guard let window = entry.window else { return }
+        let owner: Layer
+        if layer === window.host.rootLayer || layer.resolvedAccessibilityElement != nil {
+            owner = layer
+        } else if let parent = layer.accessibleParent, parent.host === window.host {
+            owner = parent
+        } else {
+            return
+        }
+        guard let node = node(for: owner, in: entry), let id = id(of: node), let old = snapshots[id]?.children else { return }
+        let now = children(of: node)
+        let ids = now.compactMap(self.id(of:))
+        guard ids != old else { return }
+        let path = path(of: id)
+        let kept = Set(ids)
+        for (index, child) in old.enumerated().reversed() where !kept.contains(child) {
+            emit(path: path, "ChildrenChanged", detail: "remove", index, 0, .variant(reference(path: self.path(of: child))))
+            snapshots[child] = nil
+        }
+        let previous = Set(old)
+        for (index, child) in now.enumerated() where !previous.contains(ids[index]) {
+            emit(path: path, "ChildrenChanged", detail: "add", index, 0, .variant(reference(to: child)))
+        }
+        snapshots[id]?.children = ids
+    }
+
+    private func focusMoved(in host: LayerHost, _ entry: WindowEntry) {
+        let focused = focusedElement(in: host)
+        let id = focused?.accessibilityID
+        guard id != entry.focused else { return }
+        if let old = entry.focused, snapshots[old] != nil {
+            emit(path: path(of: old), "StateChanged", detail: "focused", 0, 0, .variant(.int32(0)))
+            snapshots[old]?.states = known[old]?.layer.flatMap { node(for: $0, in: entry) }.map(stateSet(of:)) ?? ATSPINumbers.StateSet()
+        }
+        entry.focused = id
+        guard let focused, let id, let node = node(for: focused, in: entry) else { return }
+        // The focused element is told of whether or not it was seen: Orca follows the focus.
+        _ = reference(to: focused)
+        remember(node)
+        snapshots[id]?.states = stateSet(of: node)
+        emit(path: path(of: id), "StateChanged", detail: "focused", 1, 0, .variant(.int32(0)))
+    }
+}

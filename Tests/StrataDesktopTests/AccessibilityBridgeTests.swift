@@ -1,0 +1,348 @@
+import CAtspiConstants
+import CoreTestSupport
+import DBusTestSupport
+import StrataCore
+import StrataDBus
+import StrataDesktop
+import StrataPlatform
+import Testing
+
+/// at-spi2-core's registry as far as an application sees it: it owns the registry's name and
+/// answers `Socket.Embed` with the desktop's reference.
+@MainActor
+private final class FakeRegistry {
+    let connection: DBusConnection
+    var embedded: [DBusValue] = []
+    private var owns = false
+
+    init(bus: PrivateBus, loop: MainLoop) throws {
+        connection = try DBusConnection(address: bus.address, loop: loop)
+        try connection.exportObject(at: ATSPI_DBUS_PATH_ROOT) { [unowned self] call in
+            guard call.content.member == "Embed", let reference = call.content.values.first else {
+                try? call.replyError(name: DBusErrorName.unknownMethod, "no such method")
+                return
+            }
+            embedded.append(reference)
+            try? call.reply([.structure([.string(connection.uniqueName ?? ""), .objectPath(ATSPI_DBUS_PATH_ROOT)])])
+        }
+        try connection.requestName(ATSPI_DBUS_NAME_REGISTRY) { [unowned self] in owns = (try? $0.get()) == true }
+        try pump(loop, until: { owns })
+    }
+}
+
+@MainActor
+private final class FakeWindow: AccessibleWindow {
+    let scene = HeadlessScene(width: 300, height: 200)
+    var host: LayerHost { scene.host }
+    var accessibilityTitle = "Notes"
+    var accessibilityRole = AccessibilityRole.frame
+    var isAccessibilityActive = true
+    var isAccessibilityModal = false
+}
+
+/// A layer that counts how often its element is read.
+private final class CountingLayer: Layer {
+    var reads = 0
+    override var accessibilityElement: AccessibilityElement? {
+        reads += 1
+        return super.accessibilityElement
+    }
+}
+
+@MainActor
+private final class Rig {
+    let bus: PrivateBus
+    let registry: FakeRegistry
+    let window = FakeWindow()
+    var loop: MainLoop { window.scene.loop }
+    let bridge: AccessibilityBridge
+    let client: DBusConnection
+    var signals: [DBusMessage] = []
+
+    init() throws {
+        bus = try PrivateBus()
+        let loop = window.scene.loop
+        registry = try FakeRegistry(bus: bus, loop: loop)
+        bridge = try AccessibilityBridge(connection: DBusConnection(address: bus.address, loop: loop), applicationName: "notes")
+        client = try DBusConnection(address: bus.address, loop: loop)
+        try client.subscribe(to: DBusMatchRule(interface: ATSPI_DBUS_INTERFACE_EVENT_OBJECT)) { [unowned self] in
+            if case let .success(message) = $0 { signals.append(message) }
+        }
+        let bridge = bridge
+        try pump(loop, until: { bridge.isRegistered })
+        bridge.add(window)
+    }
+
+    var name: String { bridge.connection.uniqueName ?? "" }
+
+    func path(_ layer: Layer) throws -> String {
+        let children = try call(windowPath, ATSPI_DBUS_INTERFACE_ACCESSIBLE, "GetChildren").get()
+        _ = children
+        return try #require(find(layer, under: windowPath))
+    }
+
+    var windowPath: String { "/org/a11y/atspi/accessible/\(referencePath(try! call(ATSPI_DBUS_PATH_ROOT, ATSPI_DBUS_INTERFACE_ACCESSIBLE, "GetChildAtIndex", [.int32(0)]).get().values[0]))" }
+
+    /// Walks the tree from `path` for the element whose extents are `layer`'s.
+    func find(_ layer: Layer, under path: String) -> String? {
+        let frame = layer.convert(layer.bounds, to: nil)
+        guard let children = try? call(path, ATSPI_DBUS_INTERFACE_ACCESSIBLE, "GetChildren").get().values.first?.elements else { return nil }
+        for child in children {
+            let childPath = "/org/a11y/atspi/accessible/" + referencePath(child)
+            if let extents = try? call(childPath, ATSPI_DBUS_INTERFACE_COMPONENT, "GetExtents", [.uint32(1)]).get().values.first?.fields,
+               extents == [.int32(Int32(frame.minX)), .int32(Int32(frame.minY)), .int32(Int32(frame.width)), .int32(Int32(frame.height))],
+               layer.accessibilityElement != nil {
+                return childPath
+            }
+            if let found = find(layer, under: childPath) { return found }
+        }
+        return nil
+    }
+
+    func call(_ path: String, _ interface: String, _ member: String, _ arguments: [DBusValue] = []) throws -> Result<DBusReply, DBusError> {
+        var result: Result<DBusReply, DBusError>?
+        try client.call(DBusMethod(destination: name, path: path, interface: interface, member: member), arguments) { result = $0 }
+        try pump(loop, until: { result != nil })
+        return try #require(result)
+    }
+
+    func property(_ path: String, _ interface: String, _ name: String) throws -> DBusValue? {
+        try call(path, "org.freedesktop.DBus.Properties", "Get", [.string(interface), .string(name)]).get().values.first?.unwrappingVariants()
+    }
+}
+
+/// The last path component of a `(so)` reference.
+private func referencePath(_ reference: DBusValue) -> String {
+    (reference.fields?[1].objectPath ?? "").split(separator: "/").last.map(String.init) ?? ""
+}
+
+@MainActor
+private func button(_ label: String, frame: Rect, pressed: @escaping @MainActor @Sendable () -> Void = {}) -> Layer {
+    let layer = Layer()
+    layer.frame = frame
+    layer.accessibility = AccessibilityElement(role: .button, label: label, states: [.focusable],
+                                               actions: [AccessibilityAction("click", perform: pressed)])
+    return layer
+}
+
+@MainActor
+@Suite(.serialized)
+struct AccessibilityBridgeTests {
+    @Test func theApplicationEmbedsItsRootInTheRegistry() throws {
+        let rig = try Rig()
+        #expect(rig.registry.embedded == [.structure([.string(rig.name), .objectPath(ATSPI_DBUS_PATH_ROOT)])])
+        #expect(try rig.property(ATSPI_DBUS_PATH_ROOT, ATSPI_DBUS_INTERFACE_ACCESSIBLE, "Name") == .string("notes"))
+        #expect(try rig.call(ATSPI_DBUS_PATH_ROOT, ATSPI_DBUS_INTERFACE_ACCESSIBLE, "GetRole").get().values == [.uint32(ATSPI_ROLE_APPLICATION.rawValue)])
+        #expect(try rig.property(ATSPI_DBUS_PATH_ROOT, ATSPI_DBUS_INTERFACE_ACCESSIBLE, "Parent")
+                == .structure([.string(rig.registry.connection.uniqueName ?? ""), .objectPath(ATSPI_DBUS_PATH_ROOT)]))
+        // The registry numbers the application.
+        #expect(try rig.call(ATSPI_DBUS_PATH_ROOT, "org.freedesktop.DBus.Properties", "Set",
+                             [.string(ATSPI_DBUS_INTERFACE_APPLICATION), .string("Id"), .variant(.int32(7))]).get().values.isEmpty)
+        #expect(try rig.property(ATSPI_DBUS_PATH_ROOT, ATSPI_DBUS_INTERFACE_APPLICATION, "Id") == .int32(7))
+        #expect(try rig.property(rig.windowPath, ATSPI_DBUS_INTERFACE_ACCESSIBLE, "Name") == .string("Notes"))
+        #expect(try rig.call(rig.windowPath, ATSPI_DBUS_INTERFACE_ACCESSIBLE, "GetRole").get().values == [.uint32(ATSPI_ROLE_FRAME.rawValue)])
+    }
+
+    @Test func plainLayersAreTransparentAndHiddenOnesAbsent() throws {
+        let rig = try Rig()
+        let group = Layer(), hidden = button("Hidden", frame: Rect(x: 0, y: 0, width: 10, height: 10))
+        hidden.isHidden = true
+        let save = button("Save", frame: Rect(x: 10, y: 20, width: 80, height: 30))
+        let open = button("Open", frame: Rect(x: 100, y: 20, width: 80, height: 30))
+        group.frame = Rect(x: 5, y: 5, width: 200, height: 100)
+        group.addSublayer(save)
+        group.addSublayer(hidden)
+        rig.window.host.rootLayer.addSublayer(group)
+        rig.window.host.rootLayer.addSublayer(open)
+        let children = try #require(try rig.call(rig.windowPath, ATSPI_DBUS_INTERFACE_ACCESSIBLE, "GetChildren").get().values.first?.elements)
+        #expect(children.count == 2)
+        var names: [DBusValue?] = []
+        for child in children { names.append(try rig.property("/org/a11y/atspi/accessible/" + referencePath(child), ATSPI_DBUS_INTERFACE_ACCESSIBLE, "Name")) }
+        #expect(names == [.string("Save"), .string("Open")])
+        // Extents are in the window: the group's offset is added.
+        let savePath = try rig.path(save)
+        #expect(try rig.call(savePath, ATSPI_DBUS_INTERFACE_COMPONENT, "GetExtents", [.uint32(1)]).get().values
+                == [.structure([.int32(15), .int32(25), .int32(80), .int32(30)])])
+        #expect(try rig.call(savePath, ATSPI_DBUS_INTERFACE_ACCESSIBLE, "GetRole").get().values == [.uint32(ATSPI_ROLE_PUSH_BUTTON.rawValue)])
+        #expect(try rig.call(savePath, ATSPI_DBUS_INTERFACE_ACCESSIBLE, "GetIndexInParent").get().values == [.int32(0)])
+        #expect(try rig.property(savePath, ATSPI_DBUS_INTERFACE_ACCESSIBLE, "Parent")
+                == .structure([.string(rig.name), .objectPath(rig.windowPath)]))
+    }
+
+    @Test func actionsRunAfterTheAnswerAndBadIndicesAreRefused() throws {
+        let rig = try Rig()
+        var presses = 0
+        let save = button("Save", frame: Rect(x: 10, y: 20, width: 80, height: 30)) { presses += 1 }
+        rig.window.host.rootLayer.addSublayer(save)
+        let path = try rig.path(save)
+        #expect(try rig.property(path, ATSPI_DBUS_INTERFACE_ACTION, "NActions") == .int32(1))
+        #expect(try rig.call(path, ATSPI_DBUS_INTERFACE_ACTION, "GetName", [.int32(0)]).get().values == [.string("click")])
+        #expect(try rig.call(path, ATSPI_DBUS_INTERFACE_ACTION, "DoAction", [.int32(0)]).get().values == [.bool(true)])
+        try pump(rig.loop, until: { presses == 1 })
+        for index: Int32 in [1, -1, .max, .min] {
+            let result = try rig.call(path, ATSPI_DBUS_INTERFACE_ACTION, "DoAction", [.int32(index)])
+            #expect(throws: DBusError.self) { try result.get() }
+        }
+        // Wrong types are refused too.
+        #expect(throws: DBusError.self) { try rig.call(path, ATSPI_DBUS_INTERFACE_ACTION, "DoAction", [.string("0")]).get() }
+        try rig.client.roundtripForTests(loop: rig.loop)
+        #expect(presses == 1)
+    }
+
+    @Test func valuesAreClampedAndNaNIsRefused() throws {
+        let rig = try Rig()
+        let slider = Layer()
+        slider.frame = Rect(x: 0, y: 0, width: 100, height: 20)
+        var set: [Double] = []
+        var element = AccessibilityElement(role: .slider, label: "Volume")
+        element.value = AccessibilityValue(current: 0.5, minimum: 0, maximum: 1, step: 0.1)
+        element.setValue = { set.append($0) }
+        slider.accessibility = element
+        rig.window.host.rootLayer.addSublayer(slider)
+        let path = try rig.path(slider)
+        #expect(try rig.property(path, ATSPI_DBUS_INTERFACE_VALUE, "CurrentValue") == .double(0.5))
+        func setValue(_ value: Double) throws -> Result<DBusReply, DBusError> {
+            try rig.call(path, "org.freedesktop.DBus.Properties", "Set", [.string(ATSPI_DBUS_INTERFACE_VALUE), .string("CurrentValue"), .variant(.double(value))])
+        }
+        _ = try setValue(0.25).get()
+        _ = try setValue(7).get()
+        #expect(throws: DBusError.self) { try setValue(.nan).get() }
+        #expect(throws: DBusError.self) { try setValue(.infinity).get() }
+        #expect(set == [0.25, 1])
+        // Other properties cannot be set.
+        #expect(throws: DBusError.self) {
+            try rig.call(path, "org.freedesktop.DBus.Properties", "Set", [.string(ATSPI_DBUS_INTERFACE_ACCESSIBLE), .string("Name"), .variant(.string("x"))]).get()
+        }
+    }
+
+    @Test func textIsReadAndEditedInCharactersAndBadRangesAreRefused() throws {
+        let rig = try Rig()
+        let field = Layer()
+        field.frame = Rect(x: 0, y: 0, width: 100, height: 20)
+        var edits: [(Range<Int>, String)] = []
+        var element = AccessibilityElement(role: .textField, label: "Name", states: [.editable, .focusable])
+        element.text = AccessibilityText("héllo 🌍!", caret: 2, replace: { edits.append(($0, $1)) })
+        field.accessibility = element
+        rig.window.host.rootLayer.addSublayer(field)
+        let path = try rig.path(field)
+        #expect(try rig.property(path, ATSPI_DBUS_INTERFACE_TEXT, "CharacterCount") == .int32(8))
+        #expect(try rig.property(path, ATSPI_DBUS_INTERFACE_TEXT, "CaretOffset") == .int32(2))
+        #expect(try rig.call(path, ATSPI_DBUS_INTERFACE_TEXT, "GetText", [.int32(1), .int32(7)]).get().values == [.string("éllo 🌍")])
+        #expect(try rig.call(path, ATSPI_DBUS_INTERFACE_TEXT, "GetText", [.int32(0), .int32(-1)]).get().values == [.string("héllo 🌍!")])
+        #expect(try rig.call(path, ATSPI_DBUS_INTERFACE_TEXT, "GetText", [.int32(50), .int32(2)]).get().values == [.string("")])
+        #expect(try rig.call(path, ATSPI_DBUS_INTERFACE_EDITABLE_TEXT, "InsertText", [.int32(8), .string("ab"), .int32(1)]).get().values == [.bool(true)])
+        #expect(try rig.call(path, ATSPI_DBUS_INTERFACE_EDITABLE_TEXT, "DeleteText", [.int32(6), .int32(7)]).get().values == [.bool(true)])
+        for (member, arguments) in [("InsertText", [DBusValue.int32(9), .string("x"), .int32(1)]), ("InsertText", [.int32(-1), .string("x"), .int32(1)]),
+                                    ("DeleteText", [.int32(5), .int32(2)]), ("DeleteText", [.int32(0), .int32(9)])] {
+            #expect(throws: DBusError.self) { try rig.call(path, ATSPI_DBUS_INTERFACE_EDITABLE_TEXT, member, arguments).get() }
+        }
+        #expect(edits.map(\.0) == [8..<8, 6..<7] && edits.map(\.1) == ["a", ""])
+    }
+
+    @Test func changesToSeenElementsAreToldOncePerFrameAndUnseenOnesNot() throws {
+        let rig = try Rig()
+        let label = Layer(), unseen = Layer()
+        label.frame = Rect(x: 0, y: 0, width: 100, height: 20)
+        label.accessibility = AccessibilityElement(role: .label, label: "Clicked 0 times")
+        var text = AccessibilityElement(role: .label, label: "Clicked 0 times")
+        text.text = AccessibilityText("Clicked 0 times")
+        label.accessibility = text
+        rig.window.host.rootLayer.addSublayer(label)
+        let path = try rig.path(label)
+        let group = Layer()
+        group.addSublayer(unseen)
+        rig.window.host.rootLayer.addSublayer(group)
+        try rig.window.scene.settle()
+        rig.signals.removeAll()
+
+        text.label = "Clicked 12 times"
+        text.text = AccessibilityText("Clicked 12 times")
+        label.accessibility = text
+        label.accessibility = text   // twice in one frame: told once
+        unseen.accessibility = AccessibilityElement(role: .label, label: "never asked about")
+        try rig.window.scene.settle()
+        try pump(rig.loop, until: { rig.signals.count >= 4 })
+        try rig.client.roundtripForTests(loop: rig.loop)
+        let told = rig.signals.map { "\($0.path == path ? "label" : $0.path ?? "") \($0.member ?? "") \($0.values.first?.string ?? "") \($0.values[1].int32 ?? -1) \($0.values[2].int32 ?? -1)" }
+        #expect(told.contains("label PropertyChange accessible-name 0 0"))
+        // "0" became "12": one deleted at 8, two inserted there.
+        #expect(told.contains("label TextChanged delete 8 1"))
+        #expect(told.contains("label TextChanged insert 8 2"))
+        // The new element joined the window's children, which were listed: that is told.
+        #expect(told.contains { $0.hasSuffix("ChildrenChanged add 1 0") })
+        #expect(told.count == 4, "\(told)")
+    }
+
+    @Test func aNodeThatLeftTheTreeIsUnknownAndItsParentSaysSo() throws {
+        let rig = try Rig()
+        let save = button("Save", frame: Rect(x: 10, y: 20, width: 80, height: 30))
+        rig.window.host.rootLayer.addSublayer(save)
+        let path = try rig.path(save)
+        rig.signals.removeAll()
+        save.removeFromSuperlayer()
+        try rig.window.scene.settle()
+        try pump(rig.loop, until: { !rig.signals.isEmpty })
+        #expect(rig.signals.first?.member == "ChildrenChanged" && rig.signals.first?.values.first == .string("remove"))
+        let result = try rig.call(path, ATSPI_DBUS_INTERFACE_ACCESSIBLE, "GetRole")
+        #expect(throws: DBusError.self) { try result.get() }
+        if case let .failure(error) = result { #expect(error.name == "org.freedesktop.DBus.Error.UnknownObject") }
+        // Paths that were never handed out are unknown too.
+        for bogus in ["/org/a11y/atspi/accessible/999999", "/org/a11y/atspi/accessible/-1", "/org/a11y/atspi/accessible/a/b"] {
+            #expect(throws: DBusError.self) { try rig.call(bogus, ATSPI_DBUS_INTERFACE_ACCESSIBLE, "GetRole").get() }
+        }
+    }
+
+    @Test func tenThousandNodesAreListedAndReadOnlyWhenAsked() throws {
+        let rig = try Rig()
+        let list = CountingLayer()
+        list.frame = Rect(x: 0, y: 0, width: 300, height: 200)
+        list.accessibility = AccessibilityElement(role: .list, label: "Many")
+        var rows: [CountingLayer] = []
+        for index in 0..<10_000 {
+            let row = CountingLayer()
+            row.frame = Rect(x: 0, y: Double(index), width: 300, height: 1)
+            row.accessibility = AccessibilityElement(role: .listItem, label: "Row \(index)")
+            rows.append(row)
+            list.addSublayer(row)
+        }
+        rig.window.host.rootLayer.addSublayer(list)
+        try rig.window.scene.settle()
+        #expect(rows.allSatisfy { $0.reads == 0 }, "nothing reads an element nobody asked about")
+        let listPath = try rig.path(list)
+        let children = try #require(try rig.call(listPath, ATSPI_DBUS_INTERFACE_ACCESSIBLE, "GetChildren").get().values.first?.elements)
+        #expect(children.count == 10_000)
+        #expect(try rig.property(listPath, ATSPI_DBUS_INTERFACE_ACCESSIBLE, "ChildCount") == .int32(10_000))
+        let last = "/org/a11y/atspi/accessible/" + referencePath(children[9_999])
+        #expect(try rig.property(last, ATSPI_DBUS_INTERFACE_ACCESSIBLE, "Name") == .string("Row 9999"))
+    }
+
+    @Test func aClientThatLeavesMidCallLeavesTheBridgeWorking() throws {
+        let rig = try Rig()
+        let save = button("Save", frame: Rect(x: 10, y: 20, width: 80, height: 30))
+        rig.window.host.rootLayer.addSublayer(save)
+        let path = try rig.path(save)
+        let leaving = try DBusConnection(address: rig.bus.address, loop: rig.loop)
+        try leaving.call(DBusMethod(destination: rig.name, path: path, interface: ATSPI_DBUS_INTERFACE_ACCESSIBLE, member: "GetChildren")) { _ in }
+        leaving.close()
+        try rig.client.roundtripForTests(loop: rig.loop)
+        #expect(try rig.property(path, ATSPI_DBUS_INTERFACE_ACCESSIBLE, "Name") == .string("Save"))
+    }
+
+    @Test func closingStopsTheHostReporting() throws {
+        let rig = try Rig()
+        #expect(rig.window.host.accessibilityObserver === rig.bridge)
+        rig.bridge.close()
+        #expect(rig.window.host.accessibilityObserver == nil)
+        #expect(!rig.bridge.connection.isOpen)
+    }
+}
+
+extension DBusConnection {
+    /// Waits for the bus to answer a Ping, so everything sent before it has been handled.
+    func roundtripForTests(loop: MainLoop) throws {
+        var done = false
+        try call(DBusMethod(destination: "org.freedesktop.DBus", path: "/org/freedesktop/DBus", interface: "org.freedesktop.DBus.Peer",
+                            member: "Ping")) { _ in done = true }
+        try pump(loop, until: { done })
+    }
+}
