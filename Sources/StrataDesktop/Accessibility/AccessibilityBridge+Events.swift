@@ -11,8 +11,17 @@ extension AccessibilityBridge: AccessibilityObserver {
         for layer in changes.structure { structureChanged(under: layer, in: entry) }
         if changes.focusMoved { focusMoved(in: host, entry) }
         for layer in changes.elements {
-            guard let id = layer.existingAccessibilityID, let old = snapshots[id], let node = node(for: layer, in: entry) else { continue }
-            if layer.host !== host || layer.resolvedAccessibilityElement == nil { continue }
+            guard let id = layer.existingAccessibilityID, let old = snapshots[id], let node = node(for: layer, in: entry) else {
+                // An element never seen may just have come into being (or gone): its parent's
+                // children changed.
+                if let parent = layer.superlayer { structureChanged(under: parent, in: entry) }
+                continue
+            }
+            if layer.host !== host { continue }
+            if layer.resolvedAccessibilityElement == nil {
+                if let parent = layer.superlayer { structureChanged(under: parent, in: entry) }
+                continue
+            }
             elementChanged(node, id: id, from: old)
         }
     }
