@@ -45,6 +45,14 @@ public final class ImageView: AsyncLayer, AsyncLayerDelegate {
         progress = source.map { _ in SourceProgress() }
     }
 
+    /// A picture to assistive technologies only when the app named it (`accessibilityLabel`);
+    /// otherwise none, as a decorative image is left out. The app's own `accessibility` when set.
+    public override var accessibilityElement: AccessibilityElement? {
+        if let accessibility { return accessibility }
+        guard let label = accessibilityLabel else { return nil }
+        return AccessibilityElement(role: .image, label: label)
+    }
+
     /// The bitmap shown; nil shows nothing (the contents are cleared). A change is by identity:
     /// assigning the same bitmap again does nothing. Setting a bitmap sets `source` to nil.
     public var image: Bitmap? {

@@ -25,6 +25,7 @@ extension Label: TextEditingView {
     func editorDidChange(textChanged: Bool, changes: [TextChange]) {
         setNeedsDisplayAtNextTick()
         placeSelectionHandles()
+        accessibilityDidChange()
     }
     func returnPressed() -> Bool { false }
 
@@ -40,6 +41,23 @@ extension Label: TextEditingView {
             if isFocused, !acceptsLinkFocus { resignFocus() }
         }
         setNeedsDisplayAtNextTick()
+        accessibilityDidChange()
+    }
+
+    // MARK: Accessibility
+
+    /// An element of `role` named by the text shown (a given layout's, else `text`), offering
+    /// that text with the caret and selection of selectable text, in scalars.
+    func accessibleTextElement(role: AccessibilityRole) -> AccessibilityElement {
+        let string = textLayout?.string ?? text
+        var element = AccessibilityElement(role: role, label: string)
+        if let editor = selectionController?.editor, editor.text == string {
+            element.text = editor.accessibilityText(replace: nil)
+            element.states.insert(.focusable)
+        } else {
+            element.text = AccessibilityText(string)
+        }
+        return element
     }
 
     /// The text changed: the selection starts again over the new text.

@@ -391,7 +391,24 @@ open class Label: AsyncLayer, AsyncLayerDelegate {
         linksChanged()
         setNeedsDisplayAtNextTick()
         invalidateMeasurement()
+        accessibilityDidChange()
     }
+
+    // MARK: Accessibility (Label+Selection.swift)
+
+    /// Text to assistive technologies, named by what it shows, with the selection of selectable
+    /// text; the app's own `accessibility` when set.
+    open override var accessibilityElement: AccessibilityElement? {
+        if let accessibility { return accessibility }
+        return accessibleTextElement(role: .label)
+    }
+}
+
+/// A label that is one part of a widget describing itself (a field's text, a menu row's title):
+/// the widget's element says what it shows, so the part has none of its own.
+@MainActor
+final class PartLabel: Label {
+    override var accessibilityElement: AccessibilityElement? { accessibility }
 }
 
 /// Graver's mixed view: styled text and inline images in one asynchronously rendered layer,

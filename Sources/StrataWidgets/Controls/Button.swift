@@ -25,10 +25,23 @@ open class Button: Control {
 
     /// The text shown, on one line, cut with "…" when too long. A new title shows in the next
     /// frame drawn, never eased in with a state change (a counter set on release).
-    public var title: String { didSet { if title != oldValue { contentDidChange() } } }
+    public var title: String {
+        didSet {
+            guard title != oldValue else { return }
+            contentDidChange()
+            accessibilityDidChange()
+        }
+    }
     /// A picture before the title. Bitmaps are shared with render queues: set a new one rather
     /// than drawing into one the button shows. Shown at once, as the title.
     public var image: Bitmap? { didSet { if image !== oldValue { contentDidChange() } } }
+    /// A push button named by its title, whose `click` does what a click does (`activate()`);
+    /// the app's own `accessibility` when set.
+    open override var accessibilityElement: AccessibilityElement? {
+        if let accessibility { return accessibility }
+        return AccessibilityElement(role: .button, label: title, states: accessibilityControlStates,
+                                    actions: [accessibilityActivation("click", description: "Presses the button")])
+    }
     /// The image's size in points; nil shows one image pixel per point, shrunk to fit the height
     /// inside `verticalPadding`.
     public var imageSize: Size? { didSet { if imageSize != oldValue { sizeDidChange() } } }

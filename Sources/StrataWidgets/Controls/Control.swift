@@ -106,12 +106,19 @@ open class Control: AsyncLayer, AsyncLayerDelegate {
                 resignFocus()
             }
             stateDidChange()
+            accessibilityDidChange()
         }
     }
     /// Whether the control is drawn pressed; tracking sets it, and so may code.
     public var isHighlighted = false { didSet { if isHighlighted != oldValue { stateDidChange() } } }
     /// Whether the control is drawn chosen; only code sets it.
-    public var isSelected = false { didSet { if isSelected != oldValue { stateDidChange() } } }
+    public var isSelected = false {
+        didSet {
+            guard isSelected != oldValue else { return }
+            stateDidChange()
+            accessibilityDidChange()
+        }
+    }
 
     /// The state to draw, from the flags, the hover and the focus. A disabled control is neither
     /// highlighted nor hovered.
@@ -311,6 +318,20 @@ open class Control: AsyncLayer, AsyncLayerDelegate {
         guard isEnabled else { return }
         didActivate()
         sendActions(for: .primaryActionTriggered)
+    }
+
+    /// The states every control reports to assistive technologies: focusable, and disabled or
+    /// selected as it is. Subclasses add their own.
+    var accessibilityControlStates: AccessibilityStates {
+        var states: AccessibilityStates = .focusable
+        if !isEnabled { states.insert(.disabled) }
+        if isSelected { states.insert(.selected) }
+        return states
+    }
+
+    /// The action a click is to an assistive technology: `activate()`, what Space and Enter do.
+    func accessibilityActivation(_ name: String, description: String) -> AccessibilityAction {
+        AccessibilityAction(name, description: description) { [weak self] in self?.activate() }
     }
 
     /// The control was clicked, tapped or activated from the keyboard, before

@@ -65,7 +65,24 @@ open class DropDown: Button {
 
     open override func didActivate() {
         super.didActivate()
-        host?.input.showMenu(menu, below: bounds, in: self)
+        var menu = self.menu
+        menu.presentation.onClose = { [weak self] in self?.isMenuOpen = false }
+        if host?.input.showMenu(menu, below: bounds, in: self) == true { isMenuOpen = true }
+    }
+
+    /// Whether the menu of options is showing: from a shown menu until it closes.
+    public private(set) var isMenuOpen = false {
+        didSet { if isMenuOpen != oldValue { accessibilityDidChange() } }
+    }
+
+    /// A combo box named by the chosen option, expanded while its menu shows; `press` opens the
+    /// menu as a click does (`activate()`). The app's own `accessibility` when set.
+    open override var accessibilityElement: AccessibilityElement? {
+        if let accessibility { return accessibility }
+        var states = accessibilityControlStates.union([.hasPopup, .expandable])
+        if isMenuOpen { states.insert(.expanded) }
+        return AccessibilityElement(role: .comboBox, label: selectedOption ?? "", states: states,
+                                    actions: [accessibilityActivation("press", description: "Shows the options")])
     }
 
     /// What choosing option `index` from the menu does.

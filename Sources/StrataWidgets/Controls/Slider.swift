@@ -32,6 +32,7 @@ open class Slider: Control {
             guard clamped != storedValue else { return }
             storedValue = clamped
             setNeedsDisplayAtNextTick()
+            accessibilityDidChange()
         }
     }
 
@@ -55,7 +56,7 @@ open class Slider: Control {
     }
     /// How far an arrow key moves the value; nil (the default) is a twentieth of the range.
     /// Values that are not finite and positive count as nil.
-    public var step: Double?
+    public var step: Double? { didSet { if step != oldValue { accessibilityDidChange() } } }
     /// Whether dragging sends `valueChanged` at every change (the default), or once on release.
     public var isContinuous = true
 
@@ -125,6 +126,33 @@ open class Slider: Control {
     private func rangeChanged() {
         storedValue = Swift.min(Swift.max(storedValue, minimumValue), maximumValue)
         setNeedsDisplayAtNextTick()
+        accessibilityDidChange()
+    }
+
+    /// How far an arrow key moves the value: `step`, or a twentieth of the range.
+    private var keyIncrement: Double {
+        step.flatMap { $0.isFinite && $0 > 0 ? $0 : nil } ?? (maximumValue - minimumValue) / 20
+    }
+
+    /// Sets the value as the keys do: clamped, NaN refused, and `valueChanged` sent when it
+    /// changed. Nothing while disabled.
+    private func setValueAsUser(_ target: Double) {
+        guard isEnabled, !target.isNaN else { return }
+        let old = storedValue
+        value = target
+        if storedValue != old { sendActions(for: .valueChanged) }
+    }
+
+    // MARK: Accessibility
+
+    /// A slider with its value, range and arrow-key step; setting the value moves it as the user
+    /// would, sending `valueChanged`. The app's own `accessibility` when set.
+    open override var accessibilityElement: AccessibilityElement? {
+        if let accessibility { return accessibility }
+        var element = AccessibilityElement(role: .slider, states: accessibilityControlStates)
+        element.value = AccessibilityValue(current: storedValue, minimum: minimumValue, maximum: maximumValue, step: keyIncrement)
+        element.setValue = { [weak self] value in self?.setValueAsUser(value) }
+        return element
     }
 
     // MARK: Tracking
@@ -182,7 +210,7 @@ open class Slider: Control {
     /// other keys are `Control`'s.
     open override func keyPressed(_ event: KeyEvent) -> Bool {
         guard isEnabled, event.modifiers.isDisjoint(with: [.control, .alt, .logo]) else { return false }
-        let increment = step.flatMap { $0.isFinite && $0 > 0 ? $0 : nil } ?? (maximumValue - minimumValue) / 20
+        let increment = keyIncrement
         let target: Double
         switch event.keysym {
         case .right, .up: target = storedValue + increment
@@ -193,9 +221,7 @@ open class Slider: Control {
         case .end: target = maximumValue
         default: return super.keyPressed(event)
         }
-        let old = storedValue
-        value = target
-        if storedValue != old { sendActions(for: .valueChanged) }
+        setValueAsUser(target)
         return true
     }
 

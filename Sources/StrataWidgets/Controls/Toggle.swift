@@ -22,7 +22,24 @@ open class Toggle: Control {
     }
 
     /// Whether the switch is on.
-    public var isOn: Bool { didSet { if isOn != oldValue { setNeedsDisplayAtNextTick(); moveKnob() } } }
+    public var isOn: Bool {
+        didSet {
+            guard isOn != oldValue else { return }
+            setNeedsDisplayAtNextTick()
+            moveKnob()
+            accessibilityDidChange()
+        }
+    }
+
+    /// A switch, checked while on, whose `click` flips it as a click does (`activate()`, which
+    /// sends `valueChanged`); the app's own `accessibility` when set.
+    open override var accessibilityElement: AccessibilityElement? {
+        if let accessibility { return accessibility }
+        var states = accessibilityControlStates.union(.checkable)
+        if isOn { states.insert(.checked) }
+        return AccessibilityElement(role: .switch, states: states,
+                                    actions: [accessibilityActivation("click", description: "Turns the switch on or off")])
+    }
     /// The track's colour when on; the theme's accent unless set (null-resettable).
     public var onTintColor: Color! {
         get { onTintValue.resolve(in: theme) }

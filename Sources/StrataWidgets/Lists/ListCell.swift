@@ -13,7 +13,7 @@ open class ListCell: Layer {
     /// screen back to the data source for another item of the same kind.
     public let reuseIdentifier: String
     /// The item the cell shows, or nil while it waits in the reuse pool.
-    public internal(set) var index: Int?
+    public internal(set) var index: Int? { didSet { if index != oldValue { accessibilityDidChange() } } }
 
     /// What shows while the cell's item renders; also the cell's group placeholder. The theme's
     /// list placeholder unless set (null-resettable).
@@ -34,6 +34,40 @@ open class ListCell: Layer {
     open override func themeDidChange() {
         super.themeDidChange()
         if placeholderValue.isThemed { groupCommit?.placeholder = .color(placeholderColor) }
+    }
+
+    /// An item of its list to assistive technologies (a table's cell in a grid), with its index
+    /// among all the list's items, named by `accessibilityItemLabel`; choosable, with a `click`
+    /// that chooses it as a tap does, when the list has a delegate. The app's own
+    /// `accessibility` when set; none while the cell waits for reuse.
+    open override var accessibilityElement: AccessibilityElement? {
+        if let accessibility { return accessibility }
+        guard let index else { return nil }
+        let list = superlayer?.superlayer as? ListView
+        var element = AccessibilityElement(role: list?.isGrid == true ? .tableCell : .listItem, label: accessibilityItemLabel)
+        element.itemIndex = index
+        if let list, list.delegate != nil {
+            element.states.insert(.selectable)
+            element.actions = [AccessibilityAction("click", description: "Chooses the item") { [weak list] in list?.chooseItem(at: index) }]
+        }
+        return element
+    }
+
+    /// What the item is called to assistive technologies: the text of the cell's labels, in
+    /// order, joined by commas. Override to name it better (`StandardCell` gives its title).
+    open var accessibilityItemLabel: String {
+        var texts: [String] = []
+        var stack = Array(sublayers.reversed())
+        while let layer = stack.popLast() {
+            guard !layer.isHidden else { continue }
+            if let label = layer as? Label {
+                let text = label.textLayout?.string ?? label.text
+                if !text.isEmpty { texts.append(text) }
+            } else {
+                stack.append(contentsOf: layer.sublayers.reversed())
+            }
+        }
+        return texts.joined(separator: ", ")
     }
 
     /// Called when the cell goes back to the reuse pool: drop what belongs to the old item

@@ -32,7 +32,10 @@ open class ListView: ScrollView {
     /// A data source the list keeps alive: a `ListItems` made for it.
     var ownedDataSource: AnyObject?
     /// Hears selections. Held weakly.
-    public weak var delegate: (any ListViewDelegate)?
+    public weak var delegate: (any ListViewDelegate)? {
+        // Whether items can be chosen is their cells' to say.
+        didSet { if delegate !== oldValue { for cell in liveCells.values { cell.accessibilityDidChange() } } }
+    }
     /// The height assumed for an item until its prelayout measures it.
     public var estimatedItemHeight = 100.0 {
         didSet {
@@ -65,7 +68,7 @@ open class ListView: ScrollView {
     public var pendingPrelayouts: Int { scheduler.count }
 
     /// The number of items, as the data source last reported it.
-    public private(set) var itemCount = 0
+    public private(set) var itemCount = 0 { didSet { if itemCount != oldValue { accessibilityDidChange() } } }
     /// The ranges at the last update.
     public private(set) var ranges = ListRanges(visible: 0..<0, display: 0..<0, preload: 0..<0)
 
@@ -77,6 +80,7 @@ open class ListView: ScrollView {
     public var arrangement = ListArrangement.list {
         didSet {
             guard arrangement != oldValue else { return }
+            accessibilityDidChange()
             let oldWidth = positions.itemWidth
             positions.configure(arrangement, width: crossExtent)
             // Layouts are per item width: cells stay until their items are laid out again.
@@ -121,6 +125,27 @@ open class ListView: ScrollView {
     private var updateScheduled = false
     /// Where a press that may become a selection started.
     private var press: (hostLocation: Point, index: Int, source: PointerSource)?
+
+    /// A list to assistive technologies (a table when arranged in a grid) with all its items
+    /// counted, realised or not; its cells are its items. The app's own `accessibility` when set.
+    open override var accessibilityElement: AccessibilityElement? {
+        if let accessibility { return accessibility }
+        var element = AccessibilityElement(role: isGrid ? .table : .list)
+        element.itemCount = itemCount
+        return element
+    }
+
+    /// Whether the items are arranged in a grid.
+    var isGrid: Bool {
+        if case .grid = arrangement { return true }
+        return false
+    }
+
+    /// Chooses item `index` as a click on it does: the delegate hears of it.
+    func chooseItem(at index: Int) {
+        guard index >= 0, index < itemCount else { return }
+        delegate?.list(self, didSelectItemAt: index)
+    }
 
     /// An empty list; set `dataSource` and call `reloadData()`.
     public override init() {
@@ -689,7 +714,7 @@ open class ListView: ScrollView {
         super.pointerReleased(event)
         guard let start = press, event.source == start.source else { return }
         press = nil
-        if item(under: event.location) == start.index { delegate?.list(self, didSelectItemAt: start.index) }
+        if item(under: event.location) == start.index { chooseItem(at: start.index) }
     }
 
     open override func pointerCancelled(_ event: PointerEvent) {

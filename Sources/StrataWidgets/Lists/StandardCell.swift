@@ -77,6 +77,18 @@ public final class StandardCell: ListCell, ListItemCell {
         detailLabel.numberOfLines = row.style == .subtitle ? row.detailLines : 1
         imageView.image = row.image
         imageView.isHidden = row.image == nil
+        accessibilityDidChange()
+    }
+
+    /// The row's title, as the list's users know the item; its detail is read after it (the
+    /// element's help).
+    public override var accessibilityItemLabel: String { row?.title ?? "" }
+
+    /// A list item named by its title, described by its detail.
+    public override var accessibilityElement: AccessibilityElement? {
+        guard var element = super.accessibilityElement else { return nil }
+        if accessibility == nil, let detail = row?.detail, !detail.isEmpty { element.help = detail }
+        return element
     }
 
     public override func layoutSpec() -> LayoutSpec? {

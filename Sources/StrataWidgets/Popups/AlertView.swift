@@ -66,6 +66,13 @@ public final class AlertView: Layer {
         themeDidChange()
     }
 
+    /// An alert to assistive technologies, named by its title and described by its message; its
+    /// buttons are its children. The app's own `accessibility` when set.
+    public override var accessibilityElement: AccessibilityElement? {
+        if let accessibility { return accessibility }
+        return AccessibilityElement(role: .alert, label: titleLabel.text, help: messageLabel.text)
+    }
+
     /// The button Enter presses: the default action's, else the first.
     public var defaultButton: Button? {
         actions.firstIndex { $0.style == .default }.map { buttons[$0] } ?? buttons.first

@@ -31,7 +31,14 @@ open class MenuBar: Layer {
     }
     /// The menu open now, if one of the bar's is.
     public private(set) var openIndex: Int? {
-        didSet { if openIndex != oldValue { updateTitles() } }
+        didSet {
+            guard openIndex != oldValue else { return }
+            updateTitles()
+            // The titles that opened or closed are expanded or not.
+            for index in [oldValue, openIndex].compactMap({ $0 }) where titles.indices.contains(index) {
+                titles[index].accessibilityDidChange()
+            }
+        }
     }
     /// The fonts the titles are drawn with (the shared library until set), as a test pins them.
     public var fontLibrary = FontLibrary.shared {
@@ -50,7 +57,7 @@ open class MenuBar: Layer {
     /// The space before the first title.
     nonisolated static let leadingInset = 4.0
 
-    private var titles: [Title] = []
+    fileprivate private(set) var titles: [Title] = []
     private var hoveredIndex: Int? {
         didSet { if hoveredIndex != oldValue { updateTitles() } }
     }
@@ -67,6 +74,13 @@ open class MenuBar: Layer {
         super.init()
         rebuildTitles()
         themeDidChange()
+    }
+
+    /// A menu bar to assistive technologies; its titles are menu items whose `click` opens their
+    /// menus. The app's own `accessibility` when set.
+    open override var accessibilityElement: AccessibilityElement? {
+        if let accessibility { return accessibility }
+        return AccessibilityElement(role: .menuBar)
     }
 
     open override func didJoin(_ host: LayerHost) {
@@ -216,11 +230,28 @@ private final class Title: Layer {
     init(menu: Menu) {
         parsed = menu.parsedTitle
         isEnabled = menu.isEnabled
-        label = Label(text: parsed.text)
+        label = PartLabel(text: parsed.text)
         super.init()
         cornerRadius = 5
         label.numberOfLines = 1
         addSublayer(label)
+    }
+
+    /// A menu item opening its menu, expanded while the menu is open; its `click` opens the menu
+    /// as F10 or the title's mnemonic does, its first row highlighted.
+    override var accessibilityElement: AccessibilityElement? {
+        if let accessibility { return accessibility }
+        let bar = superlayer as? MenuBar
+        let index = bar?.titles.firstIndex { $0 === self }
+        var states: AccessibilityStates = [.hasPopup, .expandable]
+        if !isEnabled { states.insert(.disabled) }
+        if let index, bar?.openIndex == index { states.insert(.expanded) }
+        return AccessibilityElement(role: .menuItem, label: parsed.text, states: states, actions: [
+            AccessibilityAction("click", description: "Opens the menu") { [weak self, weak bar] in
+                guard let self, let bar, let index = bar.titles.firstIndex(where: { $0 === self }) else { return }
+                bar.open(index, byKeyboard: true)
+            },
+        ])
     }
 
     var preferredWidth: Double {

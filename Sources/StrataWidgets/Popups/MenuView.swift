@@ -56,7 +56,7 @@ public final class MenuView: Layer {
         didSet { if isAltHeld != oldValue { for row in rows { row.showsMnemonic = showsMnemonics } } }
     }
 
-    private var rows: [Row] = []
+    fileprivate private(set) var rows: [Row] = []
 
     /// A view of `menu`'s items; a menu opened from the keyboard starts with its first row
     /// highlighted.
@@ -73,6 +73,13 @@ public final class MenuView: Layer {
         }
         themeDidChange()
         if menu.presentation.byKeyboard { highlight(rows.indices.first { rows[$0].item.isSelectable }) }
+    }
+
+    /// A menu to assistive technologies, named by its title (a menu bar's); its rows are its
+    /// items. The app's own `accessibility` when set.
+    public override var accessibilityElement: AccessibilityElement? {
+        if let accessibility { return accessibility }
+        return AccessibilityElement(role: .menu, label: menu.parsedTitle.text)
     }
 
     /// The size the menu takes: its widest row, and every row's height.
@@ -243,7 +250,12 @@ private final class Row: Layer {
     /// Space before the title (where the check mark goes) and after the trailing text.
     static let leading = 28.0, trailingPadding = 10.0, gap = 24.0
 
-    var isHighlighted = false { didSet { if let rowTheme { applyColors(rowTheme.colors) } } }
+    var isHighlighted = false {
+        didSet {
+            if let rowTheme { applyColors(rowTheme.colors) }
+            if isHighlighted != oldValue { accessibilityDidChange() }
+        }
+    }
 
     var height: Double {
         if case .separator = item.kind { return MenuView.separatorHeight }
@@ -252,7 +264,7 @@ private final class Row: Layer {
 
     init(item: MenuItem) {
         self.item = item
-        title = Label(text: item.parsedTitle.text)
+        title = PartLabel(text: item.parsedTitle.text)
         var trailingText = item.shortcut ?? ""
         var markText = ""
         switch item.kind {
@@ -261,8 +273,8 @@ private final class Row: Layer {
         case .submenu: trailingText = "›"
         case .action, .separator: break
         }
-        trailing = Label(text: trailingText)
-        mark = Label(text: markText)
+        trailing = PartLabel(text: trailingText)
+        mark = PartLabel(text: markText)
         // The leading column holds the icon, or a toggle's check mark while it is on.
         icon = item.icon.flatMap { markText.isEmpty ? IconLayer(image: $0) : nil }
         super.init()
@@ -277,6 +289,41 @@ private final class Row: Layer {
             for label in [mark, title, trailing] { addSublayer(label) }
             if let icon { addSublayer(icon) }
         }
+    }
+
+    /// A menu item (checked or not for toggles and radio items, opening a menu for a submenu,
+    /// selected while highlighted) whose `click` chooses it as Enter does; a separator.
+    override var accessibilityElement: AccessibilityElement? {
+        if let accessibility { return accessibility }
+        var states: AccessibilityStates = []
+        let role: AccessibilityRole
+        switch item.kind {
+        case .action: role = .menuItem
+        case let .toggle(isOn), let .radio(isOn):
+            if case .toggle = item.kind { role = .checkMenuItem } else { role = .radioMenuItem }
+            states.insert(.checkable)
+            if isOn { states.insert(.checked) }
+        case .submenu:
+            role = .menuItem
+            states.formUnion([.hasPopup, .expandable])
+        case .separator:
+            return AccessibilityElement(role: .separator)
+        }
+        if !item.isEnabled { states.insert(.disabled) }
+        if item.isSelectable { states.insert(.selectable) }
+        if isHighlighted { states.insert(.selected) }
+        return AccessibilityElement(role: role, label: item.parsedTitle.text, states: states, actions: [
+            AccessibilityAction("click", description: "Chooses the item") { [weak self] in self?.choose() },
+        ])
+    }
+
+    /// Chooses this row as Enter does: highlighted, then chosen (a submenu opens). Nothing for
+    /// a row that cannot be chosen.
+    private func choose() {
+        guard let menu = superlayer as? MenuView, let index = menu.rows.firstIndex(where: { $0 === self }) else { return }
+        menu.highlight(index)
+        guard menu.highlightedIndex == index else { return }
+        menu.chooseHighlighted(byKeyboard: true)
     }
 
     var fontLibrary: FontLibrary {

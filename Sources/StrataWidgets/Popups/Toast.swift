@@ -196,6 +196,8 @@ public final class ToastView: Layer {
         titleLabel.numberOfLines = 1
         actionButton = toast.actionTitle.map { Button(title: $0) }
         closeButton = Button(title: "✕")
+        // The glyph means nothing read aloud.
+        closeButton.accessibilityLabel = "Close"
         super.init()
         addSublayer(titleLabel)
         if let actionButton {
@@ -221,6 +223,13 @@ public final class ToastView: Layer {
             button.setTitleColor(theme.colors.windowBackground, for: .normal)
         }
         actionButton?.font = Font(size: theme.fonts.body.size, weight: .bold)
+    }
+
+    /// A notification to assistive technologies, named by its message; its buttons are its
+    /// children. The app's own `accessibility` when set.
+    public override var accessibilityElement: AccessibilityElement? {
+        if let accessibility { return accessibility }
+        return AccessibilityElement(role: .notification, label: titleLabel.text)
     }
 
     public override func keyPressed(_ event: KeyEvent) -> Bool {

@@ -25,6 +25,12 @@ public final class ToolTipLabel: Label {
         backgroundColor = theme.colors.text
     }
 
+    /// A tool tip, named by its text; the app's own `accessibility` when set.
+    public override var accessibilityElement: AccessibilityElement? {
+        if let accessibility { return accessibility }
+        return accessibleTextElement(role: .toolTip)
+    }
+
     /// The size it takes: its text, wrapped at `maximumWidth`, with its insets.
     public var preferredSize: Size {
         let size = measurer()(SizeRange(min: .zero, max: Size(width: Self.maximumWidth, height: 4096)))

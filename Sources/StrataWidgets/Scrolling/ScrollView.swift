@@ -98,6 +98,13 @@ open class ScrollView: Layer {
     /// The direction of the last movement along each axis: -1, 0 or 1.
     public private(set) var lastDirection = Point.zero
 
+    /// A region that scrolls, to assistive technologies; the app's own `accessibility` when set.
+    /// Lists and text views say what they are instead.
+    open override var accessibilityElement: AccessibilityElement? {
+        if let accessibility { return accessibility }
+        return AccessibilityElement(role: .scrollPane)
+    }
+
     /// A scroll view with an empty content layer.
     public override init() {
         super.init()

@@ -58,7 +58,13 @@ open class TextField: Control, TextEditingView {
         }
     }
     /// Shown in `placeholderColor` while the field is empty.
-    public var placeholder: String { didSet { if placeholder != oldValue { textDidChange() } } }
+    public var placeholder: String {
+        didSet {
+            guard placeholder != oldValue else { return }
+            textDidChange()
+            accessibilityDidChange()
+        }
+    }
     /// The text's font: the theme's editable font unless set (null-resettable).
     public var font: Font! {
         get { fontValue.resolve(in: theme) }
@@ -120,6 +126,7 @@ open class TextField: Control, TextEditingView {
             guard isSecureTextEntry != oldValue else { return }
             controller.isSecure = isSecureTextEntry
             textDidChange()
+            accessibilityDidChange()
         }
     }
     /// Whether the user may change the text; false still lets them select and copy it.
@@ -127,6 +134,7 @@ open class TextField: Control, TextEditingView {
         didSet {
             controller.isEditable = isEditable
             if isFocused, isEditable != oldValue { textInputStateChanged() }
+            if isEditable != oldValue { accessibilityDidChange() }
         }
     }
     /// The most characters (grapheme clusters) the text may hold; longer typing or pastes are
@@ -157,6 +165,13 @@ open class TextField: Control, TextEditingView {
     /// ```
     public var editMenu: ((_ standard: Menu) -> Menu?)?
 
+    /// A text field (or password field) with its text, caret and selection, editable through
+    /// the same path as typing; the app's own `accessibility` when set.
+    open override var accessibilityElement: AccessibilityElement? {
+        if let accessibility { return accessibility }
+        return accessibleFieldElement()
+    }
+
     // MARK: Commands
 
     /// Inserts `text` in place of the selection, as typing does.
@@ -183,8 +198,8 @@ open class TextField: Control, TextEditingView {
     let clip = Layer()
     /// Holds the text, selection and caret; moves left as the text scrolls.
     let content = Layer()
-    let textLayer = Label()
-    let placeholderLabel = Label()
+    let textLayer: Label = PartLabel()
+    let placeholderLabel: Label = PartLabel()
     let selectionLayer = SelectionHighlightLayer()
     let caret = CaretLayer()
     /// The touch selection handles, over the selection's two ends.
@@ -259,6 +274,7 @@ open class TextField: Control, TextEditingView {
     }
 
     func editorDidChange(textChanged: Bool, changes: [TextChange]) {
+        accessibilityDidChange()
         if textChanged {
             textDidChange()
             sendActions(for: .editingChanged)
@@ -497,6 +513,43 @@ open class TextField: Control, TextEditingView {
     private func handleDragged(isStart: Bool, to point: Point) {
         let found = position(at: point)
         controller.moveSelectionEnd(start: isStart, to: found.offset, affinity: found.affinity)
+    }
+}
+
+// MARK: Accessibility
+
+extension TextField {
+    /// The field as an assistive technology sees it: a text field (a password field, whose text
+    /// is a bullet per character, while `isSecureTextEntry`) named by its placeholder, with its
+    /// text, caret and selection in scalars, editable through the same path as typing.
+    func accessibleFieldElement() -> AccessibilityElement {
+        var element = AccessibilityElement(role: isSecureTextEntry ? .passwordField : .textField, label: placeholder,
+                                           states: accessibilityControlStates)
+        let editable = isEditable && isEnabled
+        if editable { element.states.insert(.editable) }
+        var replace: (@MainActor @Sendable (Range<Int>, String) -> Void)?
+        if editable { replace = { [weak self] range, text in self?.replaceAccessibleText(range, with: text) } }
+        let editor = controller.editor
+        if isSecureTextEntry {
+            // Bullets, one per character, as shown: one scalar each, so offsets are bullet indices.
+            let count = max(bulletOffsets.count - 1, 0)
+            let range = editor.selection.range
+            let selection = shownOffset(range.lowerBound)..<max(shownOffset(range.lowerBound), shownOffset(range.upperBound))
+            element.text = AccessibilityText(String(repeating: "•", count: count), caret: shownOffset(editor.selection.focus),
+                                             selection: selection.isEmpty ? nil : selection, replace: replace)
+        } else {
+            element.text = editor.accessibilityText(replace: replace)
+        }
+        return element
+    }
+
+    /// Replaces characters `range` (scalars; bullets in a secure field) with `text`, as one
+    /// undo step through the field's editing path: it shows, and `editingChanged` is sent.
+    private func replaceAccessibleText(_ range: Range<Int>, with text: String) {
+        guard isEditable, isEnabled else { return }
+        guard isSecureTextEntry else { return controller.replace(scalars: range, with: text) }
+        let lower = documentOffset(range.lowerBound), upper = max(lower, documentOffset(range.upperBound))
+        controller.perform { editor throws(RenderError) in try editor.replace(lower..<upper, with: text, kind: .other) }
     }
 }
 

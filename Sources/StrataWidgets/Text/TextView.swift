@@ -96,6 +96,7 @@ open class TextView: ScrollView, TextEditingView {
         didSet {
             controller.isEditable = isEditable
             if isFocused, isEditable != oldValue { textInputStateChanged() }
+            if isEditable != oldValue { accessibilityDidChange() }
         }
     }
     /// What the text is, for an input method.
@@ -124,6 +125,18 @@ open class TextView: ScrollView, TextEditingView {
     /// Makes the menu a right click, the Menu key, Shift+F10 or a long press opens, from the
     /// standard edit menu, as `TextField.editMenu` does; nil shows the standard one.
     public var editMenu: ((_ standard: Menu) -> Menu?)?
+
+    /// Several lines of text to assistive technologies, with the caret and selection in scalars,
+    /// editable through the same path as typing; the app's own `accessibility` when set.
+    open override var accessibilityElement: AccessibilityElement? {
+        if let accessibility { return accessibility }
+        var element = AccessibilityElement(role: .textView, states: [.focusable, .multiLine])
+        if isEditable { element.states.insert(.editable) }
+        var replace: (@MainActor @Sendable (Range<Int>, String) -> Void)?
+        if isEditable { replace = { [weak self] range, text in self?.controller.replace(scalars: range, with: text) } }
+        element.text = controller.editor.accessibilityText(replace: replace)
+        return element
+    }
 
     /// Types `text` at the selection, as one undo step.
     public func insert(_ text: String) {
@@ -387,7 +400,7 @@ open class TextView: ScrollView, TextEditingView {
     }
 
     private func makeLabel() -> Label {
-        let label = Label()
+        let label = PartLabel()
         label.verticalAlignment = .top
         label.isUserInteractionEnabled = false
         paragraphLayer.addSublayer(label)
@@ -406,6 +419,7 @@ open class TextView: ScrollView, TextEditingView {
     }
 
     func editorDidChange(textChanged: Bool, changes: [TextChange]) {
+        accessibilityDidChange()
         for change in changes {
             // Each change replaces its paragraphs with estimates, which their layouts replace.
             let removed = change.paragraph..<(change.paragraph + change.removedLineBreaks + 1)
