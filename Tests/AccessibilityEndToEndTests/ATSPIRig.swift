@@ -18,7 +18,13 @@ final class ATSPIRig {
     let session: WaylandSession
     let window: Window
     let sessionBus: DBusConnection
-    var reports: [String] = []
+    /// What the gallery reported, as it reports it.
+    var reports: [String] { reported.lines }
+    private let reported = Reported()
+
+    private final class Reported {
+        var lines: [String] = []
+    }
 
     nonisolated static let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("atspi_client.py").path
     nonisolated static let python = "/usr/bin/python3"
@@ -41,12 +47,10 @@ final class ATSPIRig {
         window = try Window(session: session, title: "Strata gallery", size: Gallery.size)
         try pump(loop, until: { self.server.observed.toplevels == 1 })
         server.configureToplevels(states: [4])   // activated
-        var reports: [String] = []
-        populate(window) { reports.append($0) }
+        populate(window) { [reported] in reported.lines.append($0) }
         try pump(loop, until: { self.window.host.isIdle && self.window.isConfigured })
         session.followAccessibility(on: sessionBus)
         try pump(loop, until: { self.session.accessibility?.isRegistered == true }, timeout: .seconds(30))
-        self.reports = reports
     }
 
     /// Sets `org.a11y.Status.IsEnabled` through the launcher, as Orca does at its start.

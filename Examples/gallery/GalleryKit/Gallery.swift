@@ -166,6 +166,9 @@ public final class GalleryContent: Layer {
         reset.setBackgroundColor(Color(rgb: 0x8E8E93), for: .normal)
         disabled.isEnabled = false
         slider.step = 0.05
+        // The labels beside them are not theirs to a screen reader: name them.
+        toggle.accessibilityLabel = "Switch"
+        slider.accessibilityLabel = "Level"
         keyLabel.backgroundColor = .white
         keyLabel.cornerRadius = 8
         keyLabel.insets = 10

@@ -265,7 +265,7 @@ public final class InputRouter {
     /// sublayer first); a layer that defers to its descendants (`defersTabFocusToDescendants`)
     /// only when none of them is in the order. Iterative, so a deep tree cannot overflow the
     /// stack.
-    static func focusOrder(in root: Layer) -> [Layer] {
+    package static func focusOrder(in root: Layer) -> [Layer] {
         enum Step {
             case visit(Layer)
             /// The subtree of the deferring layer at this index of the result is done.

@@ -39,8 +39,12 @@ open class Button: Control {
     /// the app's own `accessibility` when set.
     open override var accessibilityElement: AccessibilityElement? {
         if let accessibility { return accessibility }
-        return AccessibilityElement(role: .button, label: title, states: accessibilityControlStates,
-                                    actions: [accessibilityActivation("click", description: "Presses the button")])
+        var element = AccessibilityElement(role: .button, label: title, states: accessibilityControlStates,
+                                           actions: [accessibilityActivation("click", description: "Presses the button")])
+        // Its title as text too, as GTK's buttons offer their label's: a screen reader reads a
+        // changed title (a counter's) from the text's change.
+        if !title.isEmpty { element.text = AccessibilityText(title) }
+        return element
     }
     /// The image's size in points; nil shows one image pixel per point, shrunk to fit the height
     /// inside `verticalPadding`.
