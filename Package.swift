@@ -162,7 +162,7 @@ let package = Package(
         // xdg-desktop-portal with its GTK backend on a private bus, driven by gsettings.
         .testTarget(
             name: "AccessibilityEndToEndTests",
-            dependencies: ["Strata", "GalleryKit", "DBusTestSupport", "WaylandTestSupport"],
+            dependencies: ["Strata", "GalleryKit", "FeedKit", "DBusTestSupport", "WaylandTestSupport"],
             exclude: ["atspi_client.py"]
         ),
         .testTarget(

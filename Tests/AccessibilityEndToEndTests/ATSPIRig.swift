@@ -35,7 +35,12 @@ final class ATSPIRig {
             && (try? Subprocess.run("\(python) -c 'import pyatspi'"))?.status == 0
     }
 
-    init(populate: (Window, @escaping Gallery.Report) -> Void = { Gallery.populate($0, report: $1) }) throws {
+    /// What the content made and keeps, such as a list's data source.
+    private(set) var kept: AnyObject?
+
+    /// - Parameter populate: fills the window, and returns what must live as long as it.
+    init(title: String = "Strata gallery",
+         populate: (Window, @escaping Gallery.Report) -> AnyObject? = { Gallery.populate($0, report: $1); return nil }) throws {
         // GSettings in memory: the launcher keeps the status there, not in a dconf of this machine's.
         bus = try PrivateBus(activation: true, environment: ["GSETTINGS_BACKEND": "memory"])
         sessionBus = try DBusConnection(address: bus.address, loop: loop)
@@ -44,10 +49,10 @@ final class ATSPIRig {
         server.installShell()
         server.answerFramesAutomatically(true)
         session = try WaylandSession.connect(to: server.socketPath, loop: loop)
-        window = try Window(session: session, title: "Strata gallery", size: Gallery.size)
+        window = try Window(session: session, title: title, size: Gallery.size)
         try pump(loop, until: { self.server.observed.toplevels == 1 })
         server.configureToplevels(states: [4])   // activated
-        populate(window) { [reported] in reported.lines.append($0) }
+        kept = populate(window) { [reported] in reported.lines.append($0) }
         try pump(loop, until: { self.window.host.isIdle && self.window.isConfigured })
         session.followAccessibility(on: sessionBus)
         try pump(loop, until: { self.session.accessibility?.isRegistered == true }, timeout: .seconds(30))
