@@ -230,6 +230,27 @@ struct AccessibilityBridgeTests {
         #expect(try rig.call(path, ATSPI_DBUS_INTERFACE_TEXT, "GetText", [.int32(1), .int32(7)]).get().values == [.string("éllo 🌍")])
         #expect(try rig.call(path, ATSPI_DBUS_INTERFACE_TEXT, "GetText", [.int32(0), .int32(-1)]).get().values == [.string("héllo 🌍!")])
         #expect(try rig.call(path, ATSPI_DBUS_INTERFACE_TEXT, "GetText", [.int32(50), .int32(2)]).get().values == [.string("")])
+        // Words and sentences where ICU finds them, lines at line feeds.
+        let prose = Layer()
+        prose.frame = Rect(x: 0, y: 30, width: 100, height: 20)
+        var proseElement = AccessibilityElement(role: .label, label: "prose")
+        proseElement.text = AccessibilityText("Hello wide world. 你好！Next line\nLast")
+        prose.accessibility = proseElement
+        rig.window.host.rootLayer.addSublayer(prose)
+        let prosePath = try rig.path(prose)
+        func piece(_ offset: Int32, _ granularity: AtspiTextGranularity) throws -> [DBusValue] {
+            try rig.call(prosePath, ATSPI_DBUS_INTERFACE_TEXT, "GetStringAtOffset", [.int32(offset), .uint32(granularity.rawValue)]).get().values
+        }
+        #expect(try piece(7, ATSPI_TEXT_GRANULARITY_WORD) == [.string("wide "), .int32(6), .int32(11)])
+        #expect(try piece(5, ATSPI_TEXT_GRANULARITY_WORD) == [.string("Hello "), .int32(0), .int32(6)])
+        #expect(try piece(2, ATSPI_TEXT_GRANULARITY_SENTENCE) == [.string("Hello wide world. "), .int32(0), .int32(18)])
+        #expect(try piece(19, ATSPI_TEXT_GRANULARITY_SENTENCE) == [.string("你好！"), .int32(18), .int32(21)])
+        #expect(try piece(32, ATSPI_TEXT_GRANULARITY_LINE) == [.string("Last"), .int32(31), .int32(35)])
+        #expect(try piece(22, ATSPI_TEXT_GRANULARITY_LINE) == [.string("Hello wide world. 你好！Next line\n"), .int32(0), .int32(31)])
+        #expect(try piece(3, ATSPI_TEXT_GRANULARITY_CHAR) == [.string("l"), .int32(3), .int32(4)])
+        #expect(try piece(99, ATSPI_TEXT_GRANULARITY_WORD) == [.string(""), .int32(-1), .int32(-1)])
+        #expect(throws: DBusError.self) { try rig.call(prosePath, ATSPI_DBUS_INTERFACE_TEXT, "GetStringAtOffset", [.int32(0), .uint32(99)]).get() }
+
         #expect(try rig.call(path, ATSPI_DBUS_INTERFACE_EDITABLE_TEXT, "InsertText", [.int32(8), .string("ab"), .int32(1)]).get().values == [.bool(true)])
         #expect(try rig.call(path, ATSPI_DBUS_INTERFACE_EDITABLE_TEXT, "DeleteText", [.int32(6), .int32(7)]).get().values == [.bool(true)])
         for (member, arguments) in [("InsertText", [DBusValue.int32(9), .string("x"), .int32(1)]), ("InsertText", [.int32(-1), .string("x"), .int32(1)]),

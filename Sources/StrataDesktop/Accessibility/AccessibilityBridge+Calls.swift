@@ -451,8 +451,20 @@ extension AccessibilityBridge {
                 while end < scalars.count, scalars[end] != "\n" { end += 1 }
                 if end < scalars.count { end += 1 }
                 found = start..<end
+            case ATSPI_TEXT_GRANULARITY_WORD.rawValue, ATSPI_TEXT_GRANULARITY_SENTENCE.rawValue:
+                // From the start of the word (or sentence) at the offset to the start of the
+                // next, as AT-SPI defines them; ICU finds where they are.
+                let string = text.string
+                let indices = granularity == ATSPI_TEXT_GRANULARITY_WORD.rawValue
+                    ? TextSegmentation.wordSegments(in: string).filter { $0.kind != .other }.map(\.range.lowerBound)
+                    : TextSegmentation.sentenceBoundaries(in: string)
+                var starts = indices.map { string.unicodeScalars.distance(from: string.startIndex, to: $0) }
+                starts.append(scalars.count)
+                let start = starts.last { $0 <= offset } ?? 0
+                let end = starts.first { $0 > offset } ?? scalars.count
+                found = start..<max(start, end)
             default:
-                throw Refusal.invalidArgs("text granularity \(granularity) is not supported yet")
+                throw Refusal.invalidArgs("text granularity \(granularity) is not known")
             }
             return [.string(substring(found)), .int32(Int32(clamping: found.lowerBound)), .int32(Int32(clamping: found.upperBound))]
         case "GetNSelections":
