@@ -207,6 +207,10 @@ do {
 
     let start = ContinuousClock.now
     let limit = getenv("STRATA_DEMO_SECONDS").flatMap { Double(String(cString: $0)) }
+    // Where the spring card is composed each frame, in surface points, for the end-to-end test
+    // that checks it travels rather than jumps: screenshots alone miss the flight when taking
+    // one is slower than the spring.
+    let reportsCard = getenv("STRATA_DEMO_REPORT_CARD").map { String(cString: $0) } == "1"
     window.onFrame = { _ in
         let elapsed = milliseconds(ContinuousClock.now - start) / 1000
         if let limit, elapsed > limit { session.loop.stop() }
@@ -219,6 +223,12 @@ do {
         intervals = statistics.frameIntervals.chronological.map(milliseconds)
         mainThread = statistics.mainThreadTimePerTick.chronological.map(milliseconds)
         overlay.setNeedsDisplay()
+        if reportsCard {
+            let card = springCard.presentation()
+            let centre = content.convert(Point(x: card.position.x + card.bounds.width / 2, y: card.position.y + card.bounds.height / 2), to: nil)
+            let line = "strata-demo: card \(Int(centre.x)),\(Int(centre.y))\n"
+            _ = write(STDOUT_FILENO, line, line.utf8.count)
+        }
     }
 
     let soak = try Soak.fromEnvironment(session: session, window: window)

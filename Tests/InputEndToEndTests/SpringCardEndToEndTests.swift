@@ -44,18 +44,38 @@ extension InputEndToEnd {
         return (path, last?.count ?? 0)
     }
 
+    /// Every place the demo reported composing the card, after reading all it has written.
+    private static func cardReports(of process: ExampleProcess) throws -> [(x: Double, y: Double)] {
+        var count = -1
+        while process.lines.count != count {
+            count = process.lines.count
+            try process.read()
+        }
+        return process.lines.compactMap { line in
+            guard line.hasPrefix("strata-demo: card ") else { return nil }
+            let numbers = line.dropFirst("strata-demo: card ".count).split(separator: ",").compactMap { Double($0) }
+            return numbers.count == 2 ? (numbers[0], numbers[1]) : nil
+        }
+    }
+
     @Test func theSpringCardFollowsThePointerAndGrowsWhilePressed() throws {
         let input = try VirtualInput(display: display)
-        let process = try ExampleProcess("strata-demo", display: display)
+        let process = try ExampleProcess("strata-demo", display: display, environment: "STRATA_DEMO_REPORT_CARD=1")
         let stage = try Part.parse("stage", in: try process.waitForLine { $0.hasPrefix("strata-demo: layout ") })
         // Below the equalisers, the text card and the graph (the stage's top 380 points).
         let top = Int(stage.y) + 380
         let first = (x: stage.x + 800, y: stage.y + 560), second = (x: stage.x + 250, y: stage.y + 480)
         let rest = try follow(to: first, with: input, below: top, name: "spring-card-first")
-        let (path, size) = try follow(to: second, with: input, below: top, name: "spring-card-second")
-        // A card that jumped would never be seen between the two places.
-        #expect(path.contains { abs($0.x - first.x) > 20 && abs($0.x - second.x) > 20 },
-                "seen on its way: \(path.map { "\(Int($0.x)),\(Int($0.y))" })")
+        let before = try Self.cardReports(of: process).count
+        let (_, size) = try follow(to: second, with: input, below: top, name: "spring-card-second")
+        // A card that jumped would never be composed between the two places: the demo says where
+        // it composed it each frame, in its surface's points (screenshots alone can miss the
+        // flight on a loaded machine).
+        let reports = try Self.cardReports(of: process)
+        let from = try #require(reports.prefix(before).last), path = reports.dropFirst(before), to = try #require(path.last)
+        #expect(abs(abs(to.x - from.x) - abs(second.x - first.x)) < 3, "it travelled as far as the pointer: \(from) to \(to)")
+        #expect(path.contains { abs($0.x - from.x) > 20 && abs($0.x - to.x) > 20 },
+                "composed on its way: \(path.map { "\(Int($0.x)),\(Int($0.y))" })")
         #expect(abs(Double(size - rest.size)) < Double(rest.size) * 0.05, "the same card at rest: \(size) against \(rest.size)")
 
         // Pressed, it grows to 1.15× (1.32× the pixels) and tilts; released, it comes back.
