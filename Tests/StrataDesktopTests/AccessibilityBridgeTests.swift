@@ -164,6 +164,13 @@ struct AccessibilityBridgeTests {
         #expect(try rig.call(savePath, ATSPI_DBUS_INTERFACE_COMPONENT, "GetExtents", [.uint32(1)]).get().values
                 == [.structure([.int32(15), .int32(25), .int32(80), .int32(30)])])
         #expect(try rig.call(savePath, ATSPI_DBUS_INTERFACE_ACCESSIBLE, "GetRole").get().values == [.uint32(ATSPI_ROLE_PUSH_BUTTON.rawValue)])
+        // A layer placed at absurd coordinates gets extents clamped to Int32, not a trap.
+        let far = button("Far", frame: Rect(x: 1e300, y: -1e300, width: 10, height: 10))
+        rig.window.host.rootLayer.addSublayer(far)
+        let farChildren = try #require(try rig.call(rig.windowPath, ATSPI_DBUS_INTERFACE_ACCESSIBLE, "GetChildren").get().values.first?.elements)
+        let farPath = "/org/a11y/atspi/accessible/" + referencePath(try #require(farChildren.last))
+        #expect(try rig.call(farPath, ATSPI_DBUS_INTERFACE_COMPONENT, "GetExtents", [.uint32(1)]).get().values.first?.fields?.prefix(2)
+                == [.int32(.max), .int32(.min)])
         #expect(try rig.call(savePath, ATSPI_DBUS_INTERFACE_ACCESSIBLE, "GetIndexInParent").get().values == [.int32(0)])
         #expect(try rig.property(savePath, ATSPI_DBUS_INTERFACE_ACCESSIBLE, "Parent")
                 == .structure([.string(rig.name), .objectPath(rig.windowPath)]))

@@ -380,8 +380,11 @@ extension AccessibilityBridge {
         return self.node(for: found, in: entry)
     }
 
+    /// A coordinate as AT-SPI sends it: whole, within Int32 (a layer may be placed at 1e300,
+    /// which `Int64(_:)` would trap on), NaN as 0.
     static func int(_ value: Double) -> DBusValue {
-        .int32(value.isFinite ? Int32(clamping: Int64(value.rounded(.down))) : 0)
+        guard value.isFinite else { return .int32(0) }
+        return .int32(Int32(min(max(value.rounded(.down), Double(Int32.min)), Double(Int32.max))))
     }
 
     // MARK: Action
