@@ -282,6 +282,7 @@ struct AccessibilityBridgeTests {
         rig.window.host.rootLayer.addSublayer(group)
         try rig.window.scene.settle()
         rig.signals.removeAll()
+        let before = rig.bridge.statistics
 
         text.label = "Clicked 12 times"
         text.text = AccessibilityText("Clicked 12 times")
@@ -299,6 +300,10 @@ struct AccessibilityBridgeTests {
         // The new element joined the window's children, which were listed: that is told.
         #expect(told.contains { $0.hasSuffix("ChildrenChanged add 1 0") })
         #expect(told.count == 4, "\(told)")
+        // What the benchmark reads: events counted, and the time telling them took.
+        #expect(rig.bridge.statistics.eventsSent - before.eventsSent == 4)
+        #expect(rig.bridge.statistics.changeBatches > before.changeBatches)
+        #expect(rig.bridge.statistics.busyTime > before.busyTime)
     }
 
     @Test func aNodeThatLeftTheTreeIsUnknownAndItsParentSaysSo() throws {

@@ -23,6 +23,10 @@ extension AccessibilityBridge {
     static let introspectableInterface = "org.freedesktop.DBus.Introspectable"
 
     func answer(_ call: DBusIncomingCall) {
+        measuringBusyTime { answerMeasured(call) }
+    }
+
+    private func answerMeasured(_ call: DBusIncomingCall) {
         statistics.callsAnswered += 1
         let content = call.content
         let interface = content.interface ?? "", member = content.member ?? ""

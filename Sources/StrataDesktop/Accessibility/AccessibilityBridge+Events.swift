@@ -6,6 +6,10 @@ import StrataDBus
 /// elements one has already seen (asked about), since it learns of the rest when it asks.
 extension AccessibilityBridge: AccessibilityObserver {
     public func accessibilityChanged(in host: LayerHost, _ changes: AccessibilityChanges) {
+        measuringBusyTime { tell(changes, in: host) }
+    }
+
+    private func tell(_ changes: AccessibilityChanges, in host: LayerHost) {
         guard let entry = windows.first(where: { $0.window?.host === host }) else { return }
         statistics.changeBatches += 1
         for layer in changes.structure { structureChanged(under: layer, in: entry) }

@@ -42,6 +42,16 @@ public final class AccessibilityBridge {
         public var eventsSent = 0
         /// Changes read from the hosts (once per frame each).
         public var changeBatches = 0
+        /// Main-thread time spent answering calls and telling changes: the bridge's whole cost
+        /// to the app's frames, measured on a monotonic clock.
+        public var busyTime = Duration.zero
+    }
+
+    /// Runs `work`, adding the time it took to `statistics.busyTime`.
+    func measuringBusyTime(_ work: () -> Void) {
+        let start = ContinuousClock.now
+        work()
+        statistics.busyTime += ContinuousClock.now - start
     }
 
     static let basePath = "/org/a11y/atspi/accessible"
