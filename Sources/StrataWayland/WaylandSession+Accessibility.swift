@@ -59,6 +59,7 @@ extension WaylandSession {
                     bridge.onProblem = { error in accessibilityLog.notice("an assistive technology was not answered: \(error)") }
                     accessibility = bridge
                     for window in windows { bridge.add(window) }
+                    for popup in openPopups.compactMap(\.popup) { bridge.add(popup) }
                 case let .failure(error):
                     accessibilityLog.warning("assistive technologies are active, but the accessibility bus is unreachable: \(error)")
                 }
@@ -80,4 +81,14 @@ extension Window: AccessibleWindow {
     public var accessibilityRole: AccessibilityRole { parent == nil ? .frame : .dialog }
     public var isAccessibilityActive: Bool { states.contains(.activated) }
     public var isAccessibilityModal: Bool { isModal }
+}
+
+/// A popup is a window of the application to assistive technologies, with no frame of its own;
+/// its content (a menu, a tool tip) says what it is.
+extension Popup: AccessibleWindow {
+    public var accessibilityTitle: String { "" }
+    public var accessibilityRole: AccessibilityRole { .window }
+    /// A popup that took the seat's grab has the keyboard while it is open.
+    public var isAccessibilityActive: Bool { grabs && !isDismissed }
+    public var isAccessibilityModal: Bool { false }
 }

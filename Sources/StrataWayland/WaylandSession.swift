@@ -322,6 +322,22 @@ public final class WaylandSession {
         }
     }
 
+    /// Popups open now, in the order they opened: told to assistive technologies as windows of
+    /// the application, as GTK tells its menus.
+    var openPopups: [WeakPopup] = []
+
+    func popupOpened(_ popup: Popup) {
+        openPopups.removeAll { $0.popup == nil }
+        openPopups.append(WeakPopup(popup))
+        accessibility?.add(popup)
+    }
+
+    /// Called from `Popup.dismiss()`, also in its deinit.
+    func popupClosed(_ popup: Popup) {
+        openPopups.removeAll { $0.popup == nil || $0.popup === popup }
+        accessibility?.remove(popup)
+    }
+
     /// Called from `Window.close()`, also when it runs in the window's deinit, where weak
     /// references to it already read nil.
     func windowClosed(_ window: Window) {

@@ -5,6 +5,7 @@ import StrataCore
 import StrataDBus
 import StrataDesktop
 import StrataPlatform
+import StrataWidgets
 import Testing
 
 /// at-spi2-core's registry as far as an application sees it: it owns the registry's name and
@@ -38,6 +39,12 @@ private final class FakeWindow: AccessibleWindow {
     var accessibilityRole = AccessibilityRole.frame
     var isAccessibilityActive = true
     var isAccessibilityModal = false
+    var accessibilityOrigin = Point(x: 0, y: 0)
+}
+
+/// A layer that takes the keyboard focus.
+private final class FocusableLayer: Layer {
+    override var acceptsFocus: Bool { true }
 }
 
 /// A layer that counts how often its element is read.
@@ -359,6 +366,83 @@ struct AccessibilityBridgeTests {
         leaving.close()
         try rig.client.roundtripForTests(loop: rig.loop)
         #expect(try rig.property(path, ATSPI_DBUS_INTERFACE_ACCESSIBLE, "Name") == .string("Save"))
+    }
+
+    @Test func aMenuInAPopupIsAWindowWhoseHighlightedRowHasTheFocusAndIsItsSelection() throws {
+        let rig = try Rig()
+        let field = FocusableLayer()
+        field.frame = Rect(x: 10, y: 10, width: 100, height: 20)
+        field.accessibility = AccessibilityElement(role: .textField, label: "Name", states: [.focusable])
+        rig.window.host.rootLayer.addSublayer(field)
+        #expect(rig.window.host.input.focus(field, visible: true))
+        try rig.window.scene.settle()
+        _ = try rig.path(field)
+
+        // A menu opens in a popup placed at (40, 50) on the window, and takes the keyboard.
+        let popup = FakeWindow()
+        popup.accessibilityTitle = ""
+        popup.accessibilityRole = .window
+        popup.accessibilityOrigin = Point(x: 40, y: 50)
+        let menu = MenuView(menu: Menu([.action("Cut") {}, .separator, .action("Paste") {}]))
+        menu.frame = Rect(x: 4, y: 6, width: 120, height: menu.preferredSize.height)
+        popup.host.rootLayer.addSublayer(menu)
+        #expect(popup.host.input.focus(menu, visible: false))
+        rig.signals.removeAll()
+        rig.bridge.add(popup)
+        try popup.scene.settle()
+        try rig.client.roundtripForTests(loop: rig.loop)
+        let windows = try #require(try rig.call(ATSPI_DBUS_PATH_ROOT, ATSPI_DBUS_INTERFACE_ACCESSIBLE, "GetChildren").get().values.first?.elements)
+        #expect(windows.count == 2)
+        let popupPath = "/org/a11y/atspi/accessible/" + referencePath(windows[1])
+        #expect(try rig.call(popupPath, ATSPI_DBUS_INTERFACE_ACCESSIBLE, "GetRole").get().values == [.uint32(ATSPI_ROLE_WINDOW.rawValue)])
+        let menuReference = try #require(try rig.call(popupPath, ATSPI_DBUS_INTERFACE_ACCESSIBLE, "GetChildAtIndex", [.int32(0)]).get().values.first)
+        let menuPath = "/org/a11y/atspi/accessible/" + referencePath(menuReference)
+        // The popup's place on the window is added to its elements' extents.
+        #expect(try rig.call(menuPath, ATSPI_DBUS_INTERFACE_COMPONENT, "GetExtents", [.uint32(1)]).get().values.first?.fields?.prefix(2)
+                == [.int32(44), .int32(56)])
+        let told = rig.signals.map { "\($0.path ?? "") \($0.member ?? "") \($0.values.first?.string ?? "") \($0.values[1].int32 ?? -1)" }
+        #expect(told.contains("\(ATSPI_DBUS_PATH_ROOT) ChildrenChanged add 1"))
+        #expect(told.contains("\(menuPath) StateChanged focused 1"), "\(told)")
+        #expect(try rig.call(menuPath, ATSPI_DBUS_INTERFACE_ACCESSIBLE, "GetInterfaces").get().values.first?.elements?
+                    .contains(.string(ATSPI_DBUS_INTERFACE_SELECTION)) == true)
+        #expect(try rig.property(menuPath, ATSPI_DBUS_INTERFACE_SELECTION, "NSelectedChildren") == .int32(0))
+
+        // Selecting the third row highlights it, as Down would: it takes the focus from the menu
+        // and becomes the menu's selection.
+        let rows = try #require(try rig.call(menuPath, ATSPI_DBUS_INTERFACE_ACCESSIBLE, "GetChildren").get().values.first?.elements)
+        let pastePath = "/org/a11y/atspi/accessible/" + referencePath(rows[2])
+        rig.signals.removeAll()
+        #expect(try rig.call(menuPath, ATSPI_DBUS_INTERFACE_SELECTION, "SelectChild", [.int32(2)]).get().values == [.bool(true)])
+        try pump(rig.loop, until: { menu.highlightedIndex == 2 })
+        try popup.scene.settle()
+        try pump(rig.loop, until: { rig.signals.contains { $0.member == "SelectionChanged" } })
+        try rig.client.roundtripForTests(loop: rig.loop)
+        let moved = rig.signals.map { "\($0.path ?? "") \($0.member ?? "") \($0.values.first?.string ?? "") \($0.values[1].int32 ?? -1)" }
+        #expect(moved.contains("\(menuPath) StateChanged focused 0"), "\(moved)")
+        #expect(moved.contains("\(pastePath) StateChanged focused 1"), "\(moved)")
+        #expect(moved.contains("\(menuPath) SelectionChanged  0"), "\(moved)")
+        #expect(try rig.property(menuPath, ATSPI_DBUS_INTERFACE_SELECTION, "NSelectedChildren") == .int32(1))
+        #expect(try rig.call(menuPath, ATSPI_DBUS_INTERFACE_SELECTION, "GetSelectedChild", [.int32(0)]).get().values.first?.fields?[1]
+                == .objectPath(pastePath))
+        #expect(try rig.call(menuPath, ATSPI_DBUS_INTERFACE_SELECTION, "IsChildSelected", [.int32(2)]).get().values == [.bool(true)])
+        #expect(try rig.call(menuPath, ATSPI_DBUS_INTERFACE_SELECTION, "IsChildSelected", [.int32(0)]).get().values == [.bool(false)])
+        // A separator cannot be selected; a child that is not there is refused.
+        #expect(try rig.call(menuPath, ATSPI_DBUS_INTERFACE_SELECTION, "SelectChild", [.int32(1)]).get().values == [.bool(false)])
+        for bad: Int32 in [-1, 3, .max] {
+            #expect(throws: DBusError.self) { try rig.call(menuPath, ATSPI_DBUS_INTERFACE_SELECTION, "SelectChild", [.int32(bad)]).get() }
+        }
+        #expect(try rig.call(menuPath, ATSPI_DBUS_INTERFACE_SELECTION, "GetSelectedChild", [.int32(5)]).get().values.first?.fields?[1]
+                == .objectPath(ATSPI_DBUS_PATH_NULL))
+
+        // The menu closes: the application says so, and the focus is told where it returns.
+        let fieldPath = try rig.path(field)
+        rig.signals.removeAll()
+        popup.isAccessibilityActive = false
+        rig.bridge.remove(popup)
+        try rig.client.roundtripForTests(loop: rig.loop)
+        let closed = rig.signals.map { "\($0.path ?? "") \($0.member ?? "") \($0.values.first?.string ?? "") \($0.values[1].int32 ?? -1)" }
+        #expect(closed.contains("\(ATSPI_DBUS_PATH_ROOT) ChildrenChanged remove 1"), "\(closed)")
+        #expect(closed.contains("\(fieldPath) StateChanged focused 1"), "\(closed)")
     }
 
     @Test func closingStopsTheHostReporting() throws {

@@ -26,6 +26,9 @@ public struct AccessibilityElement: Sendable {
     public var itemIndex: Int?
     /// Sets the value, clamped by the caller to `value`'s range; nil when it cannot be set.
     public var setValue: (@MainActor @Sendable (Double) -> Void)?
+    /// Makes this item the selected one of its list or menu, as the keyboard would (a menu's
+    /// row is highlighted); nil when an assistive technology cannot select it.
+    public var select: (@MainActor @Sendable () -> Void)?
 
     /// An element with a role and a label.
     public init(role: AccessibilityRole, label: String = "", help: String = "", states: AccessibilityStates = [],
@@ -42,6 +45,8 @@ public struct AccessibilityElement: Sendable {
 public enum AccessibilityRole: Hashable, Sendable, CaseIterable {
     /// A top-level window.
     case frame
+    /// A window with no frame of its own: a popup holding a menu or a tool tip.
+    case window
     /// A dialog window.
     case dialog
     /// An alert: a dialog that tells of something that happened.

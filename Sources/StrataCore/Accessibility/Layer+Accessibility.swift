@@ -32,6 +32,12 @@ extension Layer {
         host?.accessibilityElementChanged(self)
     }
 
+    /// Tells an active assistive technology that `accessibilityActiveDescendant` changed: the
+    /// focus it follows moves with it.
+    public func accessibilityActiveDescendantDidChange() {
+        host?.accessibilityFocusChanged()
+    }
+
     /// The element an assistive technology is told of: `accessibilityElement` with the app's
     /// label, and the tool tip as its description when it has none.
     package var resolvedAccessibilityElement: AccessibilityElement? {

@@ -640,6 +640,11 @@ open class Layer {
     /// `accessibility` when the app set one, and call `accessibilityDidChange()` when what it
     /// returns changes. Read only while an assistive technology is active.
     open var accessibilityElement: AccessibilityElement? { storedAccessibility }
+    /// The descendant that has the focus for assistive technologies while this layer has the
+    /// keyboard (ARIA's active descendant): a menu's highlighted row, which arrow keys move
+    /// while the menu keeps the keyboard. Nil, the default, leaves the focus on this layer.
+    /// Call `accessibilityActiveDescendantDidChange()` when it changes.
+    open var accessibilityActiveDescendant: Layer? { nil }
     var storedAccessibility: AccessibilityElement?
     var storedAccessibilityLabel: String?
     /// The element's stable number for assistive technologies, given on first use; 0 until then.

@@ -6,6 +6,7 @@ enum ATSPINumbers {
     static func role(_ role: AccessibilityRole) -> UInt32 {
         let value: AtspiRole = switch role {
         case .frame: ATSPI_ROLE_FRAME
+        case .window: ATSPI_ROLE_WINDOW
         case .dialog: ATSPI_ROLE_DIALOG
         case .alert: ATSPI_ROLE_ALERT
         case .panel: ATSPI_ROLE_PANEL
@@ -60,6 +61,9 @@ enum ATSPINumbers {
     struct StateSet: Equatable {
         private(set) var bits: UInt64 = 0
         mutating func insert(_ state: AtspiStateType) { bits |= 1 << UInt64(state.rawValue) }
+        mutating func set(_ state: AtspiStateType, _ on: Bool) {
+            if on { insert(state) } else { bits &= ~(1 << UInt64(state.rawValue)) }
+        }
         func contains(_ state: AtspiStateType) -> Bool { bits & (1 << UInt64(state.rawValue)) != 0 }
         /// The two 32-bit words AT-SPI sends.
         var words: [UInt32] { [UInt32(truncatingIfNeeded: bits), UInt32(truncatingIfNeeded: bits >> 32)] }

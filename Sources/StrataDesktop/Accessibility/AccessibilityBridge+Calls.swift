@@ -90,6 +90,8 @@ extension AccessibilityBridge {
             return try editableTextCall(member, arguments, node)
         case ATSPI_DBUS_INTERFACE_TABLE:
             return try tableCall(member, arguments, node)
+        case ATSPI_DBUS_INTERFACE_SELECTION:
+            return try selectionCall(member, arguments, node)
         default:
             throw Refusal.unknownMethod(interface, member)
         }
@@ -139,11 +141,18 @@ extension AccessibilityBridge {
         }
     }
 
-    /// The element that has its window's focus: the focused layer's, or its nearest ancestor's.
+    /// The element that has its window's focus: the focused layer's, or its nearest ancestor's;
+    /// or that element's active descendant (a menu's highlighted row).
     func focusedElement(in host: LayerHost) -> Layer? {
         var layer = host.input.focusedLayer
         while let current = layer {
-            if current.resolvedAccessibilityElement != nil { return current }
+            if current.resolvedAccessibilityElement != nil {
+                if let descendant = current.accessibilityActiveDescendant, descendant.host === host,
+                   descendant.isDescendant(of: current), descendant.resolvedAccessibilityElement != nil {
+                    return descendant
+                }
+                return current
+            }
             layer = current.superlayer
         }
         return nil
@@ -171,6 +180,7 @@ extension AccessibilityBridge {
             if text.replace != nil { names.append(ATSPI_DBUS_INTERFACE_EDITABLE_TEXT) }
         }
         if element.itemCount != nil { names.append(ATSPI_DBUS_INTERFACE_TABLE) }
+        if Self.selectsChildren(element) { names.append(ATSPI_DBUS_INTERFACE_SELECTION) }
         return names
     }
 
@@ -179,6 +189,7 @@ extension AccessibilityBridge {
     func remember(_ node: Node) {
         guard let id = id(of: node), snapshots[id] == nil else { return }
         snapshots[id] = snapshot(of: node)
+        snapshots[id]?.selected = selectionSnapshot(of: node)
     }
 
     func snapshot(of node: Node) -> Snapshot {
@@ -225,6 +236,9 @@ extension AccessibilityBridge {
             guard let text = element?.text else { return [:] }
             return ["CharacterCount": .int32(Int32(clamping: text.string.unicodeScalars.count)),
                     "CaretOffset": .int32(Int32(clamping: text.caret ?? -1))]
+        case ATSPI_DBUS_INTERFACE_SELECTION:
+            guard let element, Self.selectsChildren(element) else { return [:] }
+            return ["NSelectedChildren": .int32(Int32(clamping: selectedChildren(of: node).count))]
         case ATSPI_DBUS_INTERFACE_TABLE:
             guard let count = element?.itemCount else { return [:] }
             return ["NRows": .int32(Int32(clamping: count)), "NColumns": .int32(1),
@@ -255,7 +269,7 @@ extension AccessibilityBridge {
         let children = children(of: node)
         if let id = id(of: node) {
             let ids = children.compactMap(self.id(of:))
-            if snapshots[id] == nil { snapshots[id] = snapshot(of: node) }
+            remember(node)
             snapshots[id]?.children = ids
         }
         return children
@@ -315,8 +329,10 @@ extension AccessibilityBridge {
     func extents(of node: Node) -> Rect {
         switch node {
         case .application: return .zero
-        case let .window(_, window): return Rect(origin: .zero, size: window.host.size)
-        case let .element(layer, _): return layer.convert(layer.bounds, to: nil)
+        case let .window(_, window): return Rect(origin: window.accessibilityOrigin, size: window.host.size)
+        case let .element(layer, entry):
+            let rect = layer.convert(layer.bounds, to: nil), origin = entry.window?.accessibilityOrigin ?? .zero
+            return Rect(x: rect.minX + origin.x, y: rect.minY + origin.y, width: rect.width, height: rect.height)
         }
     }
 
@@ -377,7 +393,8 @@ extension AccessibilityBridge {
             guard let layerHost = layer.host else { return nil }
             (host, entry) = (layerHost, windowEntry)
         }
-        var layer = host.rootLayer.hitTest(point)
+        let origin = entry.window?.accessibilityOrigin ?? .zero
+        var layer = host.rootLayer.hitTest(Point(x: point.x - origin.x, y: point.y - origin.y))
         while let current = layer, current.resolvedAccessibilityElement == nil { layer = current.superlayer }
         guard let found = layer else { return nil }
         if case let .element(within, _) = node, found !== within, !found.isDescendant(of: within) { return nil }

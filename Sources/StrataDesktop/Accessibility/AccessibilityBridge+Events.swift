@@ -28,12 +28,14 @@ extension AccessibilityBridge: AccessibilityObserver {
             }
             elementChanged(node, id: id, from: old)
         }
+        selectionsChanged(changes.elements, in: entry)
     }
 
     /// Tells each difference between what was last told of `node` and what it is now.
     private func elementChanged(_ node: Node, id: UInt64, from old: Snapshot) {
         var new = snapshot(of: node)
         new.children = old.children
+        new.selected = old.selected
         let path = path(of: id)
         if new.name != old.name { emit(path: path, "PropertyChange", detail: "accessible-name", 0, 0, .variant(.string(new.name))) }
         if new.help != old.help {
@@ -102,20 +104,21 @@ extension AccessibilityBridge: AccessibilityObserver {
         snapshots[id]?.children = ids
     }
 
-    private func focusMoved(in host: LayerHost, _ entry: WindowEntry) {
+    func focusMoved(in host: LayerHost, _ entry: WindowEntry) {
         let focused = focusedElement(in: host)
         let id = focused?.accessibilityID
         guard id != entry.focused else { return }
         if let old = entry.focused, snapshots[old] != nil {
             emit(path: path(of: old), "StateChanged", detail: "focused", 0, 0, .variant(.int32(0)))
-            snapshots[old]?.states = known[old]?.layer.flatMap { node(for: $0, in: entry) }.map(stateSet(of:)) ?? ATSPINumbers.StateSet()
+            // Only the focus is told here; other changes of the element's are told with it.
+            snapshots[old]?.states.set(ATSPI_STATE_FOCUSED, false)
         }
         entry.focused = id
         guard let focused, let id, let node = node(for: focused, in: entry) else { return }
         // The focused element is told of whether or not it was seen: Orca follows the focus.
         _ = reference(to: focused)
         remember(node)
-        snapshots[id]?.states = stateSet(of: node)
+        snapshots[id]?.states.set(ATSPI_STATE_FOCUSED, true)
         emit(path: path(of: id), "StateChanged", detail: "focused", 1, 0, .variant(.int32(0)))
     }
 }

@@ -108,6 +108,8 @@ public final class AccessibilityBridge {
         var caret: Int?
         /// The children's numbers, once an assistive technology asked for them.
         var children: [UInt64]?
+        /// The selected children's numbers, for a container with `Selection`.
+        var selected: [UInt64]?
     }
 
     /// Finds the accessibility bus through `sessionBus` (`org.a11y.Bus.GetAddress`), connects
@@ -180,6 +182,8 @@ public final class AccessibilityBridge {
         windows.append(entry)
         window.host.accessibilityObserver = self
         childrenChangedOfApplication(added: entry, index: windows.count - 1)
+        // A menu opening takes the keyboard: its highlighted row, or the menu, has the focus.
+        if window.isAccessibilityActive { focusMoved(in: window.host, entry) }
     }
 
     /// Removes `window` from the application.
@@ -189,6 +193,13 @@ public final class AccessibilityBridge {
         if window.host.accessibilityObserver === self { window.host.accessibilityObserver = nil }
         emit(path: Self.rootPath, "ChildrenChanged", detail: "remove", index, 0, .variant(reference(path: path(of: entry.id))))
         snapshots[entry.id] = nil
+        // A menu closing gives the keyboard back: the focus is told again where it returns.
+        guard entry.isActive || window.isAccessibilityActive else { return }
+        for other in windows {
+            guard let otherWindow = other.window, otherWindow.isAccessibilityActive else { continue }
+            other.focused = nil
+            focusMoved(in: otherWindow.host, other)
+        }
     }
 
     /// Tells of a window's new title, activation or modality.

@@ -15,4 +15,13 @@ public protocol AccessibleWindow: AnyObject {
     var isAccessibilityActive: Bool { get }
     /// Whether the window blocks input to its parent.
     var isAccessibilityModal: Bool { get }
+    /// Where the host's origin is in the coordinates assistive technologies are told: zero for a
+    /// window; for a popup, where it sits on its window, so that a menu's extents are beside
+    /// the button that opened it.
+    var accessibilityOrigin: Point { get }
+}
+
+extension AccessibleWindow {
+    /// A window's own coordinates are the ones told.
+    public var accessibilityOrigin: Point { .zero }
 }

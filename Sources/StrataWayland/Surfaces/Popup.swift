@@ -141,6 +141,8 @@ public final class Popup: SurfaceClient {
     private let parentContentOrigin: Point
     /// The parent's size, which anchors are kept inside.
     private let parentBounds: () -> Size
+    /// Where the parent's content area is in its window's surface, for assistive technologies.
+    private var parentContentInWindow: () -> Point = { .zero }
     /// Popups opened from this one, dismissed before it.
     private var children: [WeakPopup] = []
     private var pendingGeometry: Rect?
@@ -183,7 +185,9 @@ public final class Popup: SurfaceClient {
                       contentOrigin: parent.contentOriginInGeometry, parentBounds: { [weak parent] in parent?.contentSize ?? .zero },
                       seat: parent.lastInputSeat, anchor: anchor, size: size, placement: placement, grabsInput: grabsInput,
                       acceptsInput: acceptsInput, shadow: shadow)
+        parentContentInWindow = { [weak parent] in parent.map { $0.contentLayer.convertToHost(.zero) } ?? .zero }
         parent.adopt(self)
+        session.popupOpened(self)
     }
 
     /// Opens a popup from another, such as a submenu, placed against `anchor` in the parent
@@ -197,7 +201,20 @@ public final class Popup: SurfaceClient {
                       contentOrigin: Point(x: 0, y: 0), parentBounds: { [weak parent] in parent?.contentSize ?? .zero },
                       seat: parent.lastSeat, anchor: anchor, size: size, placement: placement, grabsInput: grabsInput,
                       acceptsInput: true, shadow: shadow)
+        parentContentInWindow = { [weak parent] in
+            guard let parent else { return .zero }
+            let origin = parent.accessibilityOrigin, content = parent.contentLayer.frame.origin
+            return Point(x: origin.x + content.x, y: origin.y + content.y)
+        }
         parent.children.append(WeakPopup(self))
+        session.popupOpened(self)
+    }
+
+    /// Where the popup's surface is on its window's, in points: its place against the parent's
+    /// content, less the room for its shadow.
+    public var accessibilityOrigin: Point {
+        let parent = parentContentInWindow()
+        return Point(x: parent.x + frame.minX - margins.left, y: parent.y + frame.minY - margins.top)
     }
 
     private init(session: WaylandSession, parentSurface: XdgSurface, parentHost: LayerHost, contentOrigin: Point,
@@ -271,6 +288,7 @@ public final class Popup: SurfaceClient {
         children = []
         isDismissed = true
         shellSurface.tearDown(destroying: [.init("xdg_popup.destroy", popup.destroy)], what: "popup")
+        session.popupClosed(self)
         onDismiss?()
     }
 

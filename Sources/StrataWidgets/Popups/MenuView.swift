@@ -119,6 +119,13 @@ public final class MenuView: Layer {
         if let old = highlightedIndex { rows[old].isHighlighted = false }
         highlightedIndex = index
         if let index { rows[index].isHighlighted = true }
+        accessibilityActiveDescendantDidChange()
+    }
+
+    /// The highlighted row: the menu keeps the keyboard while arrows move the highlight, and an
+    /// assistive technology follows the row.
+    public override var accessibilityActiveDescendant: Layer? {
+        highlightedIndex.map { rows[$0] }
     }
 
     /// Chooses the highlighted row: an action or toggle is chosen, a submenu opens.
@@ -312,17 +319,24 @@ private final class Row: Layer {
         if !item.isEnabled { states.insert(.disabled) }
         if item.isSelectable { states.insert(.selectable) }
         if isHighlighted { states.insert(.selected) }
-        return AccessibilityElement(role: role, label: item.parsedTitle.text, states: states, actions: [
+        var element = AccessibilityElement(role: role, label: item.parsedTitle.text, states: states, actions: [
             AccessibilityAction("click", description: "Chooses the item") { [weak self] in self?.choose() },
         ])
+        if item.isSelectable { element.select = { [weak self] in self?.highlightInMenu() } }
+        return element
+    }
+
+    /// Highlights this row, as arrow keys would.
+    private func highlightInMenu() {
+        guard let menu = superlayer as? MenuView, let index = menu.rows.firstIndex(where: { $0 === self }) else { return }
+        menu.highlight(index)
     }
 
     /// Chooses this row as Enter does: highlighted, then chosen (a submenu opens). Nothing for
     /// a row that cannot be chosen.
     private func choose() {
-        guard let menu = superlayer as? MenuView, let index = menu.rows.firstIndex(where: { $0 === self }) else { return }
-        menu.highlight(index)
-        guard menu.highlightedIndex == index else { return }
+        highlightInMenu()
+        guard let menu = superlayer as? MenuView, menu.highlightedIndex.map({ menu.rows[$0] }) === self else { return }
         menu.chooseHighlighted(byKeyboard: true)
     }
 
