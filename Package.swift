@@ -105,7 +105,7 @@ let package = Package(
         .executableTarget(name: "headless-scene", dependencies: ["Strata"], path: "Examples/headless-scene", exclude: ["screenshot.png"]),
 
         // Tests.
-        .target(name: "WaylandTestSupport", dependencies: ["WaylandClient", "StrataPlatform", "CLinux", "CWaylandServer", "Locking"], path: "Tests/WaylandTestSupport"),
+        .target(name: "WaylandTestSupport", dependencies: ["WaylandClient", "StrataPlatform", "CLinux", "CWaylandServer", "CXKBCommon", "Locking"], path: "Tests/WaylandTestSupport"),
         .testTarget(
             name: "WaylandScannerTests",
             dependencies: ["WaylandScanner", "StrataPlatform"],

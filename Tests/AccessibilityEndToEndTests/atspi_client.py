@@ -8,6 +8,8 @@ DBUS_SESSION_BUS_ADDRESS. Each command prints JSON lines; the Swift test checks 
     set-value APP ROLE NAME VALUE sets a node's value and prints it read back
     insert APP ROLE NAME TEXT     inserts text at the end through EditableText, prints the text
     listen APP COUNT EVENTS…      prints "ready", then events until COUNT came
+    follow APP ROLE NAME EVENTS…  prints "ready", then events until the node with that role
+                                  and name (any name for *) gains the focus
 
 Waiting ends with the events, or after a minute: a way out, not a measure of time.
 """
@@ -81,15 +83,16 @@ def find_or_fail(app, role, name):
 
 
 def collect(events, enough, then=None):
-    """Prints events of the given types, after running `then`, until `enough(heard)` holds."""
+    """Prints events of the given types, after running `then`, until `enough(heard)` holds;
+    `heard` holds each event's type, source role and name, and detail1."""
     heard = []
 
     def hear(event):
         source = event.source
         data = event.any_data if isinstance(event.any_data, (str, int, float)) else None
-        heard.append(event.type)
-        say(event=event.type, role=source.getRoleName() if source else None, name=source.name if source else None,
-            detail1=event.detail1, detail2=event.detail2, data=data)
+        role, name = (source.getRoleName(), source.name) if source else (None, None)
+        heard.append((event.type, role, name, event.detail1))
+        say(event=event.type, role=role, name=name, detail1=event.detail1, detail2=event.detail2, data=data)
         if enough(heard):
             pyatspi.Registry.stop()
     for kind in events:
@@ -113,7 +116,7 @@ def main(arguments):
     elif command == "act":
         node = find_or_fail(app, arguments[2], arguments[3])
         kinds = arguments[4:]
-        collect(kinds, lambda heard: all(any(h.startswith(k) for h in heard) for k in kinds),
+        collect(kinds, lambda heard: all(any(h[0].startswith(k) for h in heard) for k in kinds),
                 then=lambda: say(done=node.queryAction().doAction(0)))
     elif command == "set-value":
         node = find_or_fail(app, arguments[2], arguments[3])
@@ -129,6 +132,10 @@ def main(arguments):
     elif command == "listen":
         count = int(arguments[2])
         collect(arguments[3:], lambda heard: len(heard) >= count)
+    elif command == "follow":
+        role, name = arguments[2], arguments[3]
+        collect(arguments[4:], lambda heard: heard[-1][0] == "object:state-changed:focused" and heard[-1][1] == role
+                and name in ("*", heard[-1][2]) and heard[-1][3] == 1)
     else:
         say(error="unknown command %s" % command)
         sys.exit(2)

@@ -1,4 +1,3 @@
-import CXKBCommon
 import Glibc
 import Strata
 @testable import StrataWayland
@@ -452,23 +451,6 @@ final class KeyboardRig {
         let deadline = ContinuousClock.now + duration
         while ContinuousClock.now < deadline { try loop.runOnce(timeout: .milliseconds(5)) }
     }
-}
-
-/// The keymap xkbcommon builds for `layout`, as a compositor would send it.
-func keymapText(layout: String, variant: String? = nil) throws -> String {
-    let context = try #require(xkb_context_new(XKB_CONTEXT_NO_ENVIRONMENT_NAMES))
-    defer { xkb_context_unref(context) }
-    let keymap = layout.withCString { layout in
-        (variant ?? "").withCString { variant in
-            var names = xkb_rule_names(rules: nil, model: nil, layout: layout, variant: variant, options: nil)
-            return xkb_keymap_new_from_names(context, &names, XKB_KEYMAP_COMPILE_NO_FLAGS)
-        }
-    }
-    let compiled = try #require(keymap, "no xkb data for layout \(layout)")
-    defer { xkb_keymap_unref(compiled) }
-    let text = try #require(xkb_keymap_get_as_string(compiled, XKB_KEYMAP_FORMAT_TEXT_V1))
-    defer { free(text) }
-    return String(cString: text)
 }
 
 /// The US keymap, compiled once.
