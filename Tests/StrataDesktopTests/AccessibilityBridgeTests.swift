@@ -445,6 +445,62 @@ struct AccessibilityBridgeTests {
         #expect(closed.contains("\(fieldPath) StateChanged focused 1"), "\(closed)")
     }
 
+    @Test func aLabelNamesWhatItLabelsAndBothSayHowTheyAreRelated() throws {
+        let rig = try Rig()
+        let caption = Layer(), level = Layer()
+        caption.frame = Rect(x: 10, y: 10, width: 60, height: 20)
+        var text = AccessibilityElement(role: .label, label: "Volume")
+        text.text = AccessibilityText("Volume")
+        caption.accessibility = text
+        level.frame = Rect(x: 80, y: 10, width: 100, height: 20)
+        var slider = AccessibilityElement(role: .slider)
+        slider.value = AccessibilityValue(current: 0.5)
+        level.accessibility = slider
+        level.accessibilityLabelledBy = caption
+        #expect(caption.accessibilityLabelFor === level)
+        rig.window.host.rootLayer.addSublayer(caption)
+        rig.window.host.rootLayer.addSublayer(level)
+        let (captionPath, levelPath) = (try rig.path(caption), try rig.path(level))
+        #expect(try rig.property(levelPath, ATSPI_DBUS_INTERFACE_ACCESSIBLE, "Name") == .string("Volume"))
+        func relations(_ path: String) throws -> [String] {
+            let set = try #require(try rig.call(path, ATSPI_DBUS_INTERFACE_ACCESSIBLE, "GetRelationSet").get().values.first?.elements)
+            return set.map { relation in
+                let type = relation.fields?[0].uint32 ?? 0
+                let targets = relation.fields?[1].elements?.map { $0.fields?[1].objectPath ?? "" } ?? []
+                return "\(type) \(targets.joined(separator: ","))"
+            }
+        }
+        #expect(try relations(levelPath) == ["\(ATSPI_RELATION_LABELLED_BY.rawValue) \(captionPath)"])
+        #expect(try relations(captionPath) == ["\(ATSPI_RELATION_LABEL_FOR.rawValue) \(levelPath)"])
+
+        // The label's new text is the slider's new name, told as such.
+        try rig.window.scene.settle()
+        rig.signals.removeAll()
+        text.label = "Loudness"
+        text.text = AccessibilityText("Loudness")
+        caption.accessibility = text
+        try rig.window.scene.settle()
+        try pump(rig.loop, until: { rig.signals.contains { $0.path == levelPath } })
+        #expect(rig.signals.contains {
+            $0.path == levelPath && $0.member == "PropertyChange" && $0.values.first == .string("accessible-name")
+                && $0.values[3].unwrappingVariants() == .string("Loudness")
+        })
+        #expect(try rig.property(levelPath, ATSPI_DBUS_INTERFACE_ACCESSIBLE, "Name") == .string("Loudness"))
+
+        // Its own name wins; a label that is hidden is no relation; unlinking leaves neither.
+        level.accessibilityLabel = "Master volume"
+        #expect(try rig.property(levelPath, ATSPI_DBUS_INTERFACE_ACCESSIBLE, "Name") == .string("Master volume"))
+        caption.isHidden = true
+        #expect(try relations(levelPath).isEmpty)
+        caption.isHidden = false
+        level.accessibilityLabelledBy = nil
+        #expect(caption.accessibilityLabelFor == nil)
+        #expect(try relations(levelPath).isEmpty && relations(captionPath).isEmpty)
+        // A layer cannot label itself.
+        level.accessibilityLabelledBy = level
+        #expect(level.accessibilityLabelledBy == nil)
+    }
+
     @Test func closingStopsTheHostReporting() throws {
         let rig = try Rig()
         #expect(rig.window.host.accessibilityObserver === rig.bridge)

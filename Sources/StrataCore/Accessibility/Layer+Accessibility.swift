@@ -9,9 +9,9 @@ extension Layer {
     ///                                           actions: [AccessibilityAction("click") { player.play() }])
     /// ```
     public var accessibility: AccessibilityElement? {
-        get { storedAccessibility }
+        get { accessibilityStorage?.element }
         set {
-            storedAccessibility = newValue
+            storage.element = newValue
             accessibilityDidChange()
         }
     }
@@ -19,17 +19,50 @@ extension Layer {
     /// A name for assistive technologies that replaces the element's own, as UIKit's
     /// `accessibilityLabel` does: for an icon-only button, say.
     public var accessibilityLabel: String? {
-        get { storedAccessibilityLabel }
+        get { accessibilityStorage?.label }
         set {
-            storedAccessibilityLabel = newValue
+            storage.label = newValue
             accessibilityDidChange()
         }
     }
 
+    /// The layer whose text names this one, as a form's label names the field beside it
+    /// (AT-SPI's labelled-by, GTK's `GTK_ACCESSIBLE_RELATION_LABELLED_BY`): assistive
+    /// technologies go from either to the other, and read the label's text as this element's
+    /// name when it has none of its own. Held weakly; a layer labels one other at a time.
+    ///
+    /// ```swift
+    /// volume.accessibilityLabelledBy = volumeCaption
+    /// ```
+    public var accessibilityLabelledBy: Layer? {
+        get { accessibilityStorage?.labelledBy }
+        set {
+            guard newValue !== accessibilityStorage?.labelledBy, newValue !== self else { return }
+            if let old = accessibilityStorage?.labelledBy {
+                old.accessibilityStorage?.labelFor = nil
+                old.accessibilityDidChange()
+            }
+            if let previous = newValue?.accessibilityStorage?.labelFor {
+                previous.accessibilityStorage?.labelledBy = nil
+                previous.accessibilityDidChange()
+            }
+            storage.labelledBy = newValue
+            newValue?.storage.labelFor = self
+            newValue?.accessibilityDidChange()
+            accessibilityDidChange()
+        }
+    }
+
+    /// The layer this one labels: the other end of `accessibilityLabelledBy`.
+    public var accessibilityLabelFor: Layer? { accessibilityStorage?.labelFor }
+
     /// Tells an active assistive technology that `accessibilityElement` changed; it reads the
     /// element again once this frame is done. Costs one check while none is active.
     public func accessibilityDidChange() {
-        host?.accessibilityElementChanged(self)
+        guard let host else { return }
+        host.accessibilityElementChanged(self)
+        // A label's text is the name of what it labels.
+        if let labelled = accessibilityStorage?.labelFor { host.accessibilityElementChanged(labelled) }
     }
 
     /// Tells an active assistive technology that `accessibilityActiveDescendant` changed: the
@@ -42,22 +75,38 @@ extension Layer {
     /// label, and the tool tip as its description when it has none.
     package var resolvedAccessibilityElement: AccessibilityElement? {
         guard var element = accessibilityElement else { return nil }
-        if let label = storedAccessibilityLabel { element.label = label }
+        if let label = accessibilityStorage?.label {
+            element.label = label
+        } else if element.label.isEmpty, let labelledBy = accessibilityStorage?.labelledBy,
+                  let caption = labelledBy.accessibilityElement {
+            // One step only: the label's own element, never what labels it in turn.
+            element.label = caption.text?.string ?? caption.label
+        }
         if element.help.isEmpty, let toolTip { element.help = toolTip }
         return element
     }
 
     /// A number naming this layer's element for as long as the layer lives, never reused.
     package var accessibilityID: UInt64 {
-        if storedAccessibilityID == 0 {
-            Layer.lastAccessibilityID &+= 1
-            storedAccessibilityID = Layer.lastAccessibilityID
-        }
-        return storedAccessibilityID
+        if let id = accessibilityStorage?.id, id != 0 { return id }
+        Layer.lastAccessibilityID &+= 1
+        storage.id = Layer.lastAccessibilityID
+        return Layer.lastAccessibilityID
     }
 
     /// The element's number if one was ever given out, without giving one.
-    package var existingAccessibilityID: UInt64? { storedAccessibilityID == 0 ? nil : storedAccessibilityID }
+    package var existingAccessibilityID: UInt64? {
+        guard let id = accessibilityStorage?.id, id != 0 else { return nil }
+        return id
+    }
+
+    /// The storage, made on first use.
+    private var storage: AccessibilityStorage {
+        if let accessibilityStorage { return accessibilityStorage }
+        let made = AccessibilityStorage()
+        accessibilityStorage = made
+        return made
+    }
 
     /// The elements directly below this layer in the semantic tree, in order: each visible
     /// sublayer with an element, and, for one without, its own such sublayers, and so on down.
@@ -99,4 +148,18 @@ extension Layer {
 
 extension Layer {
     fileprivate static var lastAccessibilityID: UInt64 = 0
+}
+
+/// What a layer keeps for assistive technologies, apart from the layer so that the many
+/// without any cost one pointer.
+@MainActor
+final class AccessibilityStorage {
+    /// The app's own element (`Layer.accessibility`).
+    var element: AccessibilityElement?
+    /// The app's name for the element (`Layer.accessibilityLabel`).
+    var label: String?
+    /// The element's stable number, given on first use; 0 until then.
+    var id: UInt64 = 0
+    weak var labelledBy: Layer?
+    weak var labelFor: Layer?
 }

@@ -639,16 +639,15 @@ open class Layer {
     /// more. Widgets override it to describe themselves from their state, returning
     /// `accessibility` when the app set one, and call `accessibilityDidChange()` when what it
     /// returns changes. Read only while an assistive technology is active.
-    open var accessibilityElement: AccessibilityElement? { storedAccessibility }
+    open var accessibilityElement: AccessibilityElement? { accessibilityStorage?.element }
     /// The descendant that has the focus for assistive technologies while this layer has the
     /// keyboard (ARIA's active descendant): a menu's highlighted row, which arrow keys move
     /// while the menu keeps the keyboard. Nil, the default, leaves the focus on this layer.
     /// Call `accessibilityActiveDescendantDidChange()` when it changes.
     open var accessibilityActiveDescendant: Layer? { nil }
-    var storedAccessibility: AccessibilityElement?
-    var storedAccessibilityLabel: String?
-    /// The element's stable number for assistive technologies, given on first use; 0 until then.
-    var storedAccessibilityID: UInt64 = 0
+    /// What the app set for assistive technologies and the element's number: one pointer on
+    /// the many layers that have none.
+    var accessibilityStorage: AccessibilityStorage?
 
     // MARK: Host and composition
 

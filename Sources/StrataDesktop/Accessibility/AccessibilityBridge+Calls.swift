@@ -293,7 +293,9 @@ extension AccessibilityBridge {
             let index = children(of: parent).firstIndex { self.id(of: $0) == id }
             return [.int32(index.map { Int32(clamping: $0) } ?? -1)]
         case "GetRelationSet":
-            return [.array(element: "(ua(so))", [])]
+            return [.array(element: "(ua(so))", relations(of: node).map { type, target in
+                .structure([.uint32(type.rawValue), .array(element: "(so)", [reference(to: target)])])
+            })]
         case "GetRole":
             return [.uint32(element(of: node).map { ATSPINumbers.role($0.role) } ?? ATSPINumbers.applicationRole)]
         case "GetRoleName", "GetLocalizedRoleName":
@@ -309,6 +311,20 @@ extension AccessibilityBridge {
         default:
             throw Refusal.unknownMethod(ATSPI_DBUS_INTERFACE_ACCESSIBLE, member)
         }
+    }
+
+    /// A node's relations: what labels it and what it labels, while that is in the same
+    /// window's tree with an element of its own.
+    private func relations(of node: Node) -> [(AtspiRelationType, Layer)] {
+        guard case let .element(layer, _) = node else { return [] }
+        func present(_ other: Layer?) -> Layer? {
+            guard let other, other.host === layer.host, other.resolvedAccessibilityElement != nil, other.isShownInTree else { return nil }
+            return other
+        }
+        var result: [(AtspiRelationType, Layer)] = []
+        if let label = present(layer.accessibilityLabelledBy) { result.append((ATSPI_RELATION_LABELLED_BY, label)) }
+        if let labelled = present(layer.accessibilityLabelFor) { result.append((ATSPI_RELATION_LABEL_FOR, labelled)) }
+        return result
     }
 
     /// Object attributes: the toolkit, and an item's place among all its list's items (ARIA's
