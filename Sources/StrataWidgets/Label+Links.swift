@@ -106,6 +106,26 @@ extension Label {
         }
     }
 
+    /// The links as assistive technologies list them, in scalars of `string` (the text shown),
+    /// each followed as a click on it would be.
+    func accessibilityLinks(in string: String) -> [AccessibilityLink] {
+        shownLinks.enumerated().compactMap { index, link in
+            guard link.range.lowerBound >= string.startIndex, link.range.upperBound <= string.endIndex else { return nil }
+            let start = string.unicodeScalars.distance(from: string.startIndex, to: link.range.lowerBound)
+            let count = string.unicodeScalars.distance(from: link.range.lowerBound, to: link.range.upperBound)
+            let target: String = switch link.link.target {
+            case let .url(url): url
+            case let .mention(name): "@" + name
+            case let .hashtag(tag): "#" + tag
+            case let .action(name): name
+            }
+            let range = link.range
+            return AccessibilityLink(range: start..<(start + count), target: target,
+                                     frames: { [weak self] in self?.frames(of: range) ?? [] },
+                                     activate: { [weak self] in self?.activateLink(index) })
+        }
+    }
+
     private func activateLink(_ index: Int) {
         let links = shownLinks
         guard links.indices.contains(index) else { return }

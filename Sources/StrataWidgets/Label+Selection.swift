@@ -57,6 +57,7 @@ extension Label: TextEditingView {
         } else {
             element.text = AccessibilityText(string)
         }
+        if acceptsLinkFocus { element.text?.links = accessibilityLinks(in: string) }
         return element
     }
 

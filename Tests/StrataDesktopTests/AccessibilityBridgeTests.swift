@@ -356,6 +356,61 @@ struct AccessibilityBridgeTests {
         #expect(try rig.property(last, ATSPI_DBUS_INTERFACE_ACCESSIBLE, "Name") == .string("Row 9999"))
     }
 
+    /// What a scrolling list costs the bridge each frame: rows realised together are one
+    /// comparison of the list's children, and rows that left are forgotten with what is in them.
+    @Test func rowsRealisedTogetherAreOneComparisonAndRowsThatLeftAreForgottenWholly() throws {
+        let rig = try Rig()
+        let list = Layer()
+        list.frame = Rect(x: 0, y: 0, width: 300, height: 200)
+        list.accessibility = AccessibilityElement(role: .list, label: "Posts")
+        let old = Layer(), caption = Layer()
+        old.accessibility = AccessibilityElement(role: .listItem, label: "Old")
+        caption.accessibility = AccessibilityElement(role: .label, label: "Caption")
+        old.frame = Rect(x: 0, y: 0, width: 300, height: 20)
+        caption.frame = Rect(x: 0, y: 0, width: 100, height: 20)
+        old.addSublayer(caption)
+        list.addSublayer(old)
+        rig.window.host.rootLayer.addSublayer(list)
+        let listPath = try rig.path(list)
+        _ = try rig.call(listPath, ATSPI_DBUS_INTERFACE_ACCESSIBLE, "GetChildren").get()
+        let captionPath = try rig.path(caption)
+        try rig.window.scene.settle()
+
+        // Twenty rows come and the old one goes in one frame; each row is filled in once in
+        // the list, as a reused cell is configured.
+        var rows: [CountingLayer] = []
+        for index in 0..<20 {
+            let row = CountingLayer()
+            row.frame = Rect(x: 0, y: Double(index * 10), width: 300, height: 10)
+            rows.append(row)
+            list.addSublayer(row)
+        }
+        try rig.window.scene.settle()
+        for (index, row) in rows.enumerated() { row.accessibility = AccessibilityElement(role: .listItem, label: "Row \(index)") }
+        old.removeFromSuperlayer()
+        for row in rows { row.reads = 0 }
+        rig.signals.removeAll()
+        try rig.window.scene.settle()
+        try pump(rig.loop, until: { rig.signals.count >= 21 })
+        try rig.client.roundtripForTests(loop: rig.loop)
+        #expect(rig.signals.filter { $0.member == "ChildrenChanged" && $0.path == listPath }.count == 21, "twenty came, one went")
+        // Read to list the children, then twice for the list's selection; not once per row.
+        #expect(rows.allSatisfy { $0.reads <= 3 }, "\(rows.map(\.reads))")
+
+        // The old row's caption is forgotten with it: when the row comes back (a reused cell),
+        // a change to the caption is told to no one until it is read again.
+        list.addSublayer(old)
+        try rig.window.scene.settle()
+        try pump(rig.loop, until: { rig.signals.contains { $0.member == "ChildrenChanged" && $0.values.first == .string("add") } })
+        rig.signals.removeAll()
+        let batches = rig.bridge.statistics.changeBatches
+        caption.accessibility = AccessibilityElement(role: .label, label: "Renamed")
+        // Told with the next frame, or after the fallback delay when no frame comes.
+        try pump(rig.loop, until: { rig.bridge.statistics.changeBatches > batches })
+        try rig.client.roundtripForTests(loop: rig.loop)
+        #expect(!rig.signals.contains { $0.path == captionPath }, "\(rig.signals.map { "\($0.path ?? "") \($0.member ?? "")" })")
+    }
+
     @Test func aClientThatLeavesMidCallLeavesTheBridgeWorking() throws {
         let rig = try Rig()
         let save = button("Save", frame: Rect(x: 10, y: 20, width: 80, height: 30))
@@ -499,6 +554,56 @@ struct AccessibilityBridgeTests {
         // A layer cannot label itself.
         level.accessibilityLabelledBy = level
         #expect(level.accessibilityLabelledBy == nil)
+    }
+
+    @Test func linksInTextAreHypertextWithALinkObjectEachThatFollowsIt() throws {
+        let rig = try Rig()
+        let hint = Layer()
+        hint.frame = Rect(x: 10, y: 10, width: 200, height: 20)
+        var element = AccessibilityElement(role: .label, label: "Read https://strata.dev or #gallery")
+        var text = AccessibilityText("Read https://strata.dev or #gallery")
+        var followed: [String] = []
+        text.links = [
+            AccessibilityLink(range: 5..<23, target: "https://strata.dev", frames: { [Rect(x: 30, y: 2, width: 100, height: 16)] }) { followed.append("site") },
+            AccessibilityLink(range: 27..<35, target: "#gallery") { followed.append("tag") },
+        ]
+        element.text = text
+        hint.accessibility = element
+        rig.window.host.rootLayer.addSublayer(hint)
+        let path = try rig.path(hint)
+        #expect(try rig.call(path, ATSPI_DBUS_INTERFACE_HYPERTEXT, "GetNLinks").get().values == [.int32(2)])
+        #expect(try rig.call(path, ATSPI_DBUS_INTERFACE_HYPERTEXT, "GetLinkIndex", [.int32(6)]).get().values == [.int32(0)])
+        #expect(try rig.call(path, ATSPI_DBUS_INTERFACE_HYPERTEXT, "GetLinkIndex", [.int32(24)]).get().values == [.int32(-1)])
+        let reference = try #require(try rig.call(path, ATSPI_DBUS_INTERFACE_HYPERTEXT, "GetLink", [.int32(0)]).get().values.first)
+        let link = try #require(reference.fields?[1].objectPath)
+        #expect(try rig.call(link, ATSPI_DBUS_INTERFACE_ACCESSIBLE, "GetRole").get().values == [.uint32(ATSPI_ROLE_LINK.rawValue)])
+        #expect(try rig.property(link, ATSPI_DBUS_INTERFACE_ACCESSIBLE, "Name") == .string("https://strata.dev"))
+        #expect(try rig.property(link, ATSPI_DBUS_INTERFACE_HYPERLINK, "StartIndex") == .int32(5))
+        #expect(try rig.property(link, ATSPI_DBUS_INTERFACE_HYPERLINK, "EndIndex") == .int32(23))
+        #expect(try rig.call(link, ATSPI_DBUS_INTERFACE_HYPERLINK, "GetURI", [.int32(0)]).get().values == [.string("https://strata.dev")])
+        #expect(try rig.call(link, ATSPI_DBUS_INTERFACE_HYPERLINK, "GetObject", [.int32(0)]).get().values == [reference])
+        #expect(throws: DBusError.self) { try rig.call(link, ATSPI_DBUS_INTERFACE_HYPERLINK, "GetURI", [.int32(1)]).get() }
+        // The link is a child of its text, after its elements, where it is on the window.
+        #expect(try rig.property(link, ATSPI_DBUS_INTERFACE_ACCESSIBLE, "Parent") == .structure([.string(rig.name), .objectPath(path)]))
+        #expect(try rig.call(path, ATSPI_DBUS_INTERFACE_ACCESSIBLE, "GetChildAtIndex", [.int32(1)]).get().values.first?.fields?[1]
+                == .objectPath(link.replacingOccurrences(of: "/link/0", with: "/link/1")))
+        #expect(try rig.call(link, ATSPI_DBUS_INTERFACE_ACCESSIBLE, "GetIndexInParent").get().values == [.int32(0)])
+        #expect(try rig.call(link, ATSPI_DBUS_INTERFACE_COMPONENT, "GetExtents", [.uint32(1)]).get().values
+                == [.structure([.int32(40), .int32(12), .int32(100), .int32(16)])])
+        // Clicking follows it, after the answer.
+        #expect(try rig.call(link, ATSPI_DBUS_INTERFACE_ACTION, "DoAction", [.int32(0)]).get().values == [.bool(true)])
+        try pump(rig.loop, until: { followed == ["site"] })
+        // Bad indices are refused, and a link the text no longer has is gone.
+        for bad: Int32 in [-1, 2] {
+            #expect(throws: DBusError.self) { try rig.call(path, ATSPI_DBUS_INTERFACE_HYPERTEXT, "GetLink", [.int32(bad)]).get() }
+        }
+        text.links = []
+        element.text = text
+        hint.accessibility = element
+        #expect(throws: DBusError.self) { try rig.call(link, ATSPI_DBUS_INTERFACE_ACCESSIBLE, "GetRole").get() }
+        for bogus in [path + "/link/x", path + "/link/0/1", path + "/text/0"] {
+            #expect(throws: DBusError.self) { try rig.call(bogus, ATSPI_DBUS_INTERFACE_ACCESSIBLE, "GetRole").get() }
+        }
     }
 
     @Test func closingStopsTheHostReporting() throws {

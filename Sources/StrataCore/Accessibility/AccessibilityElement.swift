@@ -183,6 +183,8 @@ public struct AccessibilityText: Sendable {
     /// Replaces the characters in a range (already checked against the text) with new text;
     /// nil when the text cannot be edited.
     public var replace: (@MainActor @Sendable (Range<Int>, String) -> Void)?
+    /// The links in the text, in order.
+    public var links: [AccessibilityLink] = []
 
     /// Text with an optional caret and selection.
     public init(_ string: String, caret: Int? = nil, selection: Range<Int>? = nil,
@@ -191,6 +193,29 @@ public struct AccessibilityText: Sendable {
         self.caret = caret
         self.selection = selection
         self.replace = replace
+    }
+}
+
+/// A link in an element's text: the characters it covers, where it goes, and how to follow it.
+/// Assistive technologies list a text's links and follow one as a click would.
+public struct AccessibilityLink: Sendable {
+    /// The characters it covers, in Unicode scalars of the text.
+    public var range: Range<Int>
+    /// Where it goes: a URL as written, or what the app calls a mention, hashtag or action.
+    public var target: String
+    /// The rectangles it covers, in its element's layer's points (several when it wraps); read
+    /// only when an assistive technology asks where it is.
+    public var frames: @MainActor @Sendable () -> [Rect]
+    /// Follows it, as a click on it does.
+    public var activate: @MainActor @Sendable () -> Void
+
+    /// A link over `range` of the text.
+    public init(range: Range<Int>, target: String, frames: @escaping @MainActor @Sendable () -> [Rect] = { [] },
+                activate: @escaping @MainActor @Sendable () -> Void) {
+        self.range = range
+        self.target = target
+        self.frames = frames
+        self.activate = activate
     }
 }
 

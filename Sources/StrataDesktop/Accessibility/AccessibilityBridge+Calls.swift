@@ -92,6 +92,10 @@ extension AccessibilityBridge {
             return try tableCall(member, arguments, node)
         case ATSPI_DBUS_INTERFACE_SELECTION:
             return try selectionCall(member, arguments, node)
+        case ATSPI_DBUS_INTERFACE_HYPERTEXT:
+            return try hypertextCall(member, arguments, node)
+        case ATSPI_DBUS_INTERFACE_HYPERLINK:
+            return try hyperlinkCall(member, arguments, node)
         default:
             throw Refusal.unknownMethod(interface, member)
         }
@@ -109,7 +113,21 @@ extension AccessibilityBridge {
             if window.isAccessibilityModal { states.insert(.modal) }
             return AccessibilityElement(role: window.accessibilityRole, label: window.accessibilityTitle, states: states)
         case let .element(layer, _): return layer.resolvedAccessibilityElement
+        case let .link(layer, _, index):
+            guard let text = layer.resolvedAccessibilityElement?.text, text.links.indices.contains(index) else { return nil }
+            let link = text.links[index]
+            let scalars = text.string.unicodeScalars
+            let name = link.range.upperBound <= scalars.count
+                ? String(String.UnicodeScalarView(scalars.dropFirst(link.range.lowerBound).prefix(link.range.count))) : link.target
+            return AccessibilityElement(role: .link, label: name, help: link.target,
+                                        actions: [AccessibilityAction("click", description: "Follows the link", perform: link.activate)])
         }
+    }
+
+    /// The links of an element's text, as child objects after its elements.
+    private func links(of layer: Layer, in entry: WindowEntry) -> [Node] {
+        let count = layer.resolvedAccessibilityElement?.text?.links.count ?? 0
+        return (0..<count).map { .link(layer, entry, index: $0) }
     }
 
     func children(of node: Node) -> [Node] {
@@ -119,7 +137,9 @@ extension AccessibilityBridge {
         case let .window(entry, window):
             return window.host.rootLayer.accessibleChildren.map { .element($0, entry) }
         case let .element(layer, entry):
-            return layer.accessibleChildren.map { .element($0, entry) }
+            return layer.accessibleChildren.map { .element($0, entry) } + links(of: layer, in: entry)
+        case .link:
+            return []
         }
     }
 
@@ -130,6 +150,8 @@ extension AccessibilityBridge {
         case let .element(layer, entry):
             guard let parent = layer.accessibleParent else { return nil }
             return self.node(for: parent, in: entry)
+        case let .link(layer, entry, _):
+            return self.node(for: layer, in: entry)
         }
     }
 
@@ -138,6 +160,8 @@ extension AccessibilityBridge {
         case .application: nil
         case let .window(entry, _): entry.id
         case let .element(layer, _): layer.accessibilityID
+        // Links are told of with their element, and have no number of their own.
+        case .link: nil
         }
     }
 
@@ -166,6 +190,8 @@ extension AccessibilityBridge {
         case let .element(layer, _):
             let focused = layer.host.map { focusedElement(in: $0) === layer } ?? false
             return ATSPINumbers.states(element, shown: layer.isShownInTree, focused: focused)
+        case let .link(layer, _, _):
+            return ATSPINumbers.states(element, shown: layer.isShownInTree, focused: false)
         }
     }
 
@@ -181,6 +207,8 @@ extension AccessibilityBridge {
         }
         if element.itemCount != nil { names.append(ATSPI_DBUS_INTERFACE_TABLE) }
         if Self.selectsChildren(element) { names.append(ATSPI_DBUS_INTERFACE_SELECTION) }
+        if element.text?.links.isEmpty == false { names.append(ATSPI_DBUS_INTERFACE_HYPERTEXT) }
+        if case .link = node { names.append(ATSPI_DBUS_INTERFACE_HYPERLINK) }
         return names
     }
 
@@ -236,6 +264,10 @@ extension AccessibilityBridge {
             guard let text = element?.text else { return [:] }
             return ["CharacterCount": .int32(Int32(clamping: text.string.unicodeScalars.count)),
                     "CaretOffset": .int32(Int32(clamping: text.caret ?? -1))]
+        case ATSPI_DBUS_INTERFACE_HYPERLINK:
+            guard let link = link(of: node) else { return [:] }
+            return ["NAnchors": .int16(1), "StartIndex": .int32(Int32(clamping: link.range.lowerBound)),
+                    "EndIndex": .int32(Int32(clamping: link.range.upperBound))]
         case ATSPI_DBUS_INTERFACE_SELECTION:
             guard let element, Self.selectsChildren(element) else { return [:] }
             return ["NSelectedChildren": .int32(Int32(clamping: selectedChildren(of: node).count))]
@@ -289,6 +321,7 @@ extension AccessibilityBridge {
         case "GetChildren":
             return [.array(element: "(so)", childrenRemembered(of: node).map(reference(to:)))]
         case "GetIndexInParent":
+            if case let .link(layer, _, index) = node { return [.int32(Int32(clamping: layer.accessibleChildren.count + index))] }
             guard let parent = parent(of: node), let id = id(of: node) else { return [.int32(-1)] }
             let index = children(of: parent).firstIndex { self.id(of: $0) == id }
             return [.int32(index.map { Int32(clamping: $0) } ?? -1)]
@@ -349,6 +382,7 @@ extension AccessibilityBridge {
         case let .element(layer, entry):
             let rect = layer.convert(layer.bounds, to: nil), origin = entry.window?.accessibilityOrigin ?? .zero
             return Rect(x: rect.minX + origin.x, y: rect.minY + origin.y, width: rect.width, height: rect.height)
+        case .link: return linkExtents(of: node)
         }
     }
 
@@ -403,7 +437,7 @@ extension AccessibilityBridge {
     private func elementAt(_ point: Point, in node: Node) -> Node? {
         let host: LayerHost, entry: WindowEntry
         switch node {
-        case .application: return nil
+        case .application, .link: return nil
         case let .window(windowEntry, window): (host, entry) = (window.host, windowEntry)
         case let .element(layer, windowEntry):
             guard let layerHost = layer.host else { return nil }

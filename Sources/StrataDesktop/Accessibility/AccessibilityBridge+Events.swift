@@ -12,22 +12,32 @@ extension AccessibilityBridge: AccessibilityObserver {
     private func tell(_ changes: AccessibilityChanges, in host: LayerHost) {
         guard let entry = windows.first(where: { $0.window?.host === host }) else { return }
         statistics.changeBatches += 1
-        for layer in changes.structure { structureChanged(under: layer, in: entry) }
-        if changes.focusMoved { focusMoved(in: host, entry) }
+        // Each element whose children may have changed, once: a list realising twenty rows in
+        // a frame is one comparison of its children, not twenty.
+        var owners: [Layer] = [], seenOwners: Set<ObjectIdentifier> = []
+        func childrenMayHaveChanged(under layer: Layer) {
+            guard let owner = structureOwner(of: layer, in: entry), seenOwners.insert(ObjectIdentifier(owner)).inserted else { return }
+            owners.append(owner)
+        }
+        for layer in changes.structure { childrenMayHaveChanged(under: layer) }
+        var changed: [(Node, UInt64, Snapshot)] = []
         for layer in changes.elements {
             guard let id = layer.existingAccessibilityID, let old = snapshots[id], let node = node(for: layer, in: entry) else {
                 // An element never seen may just have come into being (or gone): its parent's
                 // children changed.
-                if let parent = layer.superlayer { structureChanged(under: parent, in: entry) }
+                if let parent = layer.superlayer { childrenMayHaveChanged(under: parent) }
                 continue
             }
             if layer.host !== host { continue }
             if layer.resolvedAccessibilityElement == nil {
-                if let parent = layer.superlayer { structureChanged(under: parent, in: entry) }
+                if let parent = layer.superlayer { childrenMayHaveChanged(under: parent) }
                 continue
             }
-            elementChanged(node, id: id, from: old)
+            changed.append((node, id, old))
         }
+        for owner in owners { structureChanged(of: owner, in: entry) }
+        if changes.focusMoved { focusMoved(in: host, entry) }
+        for (node, id, old) in changed where snapshots[id] != nil { elementChanged(node, id: id, from: old) }
         selectionsChanged(changes.elements, in: entry)
     }
 
@@ -77,31 +87,46 @@ extension AccessibilityBridge: AccessibilityObserver {
 
     /// Children came or went below `layer`: tells the nearest element the assistive technology
     /// has listed the children of.
-    private func structureChanged(under layer: Layer, in entry: WindowEntry) {
-        guard let window = entry.window else { return }
-        let owner: Layer
-        if layer === window.host.rootLayer || layer.resolvedAccessibilityElement != nil {
-            owner = layer
-        } else if let parent = layer.accessibleParent, parent.host === window.host {
-            owner = parent
-        } else {
-            return
-        }
+    /// The element whose children change when `layer`'s sublayers do: the layer's own, or its
+    /// nearest ancestor's (the window for its root).
+    private func structureOwner(of layer: Layer, in entry: WindowEntry) -> Layer? {
+        guard let window = entry.window else { return nil }
+        if layer === window.host.rootLayer || layer.resolvedAccessibilityElement != nil { return layer }
+        if let parent = layer.accessibleParent, parent.host === window.host { return parent }
+        return nil
+    }
+
+    /// Tells which of `owner`'s child elements came and went, if an assistive technology listed
+    /// them. Links are told with their element's text, not here.
+    private func structureChanged(of owner: Layer, in entry: WindowEntry) {
         guard let node = node(for: owner, in: entry), let id = id(of: node), let old = snapshots[id]?.children else { return }
-        let now = children(of: node)
-        let ids = now.compactMap(self.id(of:))
+        let now = owner.accessibleChildren
+        let ids = now.map(\.accessibilityID)
         guard ids != old else { return }
         let path = path(of: id)
         let kept = Set(ids)
         for (index, child) in old.enumerated().reversed() where !kept.contains(child) {
             emit(path: path, "ChildrenChanged", detail: "remove", index, 0, .variant(reference(path: self.path(of: child))))
-            snapshots[child] = nil
+            forgetSubtree(of: child)
         }
         let previous = Set(old)
         for (index, child) in now.enumerated() where !previous.contains(ids[index]) {
             emit(path: path, "ChildrenChanged", detail: "add", index, 0, .variant(reference(to: child)))
         }
         snapshots[id]?.children = ids
+    }
+
+    /// Forgets what was told of an element that left the tree and of everything below it: an
+    /// assistive technology told it left reads it afresh if it comes back (a reused list
+    /// cell), and hears nothing of it meanwhile.
+    private func forgetSubtree(of id: UInt64) {
+        snapshots[id] = nil
+        guard let layer = known[id]?.layer else { return }
+        var stack = layer.sublayers
+        while let current = stack.popLast() {
+            if let descendant = current.existingAccessibilityID { snapshots[descendant] = nil }
+            stack.append(contentsOf: current.sublayers)
+        }
     }
 
     func focusMoved(in host: LayerHost, _ entry: WindowEntry) {

@@ -225,9 +225,14 @@ public final class AccessibilityBridge {
         case application
         case window(WindowEntry, any AccessibleWindow)
         case element(Layer, WindowEntry)
+        /// Link `index` of an element's text: an object of its own below the element.
+        case link(Layer, WindowEntry, index: Int)
     }
 
     func path(of id: UInt64) -> String { "\(Self.basePath)/\(id)" }
+
+    /// The path of link `index` of the element numbered `id`.
+    func linkPath(of id: UInt64, index: Int) -> String { "\(Self.basePath)/\(id)/link/\(index)" }
 
     /// A reference to an object of this application: `(so)`.
     func reference(path: String) -> DBusValue {
@@ -236,12 +241,17 @@ public final class AccessibilityBridge {
 
     /// A reference to `layer`'s element, which the bridge then answers for.
     func reference(to layer: Layer) -> DBusValue {
+        reference(path: path(of: register(layer)))
+    }
+
+    /// `layer`'s number, which the bridge then answers for.
+    private func register(_ layer: Layer) -> UInt64 {
         let id = layer.accessibilityID
         if known[id] == nil {
             known[id] = WeakLayer(layer: layer)
             sweepKnownIfNeeded()
         }
-        return reference(path: path(of: id))
+        return id
     }
 
     func reference(to node: Node) -> DBusValue {
@@ -249,6 +259,7 @@ public final class AccessibilityBridge {
         case .application: reference(path: Self.rootPath)
         case let .window(entry, _): reference(path: path(of: entry.id))
         case let .element(layer, _): reference(to: layer)
+        case let .link(layer, _, index): reference(path: linkPath(of: register(layer), index: index))
         }
     }
 
@@ -258,7 +269,14 @@ public final class AccessibilityBridge {
     func node(at path: String) -> Node? {
         if path == Self.rootPath { return .application }
         let prefix = Self.basePath + "/"
-        guard path.hasPrefix(prefix), let id = UInt64(path.dropFirst(prefix.count)) else { return nil }
+        guard path.hasPrefix(prefix) else { return nil }
+        let parts = path.dropFirst(prefix.count).split(separator: "/", omittingEmptySubsequences: false)
+        if parts.count == 3, parts[1] == "link", let id = UInt64(parts[0]), let index = Int(parts[2]),
+           case let .element(layer, entry)? = node(at: self.path(of: id)),
+           let links = layer.resolvedAccessibilityElement?.text?.links, links.indices.contains(index) {
+            return .link(layer, entry, index: index)
+        }
+        guard parts.count == 1, let id = UInt64(parts[0]) else { return nil }
         if let entry = windows.first(where: { $0.id == id }), let window = entry.window { return .window(entry, window) }
         guard let layer = known[id]?.layer, let host = layer.host,
               let entry = windows.first(where: { $0.window?.host === host }), layer.resolvedAccessibilityElement != nil else { return nil }
