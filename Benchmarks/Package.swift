@@ -27,7 +27,7 @@ let package = Package(
         .executableTarget(name: "strata-bench", dependencies: [
             "BenchKit", "Peers", "CBenchXKB", .product(name: "Strata", package: "Strata"), .product(name: "FeedKit", package: "Strata"),
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
-        ]),
+        ], exclude: ["orca_like_listener.py"]),  // M9's listening assistive technology, run from its source
         // M9's GTK4 peer: the feed in a GtkListView, a C program of its own (see its README).
         .executableTarget(name: "gtk-feed-peer", dependencies: ["CBenchGtk", "CBenchWaylandClient"], linkerSettings: [.linkedLibrary("m")]),
         // The GTK4 peers' half of the input-latency metrics: their frame callbacks, in C.

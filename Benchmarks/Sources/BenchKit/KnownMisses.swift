@@ -1,6 +1,7 @@
 /// `Benchmarks/known-misses`: every goal the newest committed full run misses, each with its
-/// cause. A miss that is not listed, or a listed miss that no longer happens, fails a test in
-/// the test command, so a miss can be neither hidden nor forgotten once fixed.
+/// cause, and every goal a later partial run measured first and missed (until a full run has
+/// it). A miss that is not listed, or a listed miss that no longer happens, fails a test in the
+/// test command, so a miss can be neither hidden nor forgotten once fixed.
 ///
 /// One miss per line, `M1 warm_vs_cairo_1w: the cause, and the issue or profile that shows it`;
 /// blank lines and lines starting with `#` are ignored.
@@ -50,8 +51,18 @@ public struct KnownMisses: Sendable, Equatable {
         public var stale: [String]
     }
 
-    public func compare(with report: Report) -> Comparison {
-        let missed = report.missed.map { "\($0.metricID) \($0.name)" }
+    /// - Parameter later: partial runs after `report`, newest first. A goal `report` lacks is
+    ///   judged by the newest of them that has it: a new figure's miss is listed from the run
+    ///   that first measured it, not only once a full run has it.
+    public func compare(with report: Report, later: [Report] = []) -> Comparison {
+        func key(_ figure: Report.Figure) -> String { "\(figure.metricID) \(figure.name)" }
+        var measured = Set(report.figures.map(key))
+        var missed = report.missed.map(key)
+        for run in later {
+            let new = run.goalFigures.filter { !measured.contains(key($0)) }
+            missed += new.filter { $0.met == false }.map(key)
+            measured.formUnion(run.figures.map(key))
+        }
         let listed = entries.map { "\($0.metric) \($0.figure)" }
         let listedSet = Set(listed), missedSet = Set(missed)
         return Comparison(unlisted: missed.filter { !listedSet.contains($0) }, stale: listed.filter { !missedSet.contains($0) })

@@ -57,6 +57,15 @@ public enum ResultsFiles {
         try files(in: directory).compactMap(Name.init(file:)).filter(\.isFullRun).max().map { directory + "/" + $0.file }
     }
 
+    /// The partial runs in `directory` after its newest full run (a later day, or a later run
+    /// of its day), newest first: the figures they add until the next full run.
+    public static func partialRunsAfterNewestFullRun(in directory: String) throws -> [String] {
+        let names = try files(in: directory).compactMap(Name.init(file:))
+        guard let full = names.filter(\.isFullRun).max() else { return [] }
+        return names.filter { !$0.isFullRun && ($0.date, $0.sequence) > (full.date, full.sequence) }
+            .sorted(by: >).map { directory + "/" + $0.file }
+    }
+
     /// The name for a new run on `date` of `metrics` (empty for all) that none of `existing`
     /// already has.
     public static func newName(date: String, metrics: [String], existing: [String]) -> String {

@@ -37,6 +37,11 @@ struct FrameSample {
     var incompleteCells = 0
     /// Cells configured (made or reused) during the frame.
     var configured = 0
+    /// The accessibility bridge's main-thread time, calls answered and events sent over the same
+    /// span (nil without a bridge).
+    var accessibilityBusyMicroseconds: Int64?
+    var accessibilityCalls: Int?
+    var accessibilityEvents: Int?
 }
 
 /// One synthetic click: posted through the host's input router as a real seat's events are.
@@ -82,6 +87,9 @@ final class FeedScrollRun {
     private enum Stage {
         /// Waiting for the start item's neighbourhood to be laid out and drawn.
         case settling(framesLeft: Int)
+        /// Settled, waiting for the assistive technology to walk the tree (M9's accessibility
+        /// variant); the subject's timeout bounds it.
+        case awaitingAssistiveTechnology
         case warmup(phase: Int, framesLeft: Int)
         case measuring(phase: Int, frame: Int)
         /// Frames after the last phase, so its last clicks can reach the screen.
@@ -94,7 +102,11 @@ final class FeedScrollRun {
     let list: ListView
     /// The feed's data source; nil in the grid variant, which has no clicks.
     let source: FeedDataSource?
+    /// M9's accessibility variant: the listening assistive technology and the bridge's figures.
+    let accessibility: AccessibilityProbe?
     private(set) var phases: [PhaseRecord]
+    /// Frames the content was scrolled in, warm-ups and the tail included.
+    private(set) var scrolledFrames = 0
     private(set) var failure: String?
     var onFinished: (() -> Void)?
 
@@ -106,6 +118,7 @@ final class FeedScrollRun {
     private var middle: (item: Int, top: Double)?
     private var lastStatistics: ListStatistics
     private var lastHost: Statistics
+    private var lastBridge: AccessibilityBridge.Statistics?
     private var phaseStart: (wall: Int64, cpu: Int64, process: Int64)?
     /// Clicks whose change has not reached the screen: (phase, click).
     private var pendingClicks: [(phase: Int, click: Int)] = []
@@ -113,11 +126,12 @@ final class FeedScrollRun {
     private var commits: [Int: Int64] = [:]
     private var pendingClickEvent: (phase: Int, click: Int)?
 
-    init(options: Options, window: Window, list: ListView, source: FeedDataSource?) {
+    init(options: Options, window: Window, list: ListView, source: FeedDataSource?, accessibility: AccessibilityProbe? = nil) {
         self.options = options
         self.window = window
         self.list = list
         self.source = source
+        self.accessibility = accessibility
         phases = options.phases.map { PhaseRecord(pxPerFrame: $0.pxPerFrame, frames: $0.frames) }
         lastStatistics = list.statistics
         lastHost = window.host.statistics
@@ -147,14 +161,18 @@ final class FeedScrollRun {
             bookkeeping = threadCPUMicroseconds() - start.cpu
             lastTickStart = start
             // The step is the toolkit's work: the list lays out and moves cells for it in this tick.
-            if let step = nextStep() { scroll(by: step) }
+            if let step = nextStep() {
+                scroll(by: step)
+                scrolledFrames += 1
+            }
         }
         if let last = lastTickStart { tickIntervals.append(start.wall - last.wall) }
         if tickIntervals.count > 30 { tickIntervals.removeFirst(tickIntervals.count - 30) }
         let moved = measureMovement()
         let statistics = list.statistics
         let hostStatistics = host.statistics
-        defer { (lastStatistics, lastHost) = (statistics, hostStatistics) }
+        let bridge = accessibility?.statistics
+        defer { (lastStatistics, lastHost, lastBridge) = (statistics, hostStatistics, bridge) }
         checkClicks(frame: frame)
 
         switch stage {
@@ -166,9 +184,23 @@ final class FeedScrollRun {
             if framesLeft <= 0 {
                 fail("the list did not settle at item \(options.startItem) within 600 frames")
             } else if ready && framesLeft < 590 {
-                enter(phase: 0, at: start)
+                if let accessibility {
+                    if let problem = accessibility.settled() { fail(problem) } else { stage = .awaitingAssistiveTechnology }
+                } else {
+                    enter(phase: 0, at: start)
+                }
             } else {
                 stage = .settling(framesLeft: framesLeft - 1)
+            }
+        case .awaitingAssistiveTechnology:
+            // Entered only with a probe.
+            guard let accessibility else { break }
+            switch accessibility.readiness() {
+            case .waiting: break
+            case let .failed(message): fail(message)
+            case .ready:
+                accessibility.scrollStarted()
+                enter(phase: 0, at: start)
             }
         case let .warmup(phase, framesLeft):
             if framesLeft <= 1 {
@@ -179,7 +211,7 @@ final class FeedScrollRun {
             }
         case let .measuring(phase, index):
             // The frame before this tick is complete: its busy time ends here.
-            if index > 0 { finishSample(phase: phase, at: start, moved: moved, statistics: statistics) }
+            if index > 0 { finishSample(phase: phase, at: start, moved: moved, statistics: statistics, bridge: bridge) }
             if index == phases[phase].frames {
                 endPhase(phase, start, hostStatistics: hostStatistics)
                 if phase + 1 < phases.count {
@@ -262,7 +294,8 @@ final class FeedScrollRun {
     }
     private var phaseListStart: ListStatistics?
 
-    private func finishSample(phase: Int, at start: (wall: Int64, cpu: Int64, process: Int64), moved: Double?, statistics: ListStatistics) {
+    private func finishSample(phase: Int, at start: (wall: Int64, cpu: Int64, process: Int64), moved: Double?, statistics: ListStatistics,
+                              bridge: AccessibilityBridge.Statistics?) {
         guard let last = lastTickStart, !phases[phase].samples.isEmpty else { return }
         let index = phases[phase].samples.count - 1
         var sample = phases[phase].samples[index]
@@ -273,6 +306,11 @@ final class FeedScrollRun {
         sample.visibleCells = statistics.visibleCellFrames - lastStatistics.visibleCellFrames
         sample.incompleteCells = statistics.incompleteCellFrames - lastStatistics.incompleteCellFrames
         sample.configured = statistics.cellsConfigured - lastStatistics.cellsConfigured
+        if let bridge, let last = lastBridge {
+            sample.accessibilityBusyMicroseconds = (bridge.busyTime - last.busyTime).wholeMicroseconds
+            sample.accessibilityCalls = bridge.callsAnswered - last.callsAnswered
+            sample.accessibilityEvents = bridge.eventsSent - last.eventsSent
+        }
         if let moved {
             phases[phase].contentMovedPixels += moved
             if abs(moved - phases[phase].pxPerFrame) > 1 { phases[phase].scrollMismatches += 1 }
@@ -392,7 +430,12 @@ final class FeedScrollRun {
         }
         pendingClicks = []
         host.frameInspector = nil
-        onFinished?()
+        // The assistive technology's answers to the last frames' events are the scroll's cost too.
+        if let accessibility, failure == nil {
+            accessibility.waitForQuiet { [weak self] in self?.onFinished?() }
+        } else {
+            onFinished?()
+        }
     }
 }
 

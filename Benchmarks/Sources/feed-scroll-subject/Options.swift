@@ -26,6 +26,11 @@ struct Options {
     var gridColumns: Int?
     /// The grid's photos (the feed has CONTENT.md's items).
     var items = FeedContent.itemCount
+    /// M9's accessibility variant: the directory where the run and the listening assistive
+    /// technology tell each other they are ready (AccessibilityProbe). With it the run waits
+    /// for the assistive technology to walk the settled tree before scrolling, reads the
+    /// bridge's statistics every frame, and at the end waits for its calls to stop; nil: none.
+    var accessibilityHandshake: String?
 
     /// The most columns `--grid` takes, and the most items `--items` takes (gtk-feed-peer's limits).
     static let maximumGridColumns = 16, maximumItems = 1_000_000
@@ -33,6 +38,7 @@ struct Options {
     static let usage = """
         usage: feed-scroll-subject --phases PX:FRAMES[,PX:FRAMES...] [--warmup-frames N] [--refresh-hz HZ]
                                    [--clicks K] [--start-item I] [--size WxH] [--json FILE] [--timeout-seconds S]
+                                   [--accessibility-handshake DIRECTORY]
                feed-scroll-subject --grid COLUMNS --phases PX:FRAMES[,...] [--items N] [--clicks 0] [the options above]
                feed-scroll-subject --first-frame [--size WxH] [--timeout-seconds S]
         """
@@ -92,6 +98,7 @@ struct Options {
                 }
                 (width, height) = (parts[0], parts[1])
             case "--first-frame": firstFrame = true
+            case "--accessibility-handshake": accessibilityHandshake = try value(argument)
             case "--help", "-h": throw BadArgument(message: "")
             default: throw BadArgument(message: "unknown argument \(argument)")
             }
@@ -108,6 +115,7 @@ struct Options {
         }
         guard startItem < items else { throw BadArgument(message: "--start-item \(startItem): the list has \(items) items") }
         if firstFrame {
+            guard accessibilityHandshake == nil else { throw BadArgument(message: "--first-frame scrolls nothing to tell an assistive technology") }
             guard phases.isEmpty else { throw BadArgument(message: "--first-frame measures no phase") }
             return
         }

@@ -25,10 +25,33 @@ struct SubjectReport {
             "warmup_frames": options.warmupFrames, "clicks_per_phase": options.clicks,
             "refresh_hz": options.refreshHz ?? NSNull(),
             "cells_created": run.list.statistics.cellsCreated,
+            "accessibility": accessibility,
             "phases": run.phases.map(Self.phase),
         ]
         guard let data = try? JSONSerialization.data(withJSONObject: top, options: [.sortedKeys]) else { return "{}" }
         return String(decoding: data, as: UTF8.self)
+    }
+
+    /// Whether the session told the feed to an assistive technology, and with the variant's
+    /// probe, what the bridge did from the first scrolled frame until the assistive
+    /// technology's calls stopped.
+    private var accessibility: [String: Any] {
+        let bridge = run.window.session.accessibility
+        var report: [String: Any] = ["bridge_registered": bridge?.isRegistered ?? false]
+        guard let probe = run.accessibility else { return report }
+        report["scrolled_frames"] = run.scrolledFrames
+        if let start = probe.atScrollStart, let end = probe.atEnd {
+            report["busy_ms"] = Double((end.busyTime - start.busyTime).wholeMicroseconds) / 1_000
+            report["calls_answered"] = end.callsAnswered - start.callsAnswered
+            report["events_sent"] = end.eventsSent - start.eventsSent
+            report["change_batches"] = end.changeBatches - start.changeBatches
+            // Before the scroll: registering, and answering the walk of the tree.
+            report["busy_ms_before_scroll"] = Double(start.busyTime.wholeMicroseconds) / 1_000
+            report["calls_before_scroll"] = start.callsAnswered
+        }
+        report["drain_ms"] = probe.drainTime.map { Double($0.wholeMicroseconds) / 1_000 } ?? NSNull()
+        report["drain_cut_off"] = probe.wasCutOff
+        return report
     }
 
     private static func phase(_ phase: PhaseRecord) -> [String: Any] {
@@ -54,6 +77,8 @@ struct SubjectReport {
                 "process_us": values(\.processMicroseconds), "moved_px": values(\.movedPixels),
                 "visible_cells": counts(\.visibleCells), "incomplete_cells": counts(\.incompleteCells),
                 "configured": counts(\.configured),
+                "a11y_busy_us": values(\.accessibilityBusyMicroseconds), "a11y_calls": values(\.accessibilityCalls),
+                "a11y_events": values(\.accessibilityEvents),
             ] as [String: Any],
         ]
     }

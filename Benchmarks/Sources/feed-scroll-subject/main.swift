@@ -3,8 +3,9 @@
 // fixed number of pixels a frame from the display link, and measured per frame as gtk-feed-peer
 // measures GTK4 (Benchmarks/Sources/gtk-feed-peer/README.md defines each figure), so that
 // strata-bench compares the two reports with one set of definitions. With --grid, the photo
-// grid's waterfall instead (PhotoGridMode.swift), against gtk-feed-peer's GtkGridView. It prints
-// one JSON object.
+// grid's waterfall instead (PhotoGridMode.swift), against gtk-feed-peer's GtkGridView. With
+// --accessibility-handshake, the feed told to a listening assistive technology as it scrolls
+// (AccessibilityProbe.swift). It prints one JSON object.
 // Exit status: 0 success; 1 failure (no compositor, the timeout, the list never settled); 2 a
 // bad argument.
 import FeedKit
@@ -59,7 +60,8 @@ MainActor.assumeIsolated {
             try session.run()
             fail(probe.failure ?? "the window closed before its first complete frame")
         }
-        run = FeedScrollRun(options: options, window: window, list: list, source: source)
+        run = FeedScrollRun(options: options, window: window, list: list, source: source,
+                            accessibility: options.accessibilityHandshake.map { AccessibilityProbe(session: session, handshake: $0) })
         let forwarder = SelectionForwarder()
         forwarder.run = run
         // The grid's ListItems is its list's delegate; the grid has no clicks.

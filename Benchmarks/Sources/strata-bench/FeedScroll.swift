@@ -8,7 +8,8 @@ import Strata
 /// 2 000 and then 6 000 px/s, in Strata (`feed-scroll-subject`) and in GTK4's GtkListView
 /// (`gtk-feed-peer`), one after the other under the same compositor: headless sway at 60 Hz when
 /// `Benchmarks/run` started one (STRATA_SWAY_DISPLAY), otherwise the session's compositor; then
-/// the same at 4K, and the photo grid against a GtkGridView (FeedScrollGrid.swift).
+/// the same at 4K, and the photo grid against a GtkGridView (FeedScrollGrid.swift); and the
+/// feed again with a listening assistive technology (FeedScrollAccessibility.swift).
 ///
 /// Both programs record the same per-frame samples (gtk-feed-peer's README defines them), and
 /// every figure here is computed from those samples with one definition for both:
@@ -35,9 +36,9 @@ enum FeedScroll {
         recorder.record("refresh_rate", compositor.refreshHz, unit: "Hz", note: compositor.description)
         let frames = context.count(600, smoke: 40)
         let phases = speeds.map { "\(pixelsPerFrame($0, compositor)):\(frames)" }.joined(separator: ",")
-        let (strata, gtk) = try runBoth("--phases \(phases) --warmup-frames \(context.count(120, smoke: 10)) "
-            + "--refresh-hz \(compositor.refreshHz) --clicks \(context.count(5, smoke: 1)) --start-item 1000 "
-            + "--timeout-seconds \(context.count(120, smoke: 60))", compositor: compositor)
+        let arguments = "--phases \(phases) --warmup-frames \(context.count(120, smoke: 10)) "
+            + "--refresh-hz \(compositor.refreshHz) --clicks \(context.count(5, smoke: 1)) --start-item 1000"
+        let (strata, gtk) = try runBoth(arguments + " --timeout-seconds \(context.count(120, smoke: 60))", compositor: compositor)
         let refreshMilliseconds = 1_000 / compositor.refreshHz
         recorder.record("refresh_interval", refreshMilliseconds, unit: "ms",
                         note: "GTK \(gtk.report["gtk_version"] ?? "?"), \(gtk.report["renderer"] ?? "?")")
@@ -62,6 +63,9 @@ enum FeedScroll {
                              title: "the feed at \(label) px/s (\(compositor.name), \(Int(compositor.refreshHz)) Hz)", to: path)
             }
         }
+        // A longer timeout: beyond the scroll come the client's start, its walk of the tree and its last calls.
+        try runAccessibility(context, arguments: arguments, timeout: Double(context.count(180, smoke: 90)), compositor: compositor,
+                             baseline: strata, gtk: gtk, &recorder)
         try runAt4K(context, &recorder)
         try runGrid(context, &recorder)
     }
@@ -70,10 +74,14 @@ enum FeedScroll {
     /// both scrolled as asked, late frames (goal: none for Strata), main-thread busy (goal: p99 at
     /// most 0.2× GTK4's), CPU per frame of the whole process (goal: at most 0.2× GTK4's, the
     /// like-for-like figure), and incomplete cells (goal: `incompleteGoal`). Every frame's busy
-    /// time and start stay in the results file. Returns each side's busy times, in ms.
+    /// time and start stay in the results file. Without `recordsPeer`, GTK4's phase is only the
+    /// ratios' denominator: its own figures are recorded under another label already. Returns
+    /// each side's busy times, in ms.
     static func recordScrolling(_ mine: [String: Any], _ theirs: [String: Any], label: String, frames: Int, refresh: Double,
-                                incompleteGoal: Goal?, _ recorder: inout MetricRecorder) -> (strata: SampleSet, gtk: SampleSet) {
-        for (side, phase) in [("strata", mine), ("gtk", theirs)] {
+                                incompleteGoal: Goal?, recordsPeer: Bool = true, _ recorder: inout MetricRecorder)
+        -> (strata: SampleSet, gtk: SampleSet) {
+        let sides = recordsPeer ? [("strata", mine), ("gtk", theirs)] : [("strata", mine)]
+        for (side, phase) in sides {
             let mismatches = phase["scroll_mismatches"] as? Int
             recorder.check("\(side)_scroll_mismatches_\(label)", mismatches.map(Double.init), unit: "frames", expect: .exactly(0),
                             note: "frames whose content did not move the step: the run must scroll as asked")
@@ -81,23 +89,25 @@ enum FeedScroll {
         let strataLate = lateFrames(mine, refresh: refresh), gtkLate = lateFrames(theirs, refresh: refresh)
         recorder.record("strata_late_frames_\(label)", strataLate.map(Double.init), unit: "frames", goal: .exactly(0),
                         note: "of \(frames): frame starts more than 1.5 refresh intervals apart")
-        recorder.record("gtk_late_frames_\(label)", gtkLate.map(Double.init), unit: "frames", note: "of \(frames), same definition")
+        if recordsPeer {
+            recorder.record("gtk_late_frames_\(label)", gtkLate.map(Double.init), unit: "frames", note: "of \(frames), same definition")
+        }
         let strataBusy = samples(mine, "busy_us", scale: 1e-3), gtkBusy = samples(theirs, "busy_us", scale: 1e-3)
         // Every frame's raw figures stay in the results file.
-        for (side, phase) in [("strata", mine), ("gtk", theirs)] {
+        for (side, phase) in sides {
             recorder.keep("\(side)_busy_ms_\(label)", samples(phase, "busy_us", scale: 1e-3).values)
             recorder.keep("\(side)_frame_start_ms_\(label)", samples(phase, "tick_us", scale: 1e-3).values)
         }
         for (name, fraction) in [("p50", 0.5), ("p99", 0.99), ("max", 1.0)] {
             recorder.record("strata_busy_\(name)_\(label)", strataBusy.percentile(fraction), unit: "ms")
-            recorder.record("gtk_busy_\(name)_\(label)", gtkBusy.percentile(fraction), unit: "ms")
+            if recordsPeer { recorder.record("gtk_busy_\(name)_\(label)", gtkBusy.percentile(fraction), unit: "ms") }
         }
         recorder.ratio("busy_p99_strata_over_gtk_\(label)", strataBusy.percentile(0.99), over: gtkBusy.percentile(0.99), goal: .atMost(0.2),
                        note: "main-thread CPU per frame")
         // Strata renders on workers: their CPU is reported too, so the saving is not hidden work.
         recorder.record("strata_process_cpu_per_frame_\(label)", perFrame(mine, "process_cpu_ms"), unit: "ms",
                         note: "every thread (GTK works on its main thread alone)")
-        recorder.record("gtk_process_cpu_per_frame_\(label)", perFrame(theirs, "process_cpu_ms"), unit: "ms")
+        if recordsPeer { recorder.record("gtk_process_cpu_per_frame_\(label)", perFrame(theirs, "process_cpu_ms"), unit: "ms") }
         // The like-for-like figure: moving work to other threads is no saving by itself.
         recorder.ratio("process_cpu_strata_over_gtk_\(label)", perFrame(mine, "process_cpu_ms"), over: perFrame(theirs, "process_cpu_ms"),
                        goal: .atMost(0.2), note: "CPU per frame of the whole process, every thread")
@@ -223,7 +233,7 @@ enum FeedScroll {
         Plot.format3((speed / compositor.refreshHz * 10).rounded() / 10)
     }
 
-    private static func side(_ name: String, command: String, compositor: Compositor, directory: String) throws -> Side {
+    static func side(_ name: String, command: String, compositor: Compositor, directory: String) throws -> Side {
         let path = "\(directory)/\(name).json"
         let output = try capture("env \(compositor.environment) \(command) --json '\(path)'")
         guard let data = FileManager.default.contents(atPath: path),

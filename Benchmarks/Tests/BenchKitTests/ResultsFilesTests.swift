@@ -1,4 +1,5 @@
 import BenchKit
+import Foundation
 import Testing
 
 struct ResultsFilesTests {
@@ -13,6 +14,18 @@ struct ResultsFilesTests {
         let sorted = ["2026-11-27-r10.json", "2026-11-27.json", "2026-11-26-r3.json", "2026-11-27-r2.json"]
             .compactMap(ResultsFiles.Name.init(file:)).sorted().map(\.file)
         #expect(sorted == ["2026-11-26-r3.json", "2026-11-27.json", "2026-11-27-r2.json", "2026-11-27-r10.json"])
+    }
+
+    @Test func partialRunsAfterTheFullRunComeNewestFirst() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("strata-results-\(getpid())").path
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        for file in ["2026-11-27-M6.json", "2026-11-28-M9.json", "2026-11-28-r2-M9.json", "2026-11-28.json", "2026-11-29-M9.json",
+                     "2026-11-29-r2-M7.json", "notes.txt"] {
+            #expect(FileManager.default.createFile(atPath: directory + "/" + file, contents: nil))
+        }
+        let later = try ResultsFiles.partialRunsAfterNewestFullRun(in: directory).map { ($0 as NSString).lastPathComponent }
+        #expect(later == ["2026-11-29-r2-M7.json", "2026-11-29-M9.json", "2026-11-28-r2-M9.json"])
     }
 
     @Test func aNewRunNeverTakesAnExistingName() {
@@ -52,6 +65,21 @@ struct KnownMissesTests {
         #expect(fixed.unlisted.isEmpty && fixed.stale == ["M10 interval_ratio"])
         let gone = misses.compare(with: report([("cpu", 0.1, .atMost(0.5))]))
         #expect(gone.stale == ["M10 interval_ratio"])
+    }
+
+    /// A goal the full run lacks is judged by the newest partial run after it that has it; one
+    /// the full run has is judged by the full run alone.
+    @Test func aNewGoalIsJudgedByTheNewestRunThatMeasuredIt() throws {
+        let misses = try KnownMisses(text: Self.list + "\nM10 a11y: the bridge recomputes the list's children per changed row")
+        let full = report([("interval_ratio", 1.023, .atMost(1.02))])
+        let older = report([("a11y", 0.05, .atMost(0.1)), ("interval_ratio", 1.0, .atMost(1.02))])
+        let newer = report([("a11y", 0.5, .atMost(0.1))])
+        let agreed = misses.compare(with: full, later: [newer, older])
+        #expect(agreed.unlisted.isEmpty && agreed.stale.isEmpty, "the full run's interval_ratio stands; the newest a11y is missed")
+        let fixed = misses.compare(with: full, later: [older, newer])
+        #expect(fixed.unlisted.isEmpty && fixed.stale == ["M10 a11y"])
+        let unlisted = try KnownMisses(text: Self.list).compare(with: full, later: [newer])
+        #expect(unlisted.unlisted == ["M10 a11y"] && unlisted.stale.isEmpty)
     }
 
     @Test func aMissWithoutItsCauseIsRefused() {
