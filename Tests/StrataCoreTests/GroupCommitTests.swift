@@ -53,6 +53,18 @@ private final class Card {
 
     func forgetFrames() { frames = [] }
 
+    /// Runs the loop, answering frame requests, until `expected` is presented: a group's commit
+    /// comes before the composition that shows it, which a loaded machine may take a while to
+    /// paint. The bound is a way out, not a measure.
+    func waitUntilShown(_ expected: @autoclosure () -> Bool, sourceLocation: SourceLocation = #_sourceLocation) throws {
+        let deadline = ContinuousClock.now + .seconds(60)
+        while !expected(), ContinuousClock.now < deadline {
+            try scene.loop.runOnce(timeout: .milliseconds(5))
+            scene.backend.signalFrame()
+        }
+        #expect(expected(), "never presented", sourceLocation: sourceLocation)
+    }
+
     /// Runs some loop turns, answering frame requests, with nothing awaited.
     func idle(turns: Int = 10) throws {
         for _ in 0..<turns {
@@ -122,7 +134,7 @@ struct GroupCommitTests {
         card.members[2].removeFromSuperlayer()
         try scene.step(until: { card.commits.count > commits })
         #expect(card.commits.last == true, "the group waited for a member that left")
-        #expect(Array(card.shown.prefix(2)) == [blue, blue])
+        try card.waitUntilShown(Array(card.shown.prefix(2)) == [blue, blue])
         #expect(scene.host.statistics.groupsTimedOut == 0)
         gate.signal()
         try scene.settle()
@@ -146,7 +158,7 @@ struct GroupCommitTests {
         try scene.step(until: { card.commits.count > commits })
         #expect(card.commits.last == true)
         #expect(card.members[2].contents == nil)
-        #expect(card.shown == [blue, blue, white])
+        try card.waitUntilShown(card.shown == [blue, blue, white])
         gate.signal()
         try scene.settle()
         #expect(card.shown == [blue, blue, white], "the cancelled render never shows")
