@@ -566,12 +566,16 @@ struct AccessibilityBridgeTests {
         text.links = [
             AccessibilityLink(range: 5..<23, target: "https://strata.dev", frames: { [Rect(x: 30, y: 2, width: 100, height: 16)] }) { followed.append("site") },
             AccessibilityLink(range: 27..<35, target: "#gallery") { followed.append("tag") },
+            // Outside the text, as a hostile app may say: named by its target, no trap.
+            AccessibilityLink(range: -3..<2, target: "elsewhere") {},
         ]
         element.text = text
         hint.accessibility = element
         rig.window.host.rootLayer.addSublayer(hint)
         let path = try rig.path(hint)
-        #expect(try rig.call(path, ATSPI_DBUS_INTERFACE_HYPERTEXT, "GetNLinks").get().values == [.int32(2)])
+        #expect(try rig.call(path, ATSPI_DBUS_INTERFACE_HYPERTEXT, "GetNLinks").get().values == [.int32(3)])
+        let outside = try #require(try rig.call(path, ATSPI_DBUS_INTERFACE_HYPERTEXT, "GetLink", [.int32(2)]).get().values.first?.fields?[1].objectPath)
+        #expect(try rig.property(outside, ATSPI_DBUS_INTERFACE_ACCESSIBLE, "Name") == .string("elsewhere"))
         #expect(try rig.call(path, ATSPI_DBUS_INTERFACE_HYPERTEXT, "GetLinkIndex", [.int32(6)]).get().values == [.int32(0)])
         #expect(try rig.call(path, ATSPI_DBUS_INTERFACE_HYPERTEXT, "GetLinkIndex", [.int32(24)]).get().values == [.int32(-1)])
         let reference = try #require(try rig.call(path, ATSPI_DBUS_INTERFACE_HYPERTEXT, "GetLink", [.int32(0)]).get().values.first)
@@ -594,7 +598,7 @@ struct AccessibilityBridgeTests {
         #expect(try rig.call(link, ATSPI_DBUS_INTERFACE_ACTION, "DoAction", [.int32(0)]).get().values == [.bool(true)])
         try pump(rig.loop, until: { followed == ["site"] })
         // Bad indices are refused, and a link the text no longer has is gone.
-        for bad: Int32 in [-1, 2] {
+        for bad: Int32 in [-1, 3] {
             #expect(throws: DBusError.self) { try rig.call(path, ATSPI_DBUS_INTERFACE_HYPERTEXT, "GetLink", [.int32(bad)]).get() }
         }
         text.links = []

@@ -117,7 +117,8 @@ extension AccessibilityBridge {
             guard let text = layer.resolvedAccessibilityElement?.text, text.links.indices.contains(index) else { return nil }
             let link = text.links[index]
             let scalars = text.string.unicodeScalars
-            let name = link.range.upperBound <= scalars.count
+            // An app's range may lie outside its text: the target names the link then.
+            let name = link.range.lowerBound >= 0 && link.range.upperBound <= scalars.count
                 ? String(String.UnicodeScalarView(scalars.dropFirst(link.range.lowerBound).prefix(link.range.count))) : link.target
             return AccessibilityElement(role: .link, label: name, help: link.target,
                                         actions: [AccessibilityAction("click", description: "Follows the link", perform: link.activate)])
