@@ -402,6 +402,8 @@ open class Label: AsyncLayer, AsyncLayerDelegate {
         if let accessibility { return accessibility }
         return accessibleTextElement(role: .label)
     }
+
+    open override var hasAccessibilityElement: Bool { true }
 }
 
 /// A label that is one part of a widget describing itself (a field's text, a menu row's title):
@@ -409,6 +411,7 @@ open class Label: AsyncLayer, AsyncLayerDelegate {
 @MainActor
 final class PartLabel: Label {
     override var accessibilityElement: AccessibilityElement? { accessibility }
+    override var hasAccessibilityElement: Bool { accessibility != nil }
 }
 
 /// Graver's mixed view: styled text and inline images in one asynchronously rendered layer,

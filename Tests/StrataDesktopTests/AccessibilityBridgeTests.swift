@@ -56,6 +56,19 @@ private final class CountingLayer: Layer {
     }
 }
 
+/// A row whose element is costly to build and counts its builds, and which says it has one
+/// without building it, as a list cell does.
+private final class CostlyRow: Layer {
+    var builds = 0
+    var label = ""
+    var isSelected = false
+    override var accessibilityElement: AccessibilityElement? {
+        builds += 1
+        return AccessibilityElement(role: .listItem, label: label, states: isSelected ? [.selectable, .selected] : [.selectable])
+    }
+    override var hasAccessibilityElement: Bool { true }
+}
+
 @MainActor
 private final class Rig {
     let bus: PrivateBus
@@ -394,7 +407,9 @@ struct AccessibilityBridgeTests {
         try pump(rig.loop, until: { rig.signals.count >= 21 })
         try rig.client.roundtripForTests(loop: rig.loop)
         #expect(rig.signals.filter { $0.member == "ChildrenChanged" && $0.path == listPath }.count == 21, "twenty came, one went")
-        // Read to list the children, then twice for the list's selection; not once per row.
+        // A row that cannot say it has an element without building it is read to list the
+        // children twice (for the children, and for the selection), and once for the
+        // selection; not once per row.
         #expect(rows.allSatisfy { $0.reads <= 3 }, "\(rows.map(\.reads))")
 
         // The old row's caption is forgotten with it: when the row comes back (a reused cell),
@@ -409,6 +424,60 @@ struct AccessibilityBridgeTests {
         try pump(rig.loop, until: { rig.bridge.statistics.changeBatches > batches })
         try rig.client.roundtripForTests(loop: rig.loop)
         #expect(!rig.signals.contains { $0.path == captionPath }, "\(rig.signals.map { "\($0.path ?? "") \($0.member ?? "")" })")
+    }
+
+    /// What a scrolling list costs the bridge each frame: of a seen list's rows, only those
+    /// that came or changed are built again, and its selection is still told when it changes.
+    @Test func aSeenListBuildsOnlyTheRowsThatCameOrChanged() throws {
+        let rig = try Rig()
+        let list = Layer()
+        list.frame = Rect(x: 0, y: 0, width: 300, height: 200)
+        list.accessibility = AccessibilityElement(role: .list, label: "Posts")
+        var rows: [CostlyRow] = []
+        func addRow(_ index: Int) -> CostlyRow {
+            let row = CostlyRow()
+            row.label = "Row \(index)"
+            row.frame = Rect(x: 0, y: Double(index), width: 300, height: 1)
+            list.addSublayer(row)
+            return row
+        }
+        for index in 0..<200 { rows.append(addRow(index)) }
+        rig.window.host.rootLayer.addSublayer(list)
+        let listPath = try rig.path(list)
+        _ = try rig.call(listPath, ATSPI_DBUS_INTERFACE_ACCESSIBLE, "GetChildren").get()
+        #expect(try rig.property(listPath, ATSPI_DBUS_INTERFACE_SELECTION, "NSelectedChildren") == .int32(0))
+        try rig.window.scene.settle()
+
+        // A frame as a scroll makes it: a row leaves, a selected one comes, one is refilled.
+        for row in rows { row.builds = 0 }
+        rows[0].removeFromSuperlayer()
+        let came = addRow(200)
+        came.isSelected = true
+        rows[5].label = "Refilled"
+        rows[5].accessibilityDidChange()
+        rig.signals.removeAll()
+        try rig.window.scene.settle()
+        try pump(rig.loop, until: { rig.signals.contains { $0.member == "SelectionChanged" } })
+        try rig.client.roundtripForTests(loop: rig.loop)
+        #expect(rig.signals.filter { $0.member == "ChildrenChanged" && $0.path == listPath }.count == 2, "one came, one went")
+        #expect(rows[1...].filter { $0 !== rows[5] }.allSatisfy { $0.builds == 0 }, "\(rows.map(\.builds))")
+        #expect(rows[5].builds <= 1 && came.builds <= 1, "\(rows[5].builds) \(came.builds)")
+        #expect(try rig.property(listPath, ATSPI_DBUS_INTERFACE_SELECTION, "NSelectedChildren") == .int32(1))
+
+        // A change that selects nothing is no selection change; a seen row becoming selected
+        // is one, and so is the selected row leaving. One frame each.
+        rig.signals.removeAll()
+        func frame(_ change: () -> Void) throws {
+            let batches = rig.bridge.statistics.changeBatches
+            change()
+            try pump(rig.loop, until: { rig.bridge.statistics.changeBatches > batches })
+        }
+        try frame { rows[6].label = "Refilled too"; rows[6].accessibilityDidChange() }
+        try frame { rows[7].isSelected = true; rows[7].accessibilityDidChange() }
+        try frame { came.removeFromSuperlayer() }
+        try rig.client.roundtripForTests(loop: rig.loop)
+        #expect(rig.signals.filter { $0.member == "SelectionChanged" }.count == 2, "\(rig.signals.map { $0.member ?? "" })")
+        #expect(try rig.property(listPath, ATSPI_DBUS_INTERFACE_SELECTION, "NSelectedChildren") == .int32(1))
     }
 
     @Test func aClientThatLeavesMidCallLeavesTheBridgeWorking() throws {

@@ -263,6 +263,26 @@ struct WidgetAccessibilityTests {
         #expect(try self.element(list).role == .table)
     }
 
+    /// The tree is walked through `hasAccessibilityElement`, which widgets answer without
+    /// building their element: it must say what the element says.
+    @Test func everyWidgetSaysWhetherItHasAnElementAsItsElementDoes() throws {
+        let list = ListView()
+        let (scene, _) = try scene(with: list, frame: Rect(x: 0, y: 0, width: 300, height: 200), size: Size(width: 300, height: 200))
+        let source = ListItems<StandardCell>(list: list, items: (0..<50).map { StandardRow(id: "\($0)", title: "Row \($0)") })
+        try scene.settle(until: { list.pendingPrelayouts == 0 && list.cell(at: 0) != nil })
+        let named = ImageView()
+        named.accessibilityLabel = "Portrait"
+        let own = Layer()
+        own.accessibility = AccessibilityElement(role: .button, label: "Mine")
+        let layers: [Layer] = [list, Label(), ImageView(), named, Layer(), own, ListCell(reuseIdentifier: "waiting"),
+                               StandardCell()] + list.liveItems.map(\.cell)
+        for layer in layers {
+            #expect(layer.hasAccessibilityElement == (layer.accessibilityElement != nil), "\(type(of: layer))")
+        }
+        #expect(list.liveItems.count > 1 && layers.filter(\.hasAccessibilityElement).count == layers.count - 4)
+        _ = source
+    }
+
     // MARK: Menus
 
     @Test func aMenusRowsAreItemsWithTheirStatesAndClickChoosesAsEnterDoes() throws {

@@ -116,7 +116,7 @@ extension Layer {
         var stack = Array(sublayers.reversed())
         while let layer = stack.popLast() {
             guard !layer.isHidden else { continue }
-            if layer.accessibilityElement != nil {
+            if layer.hasAccessibilityElement {
                 result.append(layer)
             } else {
                 stack.append(contentsOf: layer.sublayers.reversed())
@@ -129,7 +129,7 @@ extension Layer {
     package var accessibleParent: Layer? {
         var layer = superlayer
         while let current = layer {
-            if current.accessibilityElement != nil || current.superlayer == nil { return current }
+            if current.hasAccessibilityElement || current.superlayer == nil { return current }
             layer = current.superlayer
         }
         return nil

@@ -640,6 +640,11 @@ open class Layer {
     /// `accessibility` when the app set one, and call `accessibilityDidChange()` when what it
     /// returns changes. Read only while an assistive technology is active.
     open var accessibilityElement: AccessibilityElement? { accessibilityStorage?.element }
+    /// Whether `accessibilityElement` is non-nil, answered without building it: the tree is
+    /// walked through this on every change, and an element can be costly to build (a list
+    /// cell's name is its labels' text). A widget whose element is costly overrides both, and
+    /// they must agree.
+    open var hasAccessibilityElement: Bool { accessibilityElement != nil }
     /// The descendant that has the focus for assistive technologies while this layer has the
     /// keyboard (ARIA's active descendant): a menu's highlighted row, which arrow keys move
     /// while the menu keeps the keyboard. Nil, the default, leaves the focus on this layer.

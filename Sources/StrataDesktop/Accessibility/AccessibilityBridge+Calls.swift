@@ -171,9 +171,9 @@ extension AccessibilityBridge {
     func focusedElement(in host: LayerHost) -> Layer? {
         var layer = host.input.focusedLayer
         while let current = layer {
-            if current.resolvedAccessibilityElement != nil {
+            if current.hasAccessibilityElement {
                 if let descendant = current.accessibilityActiveDescendant, descendant.host === host,
-                   descendant.isDescendant(of: current), descendant.resolvedAccessibilityElement != nil {
+                   descendant.isDescendant(of: current), descendant.hasAccessibilityElement {
                     return descendant
                 }
                 return current
@@ -218,7 +218,7 @@ extension AccessibilityBridge {
     func remember(_ node: Node) {
         guard let id = id(of: node), snapshots[id] == nil else { return }
         snapshots[id] = snapshot(of: node)
-        snapshots[id]?.selected = selectionSnapshot(of: node)
+        snapshots[id]?.selection = selectionSnapshot(of: node)
     }
 
     func snapshot(of node: Node) -> Snapshot {
@@ -352,7 +352,7 @@ extension AccessibilityBridge {
     private func relations(of node: Node) -> [(AtspiRelationType, Layer)] {
         guard case let .element(layer, _) = node else { return [] }
         func present(_ other: Layer?) -> Layer? {
-            guard let other, other.host === layer.host, other.resolvedAccessibilityElement != nil, other.isShownInTree else { return nil }
+            guard let other, other.host === layer.host, other.hasAccessibilityElement, other.isShownInTree else { return nil }
             return other
         }
         var result: [(AtspiRelationType, Layer)] = []
@@ -446,7 +446,7 @@ extension AccessibilityBridge {
         }
         let origin = entry.window?.accessibilityOrigin ?? .zero
         var layer = host.rootLayer.hitTest(Point(x: point.x - origin.x, y: point.y - origin.y))
-        while let current = layer, current.resolvedAccessibilityElement == nil { layer = current.superlayer }
+        while let current = layer, !current.hasAccessibilityElement { layer = current.superlayer }
         guard let found = layer else { return nil }
         if case let .element(within, _) = node, found !== within, !found.isDescendant(of: within) { return nil }
         return self.node(for: found, in: entry)

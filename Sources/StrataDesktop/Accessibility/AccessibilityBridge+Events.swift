@@ -29,7 +29,7 @@ extension AccessibilityBridge: AccessibilityObserver {
                 continue
             }
             if layer.host !== host { continue }
-            if layer.resolvedAccessibilityElement == nil {
+            if !layer.hasAccessibilityElement {
                 if let parent = layer.superlayer { childrenMayHaveChanged(under: parent) }
                 continue
             }
@@ -38,14 +38,14 @@ extension AccessibilityBridge: AccessibilityObserver {
         for owner in owners { structureChanged(of: owner, in: entry) }
         if changes.focusMoved { focusMoved(in: host, entry) }
         for (node, id, old) in changed where snapshots[id] != nil { elementChanged(node, id: id, from: old) }
-        selectionsChanged(changes.elements, in: entry)
+        selectionsChanged(changes.elements, restructured: owners, in: entry)
     }
 
     /// Tells each difference between what was last told of `node` and what it is now.
     private func elementChanged(_ node: Node, id: UInt64, from old: Snapshot) {
         var new = snapshot(of: node)
         new.children = old.children
-        new.selected = old.selected
+        new.selection = old.selection
         let path = path(of: id)
         if new.name != old.name { emit(path: path, "PropertyChange", detail: "accessible-name", 0, 0, .variant(.string(new.name))) }
         if new.help != old.help {
@@ -91,7 +91,7 @@ extension AccessibilityBridge: AccessibilityObserver {
     /// nearest ancestor's (the window for its root).
     private func structureOwner(of layer: Layer, in entry: WindowEntry) -> Layer? {
         guard let window = entry.window else { return nil }
-        if layer === window.host.rootLayer || layer.resolvedAccessibilityElement != nil { return layer }
+        if layer === window.host.rootLayer || layer.hasAccessibilityElement { return layer }
         if let parent = layer.accessibleParent, parent.host === window.host { return parent }
         return nil
     }

@@ -51,28 +51,58 @@ extension AccessibilityBridge {
         }
     }
 
-    /// The selected children's numbers of a container an assistive technology has seen, to
-    /// tell when they change.
-    func selectionSnapshot(of node: Node) -> [UInt64]? {
-        guard let element = element(of: node), Self.selectsChildren(element) else { return nil }
-        return selectedChildren(of: node).compactMap(id(of:))
+    /// What a container an assistive technology has seen had selected when last told, to
+    /// tell when it changes.
+    struct SelectionSnapshot: Equatable {
+        /// The container's children's numbers, in order.
+        var children: [UInt64]
+        /// The numbers of those that were selected.
+        var selected: Set<UInt64>
     }
 
-    /// Tells `selection-changed` from each seen container whose selected children changed;
-    /// `changed` are the layers whose elements changed this frame.
-    func selectionsChanged(_ changed: [Layer], in entry: WindowEntry) {
-        var containers: [Layer] = []
-        var visited: Set<ObjectIdentifier> = []
-        for layer in changed {
-            guard let parent = layer.accessibleParent, visited.insert(ObjectIdentifier(parent)).inserted,
-                  let id = parent.existingAccessibilityID, snapshots[id]?.selected != nil else { continue }
-            containers.append(parent)
+    /// The selection of `node` now, read from each child's element.
+    func selectionSnapshot(of node: Node) -> SelectionSnapshot? {
+        guard let element = element(of: node), Self.selectsChildren(element) else { return nil }
+        var snapshot = SelectionSnapshot(children: [], selected: [])
+        for child in children(of: node) {
+            guard let id = id(of: child) else { continue }
+            snapshot.children.append(id)
+            if self.element(of: child)?.states.contains(.selected) == true { snapshot.selected.insert(id) }
         }
+        return snapshot
+    }
+
+    /// Tells `selection-changed` from each seen container whose selected children changed.
+    /// `changed` are the layers whose elements changed this frame and `restructured` those
+    /// whose children may have: only those children's elements are read again (a list's
+    /// other rows are never built), and the rest keep what they said last time.
+    func selectionsChanged(_ changed: [Layer], restructured: [Layer], in entry: WindowEntry) {
+        var containers: [Layer] = [], visited: Set<ObjectIdentifier> = []
+        func consider(_ container: Layer?) {
+            guard let container, visited.insert(ObjectIdentifier(container)).inserted,
+                  let id = container.existingAccessibilityID, snapshots[id]?.selection != nil else { return }
+            containers.append(container)
+        }
+        for layer in restructured { consider(layer) }
+        for layer in changed { consider(layer.accessibleParent) }
+        guard !containers.isEmpty else { return }
+        let changedIDs = Set(changed.compactMap(\.existingAccessibilityID))
         for container in containers {
-            guard let node = node(for: container, in: entry), let id = id(of: node),
-                  let now = selectionSnapshot(of: node), now != snapshots[id]?.selected else { continue }
-            snapshots[id]?.selected = now
-            emit(path: path(of: id), "SelectionChanged", detail: "", 0, 0, .variant(.int32(0)))
+            guard let node = node(for: container, in: entry), let containerID = id(of: node),
+                  let old = snapshots[containerID]?.selection else { continue }
+            let previous = Set(old.children)
+            var now = SelectionSnapshot(children: [], selected: [])
+            for child in children(of: node) {
+                guard let childID = id(of: child) else { continue }
+                now.children.append(childID)
+                let selected = previous.contains(childID) && !changedIDs.contains(childID)
+                    ? old.selected.contains(childID)
+                    : element(of: child)?.states.contains(.selected) == true
+                if selected { now.selected.insert(childID) }
+            }
+            snapshots[containerID]?.selection = now
+            guard now.selected != old.selected else { continue }
+            emit(path: path(of: containerID), "SelectionChanged", detail: "", 0, 0, .variant(.int32(0)))
         }
     }
 }

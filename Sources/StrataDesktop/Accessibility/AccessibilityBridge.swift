@@ -108,8 +108,8 @@ public final class AccessibilityBridge {
         var caret: Int?
         /// The children's numbers, once an assistive technology asked for them.
         var children: [UInt64]?
-        /// The selected children's numbers, for a container with `Selection`.
-        var selected: [UInt64]?
+        /// What was selected, for a container with `Selection`.
+        var selection: SelectionSnapshot?
     }
 
     /// Finds the accessibility bus through `sessionBus` (`org.a11y.Bus.GetAddress`), connects
@@ -279,7 +279,7 @@ public final class AccessibilityBridge {
         guard parts.count == 1, let id = UInt64(parts[0]) else { return nil }
         if let entry = windows.first(where: { $0.id == id }), let window = entry.window { return .window(entry, window) }
         guard let layer = known[id]?.layer, let host = layer.host,
-              let entry = windows.first(where: { $0.window?.host === host }), layer.resolvedAccessibilityElement != nil else { return nil }
+              let entry = windows.first(where: { $0.window?.host === host }), layer.hasAccessibilityElement else { return nil }
         return .element(layer, entry)
     }
 

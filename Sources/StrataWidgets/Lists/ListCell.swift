@@ -53,6 +53,9 @@ open class ListCell: Layer {
         return element
     }
 
+    /// A cell has an element while it shows an item, without its labels' text being read.
+    open override var hasAccessibilityElement: Bool { accessibility != nil || index != nil }
+
     /// What the item is called to assistive technologies: the text of the cell's labels, in
     /// order, joined by commas. Override to name it better (`StandardCell` gives its title).
     open var accessibilityItemLabel: String {

@@ -135,6 +135,8 @@ open class ListView: ScrollView {
         return element
     }
 
+    open override var hasAccessibilityElement: Bool { true }
+
     /// Whether the items are arranged in a grid.
     var isGrid: Bool {
         if case .grid = arrangement { return true }
