@@ -247,3 +247,32 @@ struct FeedTests {
         return (seen, problems)
     }
 }
+
+/// The photo grid's zoom is reachable from the keyboard as well as by a pinch.
+@MainActor
+struct GridZoomTests {
+    @Test func ctrlPlusAndMinusStepTheColumnsWithinTheirRange() throws {
+        let scene = HeadlessScene(width: 400, height: 300)
+        let grid = ListView()
+        grid.frame = Rect(x: 0, y: 0, width: 400, height: 300)
+        scene.root.addSublayer(grid)
+        let zoom = GridZoom(grid: grid, columns: 3)
+        scene.root.keyCommands = zoom.keyCommands
+        try scene.settle()
+        func press(_ keysym: Keysym, _ modifiers: KeyModifiers = .control) -> Int {
+            scene.host.input.post(.key(KeyInput(keysym: keysym, state: .pressed, modifiers: modifiers)))
+            scene.host.input.post(.key(KeyInput(keysym: keysym, state: .released, modifiers: modifiers)))
+            if case let .waterfall(columns, _) = grid.arrangement { return columns }
+            return 0
+        }
+        #expect(press(Keysym(rawValue: 0x3D)) == 2, "Ctrl+= zooms in: fewer columns")
+        #expect(press(Keysym(rawValue: 0x2B), [.control, .shift]) == 2, "and stops at the fewest")
+        #expect(press(Keysym(rawValue: 0x2D)) == 3)
+        #expect(press(.keypadSubtract) == 4)
+        #expect(press(.keypadSubtract) == 5)
+        #expect(press(Keysym(rawValue: 0x2D)) == 5, "and stops at the most")
+        #expect(press(.keypadAdd) == 4)
+        #expect(press(Keysym(rawValue: 0x2D), []) == 4, "minus alone is no shortcut")
+        #expect(GridZoom(grid: ListView(), columns: -9).columns == 2 && GridZoom(grid: ListView(), columns: .max).columns == 5)
+    }
+}

@@ -74,3 +74,56 @@ public final class PhotoCell: ListCell, ListItemCell {
         .stack(.vertical, spacing: 4, alignItems: .stretch, [.ratio(shape, .layer(image)), .layer(caption)])
     }
 }
+
+/// The photo grid's zoom: fewer, larger columns or more, smaller ones, from a pinch (two
+/// fingers or the touchpad) or from the keyboard with Ctrl and plus or minus, as GTK apps zoom.
+@MainActor
+public final class GridZoom {
+    /// The columns the grid may have.
+    public static let columnRange = 2...5
+    /// The columns the grid has now.
+    public private(set) var columns: Int
+    private weak var grid: ListView?
+
+    /// Zooms `grid`, a waterfall of `columns` (kept in `columnRange`), and arranges it so.
+    public init(grid: ListView, columns: Int = 3) {
+        self.grid = grid
+        self.columns = min(max(columns, Self.columnRange.lowerBound), Self.columnRange.upperBound)
+        arrange()
+    }
+
+    /// One step: in is fewer, larger columns. Nothing happens at either end of the range.
+    public func step(in zoomingIn: Bool) {
+        let next = min(max(columns + (zoomingIn ? -1 : 1), Self.columnRange.lowerBound), Self.columnRange.upperBound)
+        guard next != columns else { return }
+        columns = next
+        arrange()
+    }
+
+    /// Ctrl with plus (Shift and equals on most layouts, or equals alone) or keypad plus zooms
+    /// in; Ctrl with minus or keypad minus zooms out. For the window's `keyCommands`.
+    public var keyCommands: [KeyCommand] {
+        let zoomIn: @MainActor () -> Void = { [weak self] in self?.step(in: true) }
+        let zoomOut: @MainActor () -> Void = { [weak self] in self?.step(in: false) }
+        return [
+            KeyCommand("=", title: "Zoom In", action: zoomIn),
+            KeyCommand("+", modifiers: [.control, .shift], title: "Zoom In", action: zoomIn),
+            KeyCommand(keysym: .keypadAdd, title: "Zoom In", action: zoomIn),
+            KeyCommand("-", title: "Zoom Out", action: zoomOut),
+            KeyCommand(keysym: .keypadSubtract, title: "Zoom Out", action: zoomOut),
+        ]
+    }
+
+    /// A pinch that steps once it has grown or shrunk by a quarter, then starts over.
+    public func pinchRecognizer() -> PinchGestureRecognizer {
+        PinchGestureRecognizer { [weak self] pinch in
+            guard pinch.scale > 1.25 || pinch.scale < 0.8 else { return }
+            self?.step(in: pinch.scale > 1)
+            pinch.setScale(1)
+        }
+    }
+
+    private func arrange() {
+        grid?.arrangement = .waterfall(columns: columns, spacing: 12)
+    }
+}

@@ -225,6 +225,10 @@ public struct Keysym: RawRepresentable, Hashable, Sendable {
     public static let `return` = Keysym(rawValue: 0xFF0D)
     /// Enter on the keypad.
     public static let keypadEnter = Keysym(rawValue: 0xFF8D)
+    /// Plus on the keypad.
+    public static let keypadAdd = Keysym(rawValue: 0xFFAB)
+    /// Minus on the keypad.
+    public static let keypadSubtract = Keysym(rawValue: 0xFFAD)
     /// The space bar.
     public static let space = Keysym(rawValue: 0x0020)
     /// Escape.
