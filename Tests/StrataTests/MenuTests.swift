@@ -182,6 +182,43 @@ struct MenuTests {
         #expect(shown.dropFirst().allSatisfy { $0.0 == 2 && $0.1 == Point(x: 25, y: 90) })
     }
 
+    /// From the keyboard a drop-down's menu opens with its choice highlighted, so the arrows
+    /// go on from it, as GTK's does; a click opens it with nothing highlighted.
+    @Test func aDropDownOpenedFromTheKeyboardHighlightsItsChoice() throws {
+        let scene = HeadlessScene(width: 200, height: 120)
+        let dropDown = DropDown(options: ["Small", "Medium", "Large"], selectedIndex: 2)
+        dropDown.frame = Rect(x: 20, y: 30, width: 120, height: 32)
+        scene.root.addSublayer(dropDown)
+        try scene.settle()
+        var menus: [Menu] = []
+        scene.host.input.onShowMenu = { menu, _ in menus.append(menu) }
+        #expect(scene.host.input.focus(dropDown, visible: true))
+        scene.host.input.post(.key(KeyInput(keysym: .space, state: .pressed, modifiers: [])))
+        scene.host.input.post(.key(KeyInput(keysym: .space, state: .released, modifiers: [])))
+        let byKeyboard = try #require(menus.last)
+        #expect(byKeyboard.presentation.byKeyboard)
+        #expect(MenuView(menu: byKeyboard).highlightedIndex == 2)
+
+        scene.host.input.post(.pointerMoved(Point(x: 40, y: 40)))
+        scene.host.input.post(.pointerButton(.left, isPressed: true))
+        scene.host.input.post(.pointerButton(.left, isPressed: false))
+        #expect(menus.count == 2)
+        let byPointer = try #require(menus.last)
+        #expect(!byPointer.presentation.byKeyboard && MenuView(menu: byPointer).highlightedIndex == nil)
+
+        // A start row out of range, or one that cannot be chosen, falls back to the first choice.
+        for start in [-1, 7, Int.max] {
+            var menu = Menu([.separator, .action("Cut") {}])
+            menu.presentation.byKeyboard = true
+            menu.presentation.keyboardStartRow = start
+            #expect(MenuView(menu: menu).highlightedIndex == 1)
+        }
+        var separatorStart = Menu([.separator, .action("Cut") {}])
+        separatorStart.presentation.byKeyboard = true
+        separatorStart.presentation.keyboardStartRow = 0
+        #expect(MenuView(menu: separatorStart).highlightedIndex == 1)
+    }
+
     @Test func aDropDownOpensItsOptionsBelowItAndAChoiceSendsValueChanged() throws {
         let scene = HeadlessScene(width: 200, height: 120)
         let dropDown = DropDown(options: ["Small", "Medium", "Large"], selectedIndex: 1)

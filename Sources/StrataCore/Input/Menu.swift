@@ -47,6 +47,9 @@ public struct MenuPresentation {
     /// Opened from the keyboard: its first row starts highlighted and its mnemonics underlined,
     /// as GTK shows them after keyboard activation.
     public var byKeyboard = false
+    /// The row highlighted first when opened from the keyboard: a drop-down's chosen option.
+    /// Nil, or a row that cannot be chosen, highlights the first that can.
+    public var keyboardStartRow: Int?
     /// Called once when the menu closes, chosen from or not (before a chosen item's handler).
     public var onClose: (() -> Void)?
     /// Called for Left in the menu, and Right on a row with no submenu, instead of the menu

@@ -316,9 +316,16 @@ open class Control: AsyncLayer, AsyncLayerDelegate {
     /// Does nothing while disabled.
     public func activate() {
         guard isEnabled else { return }
+        isActivatingWithoutPointer = true
+        defer { isActivatingWithoutPointer = false }
         didActivate()
         sendActions(for: .primaryActionTriggered)
     }
+
+    /// True during `didActivate()` when the activation came from the keyboard or an assistive
+    /// technology (`activate()`), not a click: a drop-down then opens with its choice
+    /// highlighted, as GTK's does, since the keyboard goes on from there.
+    public private(set) var isActivatingWithoutPointer = false
 
     /// The states every control reports to assistive technologies: focusable, and disabled or
     /// selected as it is. Subclasses add their own.

@@ -67,6 +67,8 @@ open class DropDown: Button {
         super.didActivate()
         var menu = self.menu
         menu.presentation.onClose = { [weak self] in self?.isMenuOpen = false }
+        menu.presentation.byKeyboard = isActivatingWithoutPointer
+        menu.presentation.keyboardStartRow = selectedIndex
         if host?.input.showMenu(menu, below: bounds, in: self) == true { isMenuOpen = true }
     }
 

@@ -72,7 +72,10 @@ public final class MenuView: Layer {
             addSublayer(row)
         }
         themeDidChange()
-        if menu.presentation.byKeyboard { highlight(rows.indices.first { rows[$0].item.isSelectable }) }
+        if menu.presentation.byKeyboard {
+            let start = menu.presentation.keyboardStartRow.flatMap { rows.indices.contains($0) && rows[$0].item.isSelectable ? $0 : nil }
+            highlight(start ?? rows.indices.first { rows[$0].item.isSelectable })
+        }
     }
 
     /// A menu to assistive technologies, named by its title (a menu bar's); its rows are its
