@@ -58,7 +58,22 @@ extension Label: TextEditingView {
             element.text = AccessibilityText(string)
         }
         if acceptsLinkFocus { element.text?.links = accessibilityLinks(in: string) }
+        element.text?.frames = { [weak self] range in self?.frames(ofScalars: range, in: string) ?? [] }
+        element.text?.offsetAtPoint = { [weak self] point in
+            guard let self, self.shownLayout.string == string else { return nil }
+            return ScalarOffsets.scalar(fromUTF16: self.textPosition(at: point).offset, in: string)
+        }
         return element
+    }
+
+    /// Where scalars `range` of `string` are, while the label still shows it.
+    private func frames(ofScalars range: Range<Int>, in string: String) -> [Rect] {
+        guard shownLayout.string == string else { return [] }
+        let scalars = string.unicodeScalars
+        let count = scalars.count
+        let lower = min(max(range.lowerBound, 0), count), upper = min(max(range.upperBound, lower), count)
+        let start = scalars.index(scalars.startIndex, offsetBy: lower)
+        return frames(of: start..<scalars.index(start, offsetBy: upper - lower))
     }
 
     /// The text changed: the selection starts again over the new text.

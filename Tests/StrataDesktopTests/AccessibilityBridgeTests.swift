@@ -480,6 +480,23 @@ struct AccessibilityBridgeTests {
         #expect(try rig.property(listPath, ATSPI_DBUS_INTERFACE_SELECTION, "NSelectedChildren") == .int32(1))
     }
 
+    @Test func aWindowFreedWithoutRemovalIsToldGoneWhenTheNextComes() throws {
+        let rig = try Rig()
+        var dropped: FakeWindow? = FakeWindow()
+        rig.bridge.add(try #require(dropped))
+        weak var gone = dropped
+        dropped = nil
+        #expect(gone == nil)
+        rig.signals.removeAll()
+        let next = FakeWindow()
+        rig.bridge.add(next)
+        try rig.client.roundtripForTests(loop: rig.loop)
+        let told = rig.signals.map { "\($0.member ?? "") \($0.values.first?.string ?? "") \($0.values[1].int32 ?? -1)" }
+        #expect(told == ["ChildrenChanged remove 1", "ChildrenChanged add 1"], "\(told)")
+        let windows = try #require(try rig.call(ATSPI_DBUS_PATH_ROOT, ATSPI_DBUS_INTERFACE_ACCESSIBLE, "GetChildren").get().values.first?.elements)
+        #expect(windows.count == 2)
+    }
+
     @Test func aClientThatLeavesMidCallLeavesTheBridgeWorking() throws {
         let rig = try Rig()
         let save = button("Save", frame: Rect(x: 10, y: 20, width: 80, height: 30))
@@ -623,6 +640,39 @@ struct AccessibilityBridgeTests {
         // A layer cannot label itself.
         level.accessibilityLabelledBy = level
         #expect(level.accessibilityLabelledBy == nil)
+    }
+
+    /// A screen reader asks where characters are (to show or follow them) and which is under
+    /// the pointer: a label answers from its laid-out text.
+    @Test func aLabelsCharactersHaveExtentsAndAPointFindsTheCharacterUnderIt() throws {
+        let rig = try Rig()
+        let label = Label(text: "Hello world")
+        label.frame = Rect(x: 10, y: 20, width: 200, height: 40)
+        rig.window.host.rootLayer.addSublayer(label)
+        try rig.window.scene.settle()
+        let path = try rig.path(label)
+        func extents(_ member: String, _ arguments: [DBusValue]) throws -> Rect {
+            let values = try rig.call(path, ATSPI_DBUS_INTERFACE_TEXT, member, arguments).get().values.compactMap(\.int32)
+            try #require(values.count == 4)
+            return Rect(x: Double(values[0]), y: Double(values[1]), width: Double(values[2]), height: Double(values[3]))
+        }
+        func offset(at point: Point) throws -> Int32? {
+            try rig.call(path, ATSPI_DBUS_INTERFACE_TEXT, "GetOffsetAtPoint", [.int32(Int32(point.x)), .int32(Int32(point.y)), .uint32(1)])
+                .get().values.first?.int32
+        }
+        let first = try extents("GetCharacterExtents", [.int32(0), .uint32(1)])
+        let seventh = try extents("GetCharacterExtents", [.int32(6), .uint32(1)])
+        let whole = try extents("GetRangeExtents", [.int32(0), .int32(-1), .uint32(1)])
+        #expect(first.width > 0 && first.height > 0 && first.minX >= 10 && first.minY >= 20 && first.maxY <= 60, "\(first)")
+        #expect(seventh.minX >= first.maxX - 1 && seventh.minY == first.minY, "\(first) \(seventh)")
+        #expect(whole.minX <= first.minX && whole.maxX >= seventh.maxX && whole.maxX <= 210, "\(whole)")
+        #expect(try extents("GetRangeExtents", [.int32(4), .int32(4), .uint32(1)]) == .zero)
+        #expect(try offset(at: Point(x: seventh.midX, y: seventh.midY)) == 6)
+        #expect(try offset(at: Point(x: first.midX, y: first.midY)) == 0)
+        #expect(try offset(at: Point(x: 5, y: 5)) == -1, "nothing is under a point off the label")
+        for bad: Int32 in [-1, 11, .max, .min] {
+            #expect(throws: DBusError.self) { try rig.call(path, ATSPI_DBUS_INTERFACE_TEXT, "GetCharacterExtents", [.int32(bad), .uint32(1)]).get() }
+        }
     }
 
     @Test func linksInTextAreHypertextWithALinkObjectEachThatFollowsIt() throws {

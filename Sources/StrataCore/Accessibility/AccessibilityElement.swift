@@ -185,6 +185,13 @@ public struct AccessibilityText: Sendable {
     public var replace: (@MainActor @Sendable (Range<Int>, String) -> Void)?
     /// The links in the text, in order.
     public var links: [AccessibilityLink] = []
+    /// The rectangles a range of the text's scalars covers as laid out, in the element's
+    /// layer's points (several when it wraps or changes direction); nil when the widget cannot
+    /// say. Read only when an assistive technology asks where characters are.
+    public var frames: (@MainActor @Sendable (Range<Int>) -> [Rect])?
+    /// The scalar offset of the character nearest a point in the element's layer's points,
+    /// or nil when the widget cannot say: what is under the pointer, for a screen reader.
+    public var offsetAtPoint: (@MainActor @Sendable (Point) -> Int?)?
 
     /// Text with an optional caret and selection.
     public init(_ string: String, caret: Int? = nil, selection: Range<Int>? = nil,

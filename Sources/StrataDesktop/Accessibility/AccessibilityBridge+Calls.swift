@@ -387,6 +387,33 @@ extension AccessibilityBridge {
         }
     }
 
+    /// Four `i`s: x, y, width and height, as the text interface answers them.
+    static func rectangle(_ rect: Rect) -> [DBusValue] {
+        [int(rect.origin.x), int(rect.origin.y), int(rect.size.width), int(rect.size.height)]
+    }
+
+    /// Where scalars `range` of an element's text are: the union of the rectangles its widget
+    /// gives, in window coordinates (or relative to the parent's extents); zero when it cannot
+    /// say or the range is empty.
+    func textExtents(of node: Node, _ text: AccessibilityText, _ range: Range<Int>, coordinates: UInt32) -> Rect {
+        guard case let .element(layer, entry) = node, !range.isEmpty, let frames = text.frames else { return .zero }
+        var rect = Self.windowRect(covering: frames(range), of: layer, in: entry)
+        if rect != .zero, coordinates == ATSPINumbers.coordinateParent, let parent = parent(of: node) {
+            let origin = extents(of: parent).origin
+            rect.origin = Point(x: rect.origin.x - origin.x, y: rect.origin.y - origin.y)
+        }
+        return rect
+    }
+
+    /// The union of `frames` (in `layer`'s points) in its window's coordinates; zero for none.
+    static func windowRect(covering frames: [Rect], of layer: Layer, in entry: WindowEntry) -> Rect {
+        let converted = frames.map { layer.convert($0, to: nil) }
+        guard var union = converted.first else { return .zero }
+        for frame in converted.dropFirst() { union = union.union(frame) }
+        let origin = entry.window?.accessibilityOrigin ?? .zero
+        return Rect(x: union.minX + origin.x, y: union.minY + origin.y, width: union.width, height: union.height)
+    }
+
     private func extents(of node: Node, coordinates: UInt32) -> Rect {
         var rect = extents(of: node)
         if coordinates == ATSPINumbers.coordinateParent, let parent = parent(of: node) {
@@ -542,6 +569,35 @@ extension AccessibilityBridge {
                 throw Refusal.invalidArgs("text granularity \(granularity) is not known")
             }
             return [.string(substring(found)), .int32(Int32(clamping: found.lowerBound)), .int32(Int32(clamping: found.upperBound))]
+        case "GetCharacterExtents":
+            let offset = try arguments.int32(0)
+            guard offset >= 0, Int(offset) < scalars.count else { throw Refusal.invalidArgs("no character at \(offset) of \(scalars.count)") }
+            return Self.rectangle(textExtents(of: node, text, Int(offset)..<Int(offset) + 1, coordinates: try arguments.uint32(1)))
+        case "GetRangeExtents":
+            let found = range(try arguments.int32(0), try arguments.int32(1))
+            return Self.rectangle(textExtents(of: node, text, found, coordinates: try arguments.uint32(2)))
+        case "GetOffsetAtPoint":
+            var point = try arguments.point()
+            guard case let .element(layer, entry) = node, let offsetAtPoint = text.offsetAtPoint else { return [.int32(-1)] }
+            if try arguments.uint32(2) == ATSPINumbers.coordinateParent, let parent = parent(of: node) {
+                let origin = extents(of: parent).origin
+                point = Point(x: point.x + origin.x, y: point.y + origin.y)
+            }
+            // Only a point on the element has a character under it, as in GTK.
+            guard extents(of: node).contains(point) else { return [.int32(-1)] }
+            let origin = entry.window?.accessibilityOrigin ?? .zero
+            let local = layer.convert(Point(x: point.x - origin.x, y: point.y - origin.y), from: nil)
+            guard let offset = offsetAtPoint(local), offset >= 0, offset <= scalars.count else { return [.int32(-1)] }
+            return [.int32(Int32(clamping: offset))]
+        case "GetAttributes", "GetAttributeRun":
+            // No attributes (font, weight, colour) are told yet: one run over the whole text.
+            _ = try arguments.int32(0)
+            return [.dictionary(key: .string, value: .string, []), .int32(0), .int32(Int32(clamping: scalars.count))]
+        case "GetDefaultAttributes", "GetDefaultAttributeSet":
+            return [.dictionary(key: .string, value: .string, [])]
+        case "GetAttributeValue":
+            _ = try arguments.int32(0)
+            return [.string(""), .int32(0), .int32(Int32(clamping: scalars.count)), .bool(false)]
         case "GetNSelections":
             return [.int32(text.selection.map { $0.isEmpty ? 0 : 1 } ?? 0)]
         case "GetSelection":

@@ -16,11 +16,7 @@ extension AccessibilityBridge {
     /// Where a link is in its window: the rectangles it covers, joined.
     func linkExtents(of node: Node) -> Rect {
         guard case let .link(layer, entry, _) = node, let link = link(of: node) else { return .zero }
-        let frames = link.frames().map { layer.convert($0, to: nil) }
-        guard var union = frames.first else { return .zero }
-        for frame in frames.dropFirst() { union = union.union(frame) }
-        let origin = entry.window?.accessibilityOrigin ?? .zero
-        return Rect(x: union.minX + origin.x, y: union.minY + origin.y, width: union.width, height: union.height)
+        return Self.windowRect(covering: link.frames(), of: layer, in: entry)
     }
 
     func hypertextCall(_ member: String, _ arguments: Arguments, _ node: Node) throws(Refusal) -> [DBusValue] {

@@ -177,6 +177,7 @@ public final class AccessibilityBridge {
 
     /// Makes `window` a child of the application, and follows its tree.
     public func add(_ window: any AccessibleWindow) {
+        pruneGoneWindows()
         guard !windows.contains(where: { $0.window === window }) else { return }
         let entry = WindowEntry(window: window, id: window.host.rootLayer.accessibilityID)
         windows.append(entry)
@@ -188,6 +189,7 @@ public final class AccessibilityBridge {
 
     /// Removes `window` from the application.
     public func remove(_ window: any AccessibleWindow) {
+        pruneGoneWindows()
         guard let index = windows.firstIndex(where: { $0.window === window }) else { return }
         let entry = windows.remove(at: index)
         if window.host.accessibilityObserver === self { window.host.accessibilityObserver = nil }
@@ -199,6 +201,16 @@ public final class AccessibilityBridge {
             guard let otherWindow = other.window, otherWindow.isAccessibilityActive else { continue }
             other.focused = nil
             focusMoved(in: otherWindow.host, other)
+        }
+    }
+
+    /// Tells of windows freed without being removed (a popup dropped undismissed) as gone, so
+    /// the application's children, and the indices told with them, stay true.
+    private func pruneGoneWindows() {
+        while let index = windows.firstIndex(where: { $0.window == nil }) {
+            let entry = windows.remove(at: index)
+            emit(path: Self.rootPath, "ChildrenChanged", detail: "remove", index, 0, .variant(reference(path: path(of: entry.id))))
+            snapshots[entry.id] = nil
         }
     }
 
