@@ -42,16 +42,18 @@ public final class AccessibilityBridge {
         public var eventsSent = 0
         /// Changes read from the hosts (once per frame each).
         public var changeBatches = 0
-        /// Main-thread time spent answering calls and telling changes: the bridge's whole cost
-        /// to the app's frames, measured on a monotonic clock.
+        /// Main-thread CPU time spent answering calls and telling changes: the bridge's whole
+        /// cost to the app's frames. CPU time, not time on a clock, so that a busy machine
+        /// preempting the thread does not count, as M9 counts the main thread's time.
         public var busyTime = Duration.zero
     }
 
-    /// Runs `work`, adding the time it took to `statistics.busyTime`.
+    /// Runs `work`, adding the CPU time it took to `statistics.busyTime`.
     func measuringBusyTime(_ work: () -> Void) {
-        let start = ContinuousClock.now
+        let start = Monotonic.threadCPUTime
         work()
-        statistics.busyTime += ContinuousClock.now - start
+        let spent = Monotonic.threadCPUTime &- start
+        statistics.busyTime += .nanoseconds(Int64(clamping: spent))
     }
 
     static let basePath = "/org/a11y/atspi/accessible"
