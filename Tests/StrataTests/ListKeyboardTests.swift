@@ -8,11 +8,13 @@ import Testing
 private final class KeyRows: ListViewDataSource {
     var count: Int
     let height: Double
+    var headers: [Int] = []
     init(count: Int, height: Double) {
         self.count = count
         self.height = height
     }
     func numberOfItems(in list: ListView) throws -> Int { count }
+    func sectionHeaderIndices(in list: ListView) -> [Int] { headers }
     func list(_ list: ListView, prelayoutForItemAt index: Int) throws -> ListPrelayout {
         let height = height
         return ListPrelayout(id: index) { _, _, _ in ListItemLayout(height: height) }
@@ -146,6 +148,27 @@ struct ListKeyboardTests {
         #expect(fresh.list.height(ofItem: 150) == 60)
         #expect(target.frame.maxY == fresh.list.contentOffset.y + 200, "the cursor's item is not at the bottom of the view")
         #expect(fresh.ringed == [150])
+    }
+
+    @Test func theCursorsItemIsRevealedBelowThePinnedSectionHeader() throws {
+        let keys = try KeyList()
+        let list = keys.list
+        keys.source.headers = [0, 50]
+        list.reloadData()
+        try keys.settle()
+        keys.tab()
+        #expect(list.moveCursor(to: 20, animated: false))
+        #expect(list.contentOffset.y == 850, "item 20 at the bottom")
+        keys.key(.up)
+        keys.key(.up)
+        #expect(list.cursorIndex == 18 && list.contentOffset.y == 850, "items 18 and 19 are in view below the header")
+        keys.key(.up)
+        #expect(list.cursorIndex == 17)
+        #expect(list.contentOffset.y == 800, "item 17 was under the header over 850…900: it moves out from under it")
+        try keys.settle()
+        let header = try #require(list.cell(at: 0))
+        let cursor = try #require(list.cell(at: 17))
+        #expect(header.frame.maxY == cursor.frame.minY)
     }
 
     @Test func enterAndSpaceChooseTheCursorsItemAsATapDoes() throws {

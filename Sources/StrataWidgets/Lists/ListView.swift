@@ -281,8 +281,9 @@ open class ListView: ScrollView {
         aim(at: index, edge: .start, animated: animated)
     }
 
-    /// Which of an item's edges an aim brings to the same edge of the viewport.
-    private enum AimedEdge { case start, end }
+    /// Which of an item's edges an aim brings to the same edge of the viewport: `clearStart`
+    /// brings the start just below the section header pinned over it, if any.
+    private enum AimedEdge { case start, clearStart, end }
 
     /// The item `scrollToItem` or the cursor aims at, which edge, where it last aimed, and
     /// whether it animated there.
@@ -299,6 +300,7 @@ open class ListView: ScrollView {
     private func aimTarget(_ index: Int, _ edge: AimedEdge) -> Point {
         switch edge {
         case .start: clamped(pointAlong(positions.offset(of: index)))
+        case .clearStart: clamped(pointAlong(positions.offset(of: index) - pinnedHeaderExtent(over: index)))
         case .end: clamped(pointAlong(positions.frame(of: index).maxY - viewportLength))
         }
     }
@@ -317,21 +319,31 @@ open class ListView: ScrollView {
     }
 
     /// Scrolls as little as brings all of item `index` into view (its start, when it is longer
-    /// than the viewport), measured from where an aim is going, and keeps it there as heights
-    /// arrive, as `scrollToItem` does. Nothing when it is in view.
+    /// than the viewport), below the section header pinned over it, measured from where an aim
+    /// is going, and keeps it there as heights arrive, as `scrollToItem` does. Nothing when it
+    /// is in view.
     func revealItem(at index: Int, animated: Bool) {
         guard index >= 0, index < itemCount, !isItemRevealed(index) else { return }
-        let frame = positions.frame(of: index)
-        let start = aim?.offset ?? offsetAlong
-        aim(at: index, edge: frame.minY < start || frame.height > viewportLength ? .start : .end, animated: animated)
+        let frame = positions.frame(of: index), cover = pinnedHeaderExtent(over: index)
+        let start = (aim?.offset ?? offsetAlong) + cover
+        aim(at: index, edge: frame.minY < start || frame.height > viewportLength - cover ? .clearStart : .end, animated: animated)
+    }
+
+    /// How much of the viewport's start the header of item `index`'s section covers while the
+    /// item is there: nothing for a header itself or an item in no section.
+    private func pinnedHeaderExtent(over index: Int) -> Double {
+        let position = headerPosition(after: index)
+        guard position > 0, headers[position - 1] != index else { return 0 }
+        return min(positions.heights[headers[position - 1]], viewportLength / 2)
     }
 
     /// Whether item `index` is in view where the offset is going: all of it, or, for an item
     /// longer than the viewport, all the viewport shows.
     func isItemRevealed(_ index: Int) -> Bool {
         guard index >= 0, index < itemCount else { return false }
-        let frame = positions.frame(of: index), length = viewportLength
-        let start = aim?.offset ?? offsetAlong, end = start + length
+        let cover = pinnedHeaderExtent(over: index)
+        let frame = positions.frame(of: index), length = viewportLength - cover
+        let start = (aim?.offset ?? offsetAlong) + cover, end = start + length
         // Offsets a hair off from rounding count as there.
         let slack = 0.01
         if frame.height > length { return frame.minY <= start + slack && frame.maxY >= end - slack }
