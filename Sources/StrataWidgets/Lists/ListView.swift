@@ -126,7 +126,7 @@ open class ListView: ScrollView {
     /// The header pinned to the top, kept live wherever its section is.
     private var stickyIndex: Int?
     /// Cells showing items, by index.
-    var liveCells: [Int: ListCell] = [:]
+    private var liveCells: [Int: ListCell] = [:]
     /// Cells waiting for reuse.
     private var pool = ListReusePool()
     /// Prelayouts asked of the data source for items in the preload range, by index.
@@ -456,8 +456,6 @@ open class ListView: ScrollView {
 
     /// The list's extent along its axis: how much of the content it shows.
     var viewportLength: Double { along(Point(x: bounds.width, y: bounds.height)) }
-    /// The furthest the content scrolls along the axis.
-    private var maximumAlong: Double { along(maximumContentOffset) }
     /// The list's extent across its axis, which its columns share.
     private var crossExtent: Double { axis == .horizontal ? bounds.height : bounds.width }
     /// How far the content is scrolled along the axis.
