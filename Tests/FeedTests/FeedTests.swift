@@ -176,6 +176,23 @@ struct FeedTests {
         #expect(liked.nameLabel.text == FeedContent.item(1).name)
     }
 
+    @Test func enterOnTheKeyboardCursorLikesAPostAndItsCellKeepsTheRing() throws {
+        let feed = FeedScene()
+        try feed.settle()
+        var problems: [LayerHost.Problem] = []
+        feed.scene.host.onProblem = { problems.append($0) }
+        feed.scene.host.input.focus(feed.list, visible: true)
+        let key = { (keysym: Keysym) in feed.scene.host.input.post(.key(KeyInput(keysym: keysym, state: .pressed, text: "", modifiers: []))) }
+        key(.down)
+        key(.return)
+        #expect(feed.source.likedItems == [1], "the feed's delegate chooses from the keyboard as from a tap")
+        let cell = try #require(feed.list.cell(at: 1) as? FeedCell)
+        try feed.scene.settle(until: { cell.post?.isLiked == true && feed.list.pendingPrelayouts == 0 })
+        #expect(feed.list.cell(at: 1) === cell && cell.nameLabel.text == "✓ liked")
+        #expect(cell.showsFocusRing, "configured again in place, the cell carries the ring again")
+        #expect(problems.isEmpty, "the ring disturbed the frames the cell adopted: \(problems)")
+    }
+
     @Test func noFrameWhileScrollingShowsAHalfDrawnPost() throws {
         // The longest group timeout, so only the posts' renders, never a loaded machine
         // outlasting `ListCell`'s half second, end a cell's group.

@@ -586,6 +586,52 @@ struct AccessibilityBridgeTests {
         #expect(closed.contains("\(fieldPath) StateChanged focused 1"), "\(closed)")
     }
 
+    @Test func aListsKeyboardCursorIsItsSelectionAndTheFocusFollowsIt() throws {
+        let rig = try Rig()
+        let list = ListView()
+        list.frame = Rect(x: 0, y: 0, width: 300, height: 200)
+        let rows = (0..<50).map { StandardRow(id: "\($0)", title: "Row \($0)") }
+        let source = ListItems<StandardCell>(list: list, items: rows)
+        var chosen: [Int] = []
+        source.onSelect = { _, index in chosen.append(index) }
+        rig.window.host.rootLayer.addSublayer(list)
+        try rig.window.scene.settle(until: { list.pendingPrelayouts == 0 && list.cell(at: 3) != nil })
+        #expect(rig.window.host.input.focus(list, visible: true))
+        try rig.window.scene.settle()
+        let listPath = try rig.path(list)
+        let firstPath = try rig.path(try #require(list.cell(at: 0)))
+        #expect(try rig.property(listPath, ATSPI_DBUS_INTERFACE_SELECTION, "NSelectedChildren") == .int32(1))
+        #expect(try rig.call(listPath, ATSPI_DBUS_INTERFACE_SELECTION, "GetSelectedChild", [.int32(0)]).get().values.first?.fields?[1]
+                == .objectPath(firstPath))
+
+        // Down moves the selection and the focus to the next row.
+        let secondPath = try rig.path(try #require(list.cell(at: 1)))
+        rig.signals.removeAll()
+        rig.window.host.input.post(.key(KeyInput(keysym: .down, state: .pressed, text: "", modifiers: [])))
+        #expect(list.cursorIndex == 1)
+        try rig.window.scene.settle()
+        try pump(rig.loop, until: { rig.signals.contains { $0.member == "SelectionChanged" } })
+        try rig.client.roundtripForTests(loop: rig.loop)
+        let moved = rig.signals.map { "\($0.path ?? "") \($0.member ?? "") \($0.values.first?.string ?? "") \($0.values[1].int32 ?? -1)" }
+        #expect(moved.contains("\(secondPath) StateChanged focused 1"), "\(moved)")
+        #expect(moved.contains("\(listPath) SelectionChanged  0"), "\(moved)")
+        #expect(try rig.property(listPath, ATSPI_DBUS_INTERFACE_SELECTION, "NSelectedChildren") == .int32(1))
+        #expect(try rig.call(listPath, ATSPI_DBUS_INTERFACE_SELECTION, "GetSelectedChild", [.int32(0)]).get().values.first?.fields?[1]
+                == .objectPath(secondPath))
+
+        // SelectChild moves the cursor, as the arrows would, and chooses nothing.
+        let children = try #require(try rig.call(listPath, ATSPI_DBUS_INTERFACE_ACCESSIBLE, "GetChildren").get().values.first?.elements)
+        let thirdPath = try rig.path(try #require(list.cell(at: 3)))
+        let third = try #require(children.firstIndex { "/org/a11y/atspi/accessible/" + referencePath($0) == thirdPath })
+        #expect(try rig.call(listPath, ATSPI_DBUS_INTERFACE_SELECTION, "SelectChild", [.int32(Int32(third))]).get().values == [.bool(true)])
+        try pump(rig.loop, until: { list.cursorIndex == 3 })
+        try rig.window.scene.settle()
+        try rig.client.roundtripForTests(loop: rig.loop)
+        #expect(try rig.call(listPath, ATSPI_DBUS_INTERFACE_SELECTION, "GetSelectedChild", [.int32(0)]).get().values.first?.fields?[1]
+                == .objectPath(thirdPath))
+        #expect(chosen.isEmpty)
+    }
+
     @Test func aLabelNamesWhatItLabelsAndBothSayHowTheyAreRelated() throws {
         let rig = try Rig()
         let caption = Layer(), level = Layer()

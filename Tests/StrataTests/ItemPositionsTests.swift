@@ -21,6 +21,34 @@ struct ItemPositionsTests {
         #expect(positions.frame(of: 6).minY == 90 + 120 + 10)
     }
 
+    @Test func keyboardNeighboursFollowColumnsInEachArrangement() {
+        var positions = ItemPositions()
+        positions.replaceAll(with: [50, 50, 50])
+        #expect(positions.neighbour(of: 0, along: -1) == nil && positions.neighbour(of: 0, along: 1) == 1)
+        #expect(positions.neighbour(of: 1, across: 1) == nil, "a list has one column")
+        #expect(positions.neighbour(of: 3, along: -1) == nil && positions.neighbour(of: -1, along: 1) == nil)
+        #expect(positions.item(inColumnOf: 0, at: 120) == 2 && positions.item(inColumnOf: 0, at: 1e9) == 2)
+
+        positions.configure(.grid(columns: 3, spacing: 10), width: 320)
+        positions.replaceAll(with: [50, 80, 60, 40, 40, 40, 30])
+        #expect(positions.neighbour(of: 1, along: 1) == 4 && positions.neighbour(of: 4, along: -1) == 1)
+        #expect(positions.neighbour(of: 5, along: 1) == 6, "into a shorter last row: its last item")
+        #expect(positions.neighbour(of: 6, along: 1) == nil)
+        #expect(positions.neighbour(of: 2, across: 1) == nil && positions.neighbour(of: 3, across: -1) == nil)
+        #expect(positions.neighbour(of: 6, across: 1) == nil, "no item beside the last")
+        #expect(positions.item(inColumnOf: 2, at: 100) == 5 && positions.item(inColumnOf: 2, at: 160) == 6)
+
+        // Columns: 0 (0…100) and 4 (100…120); 1 (0…50), 2 (50…80) and 3 (80…160).
+        positions.configure(.waterfall(columns: 2), width: 200)
+        positions.replaceAll(with: [100, 50, 30, 80, 20])
+        #expect(positions.neighbour(of: 0, along: 1) == 4 && positions.neighbour(of: 4, along: 1) == nil)
+        #expect(positions.neighbour(of: 2, along: -1) == 1 && positions.neighbour(of: 2, along: 1) == 3)
+        #expect(positions.neighbour(of: 0, across: 1) == 2, "the item level with its middle")
+        #expect(positions.neighbour(of: 4, across: 1) == 3 && positions.neighbour(of: 3, across: -1) == 4)
+        #expect(positions.neighbour(of: 0, across: -1) == nil)
+        #expect(positions.item(inColumnOf: 1, at: 100) == 3 && positions.item(inColumnOf: 0, at: 500) == 4)
+    }
+
     @Test func aWaterfallPutsEachItemUnderTheShortestColumn() {
         var positions = ItemPositions()
         positions.configure(.waterfall(columns: 2), width: 200)

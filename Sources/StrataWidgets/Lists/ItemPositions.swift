@@ -176,6 +176,73 @@ struct ItemPositions {
         }
     }
 
+    // MARK: Neighbours, for the keyboard
+
+    /// The item one step (`step` -1 or 1) from `index` along the run of the items, in its
+    /// column: the next or previous item of a list, the item above or below in a grid or a
+    /// waterfall; nil past the ends. Down from a grid's row into a last row too short for the
+    /// column goes to its last item, as GTK's grid view does.
+    func neighbour(of index: Int, along step: Int) -> Int? {
+        guard heights.indices.contains(index) else { return nil }
+        switch arrangement {
+        case .list:
+            return heights.indices.contains(index + step) ? index + step : nil
+        case .grid:
+            let columns = arrangement.columns, next = index + step * columns
+            if heights.indices.contains(next) { return next }
+            return step > 0 && (count - 1) / columns > index / columns ? count - 1 : nil
+        case .waterfall:
+            let items = columnItems[columnOf[index]]
+            guard let position = position(of: index, in: items), items.indices.contains(position + step) else { return nil }
+            return items[position + step]
+        }
+    }
+
+    /// The item one column (`step` -1 or 1) across from `index`: beside it in a grid's row, or
+    /// in a waterfall the item of the next column level with its middle; nil at the edges and
+    /// in a list.
+    func neighbour(of index: Int, across step: Int) -> Int? {
+        guard heights.indices.contains(index) else { return nil }
+        switch arrangement {
+        case .list:
+            return nil
+        case .grid:
+            let column = index % arrangement.columns + step
+            guard column >= 0, column < arrangement.columns, heights.indices.contains(index + step) else { return nil }
+            return index + step
+        case .waterfall:
+            let column = columnOf[index] + step
+            guard columnItems.indices.contains(column), let last = columnItems[column].last else { return nil }
+            return firstItem(in: columnItems[column], endingAfter: frame(of: index).midY) ?? last
+        }
+    }
+
+    /// The item of `index`'s column at `y` (kept within the content), for paging; nil when there
+    /// is no content.
+    func item(inColumnOf index: Int, at y: Double) -> Int? {
+        guard heights.indices.contains(index), total > 0 else { return nil }
+        let y = min(max(y, 0), total.nextDown)
+        switch arrangement {
+        case .list:
+            return rows.index(at: y)
+        case .grid:
+            return rows.index(at: y).map { min($0 * arrangement.columns + index % arrangement.columns, count - 1) }
+        case .waterfall:
+            let items = columnItems[columnOf[index]]
+            return firstItem(in: items, endingAfter: y) ?? items.last
+        }
+    }
+
+    /// Where `index` is in a column's `items`, which ascend.
+    private func position(of index: Int, in items: [Int]) -> Int? {
+        var lo = 0, hi = items.count
+        while lo < hi {
+            let middle = (lo + hi) / 2
+            if items[middle] < index { lo = middle + 1 } else { hi = middle }
+        }
+        return lo < items.count && items[lo] == index ? lo : nil
+    }
+
     // MARK: Grid and waterfall
 
     private func rowHeight(startingAt first: Int) -> Double {

@@ -38,8 +38,9 @@ open class ListCell: Layer {
 
     /// An item of its list to assistive technologies (a table's cell in a grid), with its index
     /// among all the list's items, named by `accessibilityItemLabel`; choosable, with a `click`
-    /// that chooses it as a tap does, when the list has a delegate. The app's own
-    /// `accessibility` when set; none while the cell waits for reuse.
+    /// that chooses it as a tap does, when the list has a delegate, and then selectable: it is
+    /// selected while the list's keyboard cursor is on it, and `select` moves the cursor to it.
+    /// The app's own `accessibility` when set; none while the cell waits for reuse.
     open override var accessibilityElement: AccessibilityElement? {
         if let accessibility { return accessibility }
         guard let index else { return nil }
@@ -48,13 +49,59 @@ open class ListCell: Layer {
         element.itemIndex = index
         if let list, list.delegate != nil {
             element.states.insert(.selectable)
+            if list.cursorIndex == index { element.states.insert(.selected) }
             element.actions = [AccessibilityAction("click", description: "Chooses the item") { [weak list] in list?.chooseItem(at: index) }]
+            element.select = { [weak list] in list?.moveCursor(to: index, animated: false) }
         }
         return element
     }
 
     /// A cell has an element while it shows an item, without its labels' text being read.
     open override var hasAccessibilityElement: Bool { accessibility != nil || index != nil }
+
+    // MARK: The keyboard cursor's ring
+
+    /// Whether the cell shows the focus ring of its list's keyboard cursor: the list puts it on
+    /// the cursor's item while the focus is visible, and takes it off a cell leaving the item.
+    public var showsFocusRing: Bool { focusRing?.isHidden == false }
+    /// Made the first time the cell carries the cursor. It is the last sublayer while shown, and
+    /// out of the tree while the data source configures the cell, because frames adopted from a
+    /// prelayout are matched to sublayers by position.
+    private var focusRing: Layer?
+
+    /// Shows the ring in `color` on top of the cell's parts, or takes it off.
+    func setFocusRing(_ shown: Bool, color: Color) {
+        guard shown else {
+            focusRing?.isHidden = true
+            focusRing?.removeFromSuperlayer()
+            return
+        }
+        let ring: Layer
+        if let focusRing {
+            ring = focusRing
+        } else {
+            ring = Layer()
+            ring.isUserInteractionEnabled = false
+            ring.borderWidth = 2
+            focusRing = ring
+        }
+        ring.borderColor = color
+        ring.isHidden = false
+        if ring.superlayer === self { bringSublayerToFront(ring) } else { addSublayer(ring) }
+        placeFocusRing()
+    }
+
+    /// The ring covers the cell, inside its edges.
+    private func placeFocusRing() {
+        guard let focusRing, !focusRing.isHidden else { return }
+        focusRing.frame = Rect(origin: .zero, size: bounds.size)
+        focusRing.cornerRadius = cornerRadius
+    }
+
+    open override func boundsSizeChanged() {
+        super.boundsSizeChanged()
+        placeFocusRing()
+    }
 
     /// What the item is called to assistive technologies: the text of the cell's labels, in
     /// order, joined by commas. Override to name it better (`StandardCell` gives its title).

@@ -28,7 +28,8 @@ extension ListViewDataSource {
 /// Learns what the user does with a `ListView`'s items. Main actor only.
 @MainActor
 public protocol ListViewDelegate: AnyObject {
-    /// The item was clicked or tapped (not dragged).
+    /// The item was clicked or tapped (not dragged), or chosen with Enter or Space on the list's
+    /// keyboard cursor, or by an assistive technology's click.
     func list(_ list: ListView, didSelectItemAt index: Int)
 }
 

@@ -96,7 +96,8 @@ where Header.Item: Identifiable & Equatable, Cell.Item: Identifiable & Equatable
 
     /// Every item, in order, under whichever headers, as last applied.
     public private(set) var items: [Item] = []
-    /// Called when an item is clicked or tapped, with the item and its index in `items`.
+    /// Called when an item is clicked or tapped, or chosen from the keyboard, with the item and
+    /// its index in `items`.
     public var onSelect: ((Item, Int) -> Void)?
 
     /// Asked for more items as the scroll nears the end, after Texture's `willBeginBatchFetch`:

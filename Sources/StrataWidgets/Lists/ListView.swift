@@ -33,8 +33,21 @@ open class ListView: ScrollView {
     var ownedDataSource: AnyObject?
     /// Hears selections. Held weakly.
     public weak var delegate: (any ListViewDelegate)? {
-        // Whether items can be chosen is their cells' to say.
-        didSet { if delegate !== oldValue { for cell in liveCells.values { cell.accessibilityDidChange() } } }
+        // Whether items can be chosen is their cells' to say, and only choosable items have a cursor.
+        didSet {
+            guard delegate !== oldValue else { return }
+            for cell in liveCells.values { cell.accessibilityDidChange() }
+            if delegate == nil { cursorIndex = nil }
+        }
+    }
+    /// The item the keyboard cursor is on, while the list has a delegate: arrows, Page Up and
+    /// Page Down, Home and End move it while the list has the focus, and Enter and Space choose
+    /// its item; its cell shows the focus ring when the focus came from the keyboard, and is
+    /// the selected item to assistive technologies. An index, kept valid through updates; nil
+    /// without a delegate or items. Moved by `moveCursor(to:animated:)`, by a tap, and by the
+    /// first focus.
+    public internal(set) var cursorIndex: Int? {
+        didSet { if cursorIndex != oldValue { cursorMoved(from: oldValue) } }
     }
     /// The height assumed for an item until its prelayout measures it.
     public var estimatedItemHeight = 100.0 {
@@ -73,7 +86,7 @@ open class ListView: ScrollView {
     public private(set) var ranges = ListRanges(visible: 0..<0, display: 0..<0, preload: 0..<0)
 
     /// Where the items go: their heights and frames for the arrangement.
-    private var positions = ItemPositions()
+    var positions = ItemPositions()
 
     /// How the items are arranged: in a list (the default), a grid or a waterfall. Items are
     /// laid out at the arrangement's column width. Section headers stick only in a list.
@@ -143,10 +156,12 @@ open class ListView: ScrollView {
         return false
     }
 
-    /// Chooses item `index` as a click on it does: the delegate hears of it.
+    /// Chooses item `index` as a click on it does: the cursor moves to it, and the delegate
+    /// hears of it.
     func chooseItem(at index: Int) {
-        guard index >= 0, index < itemCount else { return }
-        delegate?.list(self, didSelectItemAt: index)
+        guard index >= 0, index < itemCount, let delegate else { return }
+        cursorIndex = index
+        delegate.list(self, didSelectItemAt: index)
     }
 
     /// An empty list; set `dataSource` and call `reloadData()`.
@@ -166,12 +181,15 @@ open class ListView: ScrollView {
         prelayouts = [:]
         guard let count = reportedCount() else {
             itemCount = 0
+            cursorIndex = nil
             headers = []
             positions.replaceAll(with: [])
             updateContentSize()
             return
         }
         itemCount = count
+        // The items may all be others: the cursor keeps its place, within the new count.
+        cursorIndex = cursorIndex.flatMap { count > 0 ? min($0, count - 1) : nil }
         loadHeaders()
         positions.replaceAll(with: Array(repeating: estimatedItemHeight, count: count))
         updateContentSize()
@@ -260,26 +278,76 @@ open class ListView: ScrollView {
     /// offset is set again.
     public func scrollToItem(at index: Int, animated: Bool) {
         guard index >= 0, index < itemCount else { return }
-        aim = nil
-        let target = clamped(pointAlong(positions.offset(of: index)))
-        setContentOffset(target, animated: animated)
-        aim = (index, along(target), animated)
+        aim(at: index, edge: .start, animated: animated)
     }
 
-    /// The item `scrollToItem` aims at, where it last aimed, and whether it animated there.
-    private var aim: (index: Int, offset: Double, animated: Bool)?
+    /// Which of an item's edges an aim brings to the same edge of the viewport: `clearStart`
+    /// brings the start just below the section header pinned over it, if any.
+    private enum AimedEdge { case start, clearStart, end }
 
-    /// Aims again at the item `scrollToItem` aims at, if heights moved it.
+    /// The item `scrollToItem` or the cursor aims at, which edge, where it last aimed, and
+    /// whether it animated there.
+    private var aim: (index: Int, edge: AimedEdge, offset: Double, animated: Bool)?
+
+    private func aim(at index: Int, edge: AimedEdge, animated: Bool) {
+        aim = nil
+        let target = aimTarget(index, edge)
+        setContentOffset(target, animated: animated)
+        aim = (index, edge, along(target), animated)
+    }
+
+    /// The offset that puts item `index`'s `edge` at the viewport's, as near as the content allows.
+    private func aimTarget(_ index: Int, _ edge: AimedEdge) -> Point {
+        switch edge {
+        case .start: clamped(pointAlong(positions.offset(of: index)))
+        case .clearStart: clamped(pointAlong(positions.offset(of: index) - pinnedHeaderExtent(over: index)))
+        case .end: clamped(pointAlong(positions.frame(of: index).maxY - viewportLength))
+        }
+    }
+
+    /// Aims again at the item `scrollToItem` or the cursor aims at, if heights moved it.
     private func reaim() {
         guard let current = aim else { return }
         guard current.index < itemCount else { return aim = nil }
-        let target = clamped(pointAlong(positions.offset(of: current.index)))
+        let target = aimTarget(current.index, current.edge)
         guard along(target) != current.offset else { return }
         // Still easing there: a new ease from where it is; arrived: a jump, as the item is on screen.
         let animated = current.animated && isDecelerating
         aim = nil
         setContentOffset(target, animated: animated)
-        aim = (current.index, along(target), current.animated)
+        aim = (current.index, current.edge, along(target), current.animated)
+    }
+
+    /// Scrolls as little as brings all of item `index` into view (its start, when it is longer
+    /// than the viewport), below the section header pinned over it, measured from where an aim
+    /// is going, and keeps it there as heights arrive, as `scrollToItem` does. Nothing when it
+    /// is in view.
+    func revealItem(at index: Int, animated: Bool) {
+        guard index >= 0, index < itemCount, !isItemRevealed(index) else { return }
+        let frame = positions.frame(of: index), cover = pinnedHeaderExtent(over: index)
+        let start = (aim?.offset ?? offsetAlong) + cover
+        aim(at: index, edge: frame.minY < start || frame.height > viewportLength - cover ? .clearStart : .end, animated: animated)
+    }
+
+    /// How much of the viewport's start the header of item `index`'s section covers while the
+    /// item is there: nothing for a header itself or an item in no section.
+    private func pinnedHeaderExtent(over index: Int) -> Double {
+        let position = headerPosition(after: index)
+        guard position > 0, headers[position - 1] != index else { return 0 }
+        return min(positions.heights[headers[position - 1]], viewportLength / 2)
+    }
+
+    /// Whether item `index` is in view where the offset is going: all of it, or, for an item
+    /// longer than the viewport, all the viewport shows.
+    func isItemRevealed(_ index: Int) -> Bool {
+        guard index >= 0, index < itemCount else { return false }
+        let cover = pinnedHeaderExtent(over: index)
+        let frame = positions.frame(of: index), length = viewportLength - cover
+        let start = (aim?.offset ?? offsetAlong) + cover, end = start + length
+        // Offsets a hair off from rounding count as there.
+        let slack = 0.01
+        if frame.height > length { return frame.minY <= start + slack && frame.maxY >= end - slack }
+        return frame.minY >= start - slack && frame.maxY <= end + slack
     }
 
     override func contentOffsetWillBeSet() { aim = nil }
@@ -326,6 +394,7 @@ open class ListView: ScrollView {
         cancelAllPrelayout()
         layouts.removeAll()
         prelayouts = [:]
+        decorateCursorCell()
         scheduleUpdate()
     }
 
@@ -385,10 +454,12 @@ open class ListView: ScrollView {
     // `ItemPositions` places items down a column: x across the list, y along it. These turn
     // that into the content's coordinates for either axis.
 
+    /// The list's extent along its axis: how much of the content it shows.
+    var viewportLength: Double { along(Point(x: bounds.width, y: bounds.height)) }
     /// The list's extent across its axis, which its columns share.
     private var crossExtent: Double { axis == .horizontal ? bounds.height : bounds.width }
     /// How far the content is scrolled along the axis.
-    private var offsetAlong: Double { along(contentOffset) }
+    var offsetAlong: Double { along(contentOffset) }
     /// `point`'s coordinate along the axis.
     private func along(_ point: Point) -> Double { axis == .horizontal ? point.x : point.y }
     /// The point `distance` along the axis.
@@ -544,6 +615,8 @@ open class ListView: ScrollView {
     private func reconfigureCell(at index: Int, layout: ListItemLayout) {
         guard let cell = liveCells.removeValue(forKey: index) else { return }
         cell.index = nil
+        // Off while the data source configures it; put back once it is live again.
+        cell.setFocusRing(false, color: focusRingColor)
         pool.offer(cell)
         configureCell(at: index, layout: layout, keeping: cell)
         if liveCells[index] !== cell {
@@ -592,6 +665,10 @@ open class ListView: ScrollView {
         if cell !== keeping { cell.showPlaceholderUntilGroupCommits() }
         readiness.configured(cell)
         liveCells[index] = cell
+        if index == cursorIndex {
+            decorateCursorCell()
+            if isFocused { accessibilityActiveDescendantDidChange() }
+        }
     }
 
     private func recycleCell(at index: Int) {
@@ -603,7 +680,10 @@ open class ListView: ScrollView {
     private func recycle(_ cell: ListCell) {
         statistics.cellsRecycled += 1
         if cell.isGroupPending || cell.isShowingGroupPlaceholder { statistics.cellsRecycledBeforeReady += 1 }
+        let carriedCursor = cell.index != nil && cell.index == cursorIndex
+        cell.setFocusRing(false, color: focusRingColor)
         cell.index = nil
+        if carriedCursor, isFocused { accessibilityActiveDescendantDidChange() }
         cell.isHidden = true
         readiness.forget(cell)
         cell.prepareForReuse()
@@ -666,8 +746,9 @@ open class ListView: ScrollView {
             }
         }
         liveCells = moved
-        if let current = aim { aim = mapping[current.index] >= 0 ? (mapping[current.index], current.offset, current.animated) : nil }
+        if let current = aim { aim = mapping[current.index] >= 0 ? (mapping[current.index], current.edge, current.offset, current.animated) : nil }
         itemCount = newCount
+        cursorIndex = cursorIndex.flatMap { Self.cursor(after: $0, mapping: mapping) }
         loadHeaders()
         positions.replaceAll(with: plan.heights)
         updateContentSize()
@@ -675,6 +756,8 @@ open class ListView: ScrollView {
             let target = positions.offset(of: mapping[anchorOld]) - anchorScreenOffset
             shiftContentOffset(by: pointAlong(target - offsetAlong))
         }
+        // Cells moved to other indices under a cursor that may have stayed.
+        decorateCursorCell()
         updateCells()
     }
 
@@ -732,13 +815,63 @@ open class ListView: ScrollView {
         super.pressTakenOver(press)
     }
 
-    /// End aims at the last item, so the estimated heights that measuring replaces on the way
-    /// cannot stop it short; the other keys scroll as a scroll view's do.
+    // MARK: The keyboard cursor (ListView+Keyboard.swift)
+
+    /// With the focus on the list itself, the cursor's keys move it or choose its item
+    /// (`ListCursorMove`). Otherwise, and for keys the cursor cannot use, End aims at the last
+    /// item, so the estimated heights that measuring replaces on the way cannot stop it short;
+    /// the other keys scroll as a scroll view's do.
     open override func keyPressed(_ event: KeyEvent) -> Bool {
+        if isFocused, !isTracking, let move = ListCursorMove(event, axis: axis), performCursorMove(move) { return true }
         guard isScrollEnabled, !isTracking, itemCount > 0, keyScroll(for: event) == .toEnd(vertical: true) else {
             return super.keyPressed(event)
         }
         scrollToItem(at: itemCount - 1, animated: true)
         return true
+    }
+
+    /// A Tab stop also when everything fits, while it has items to choose.
+    open override var acceptsFocus: Bool { super.acceptsFocus || hasChoosableItems }
+
+    /// The focus puts the cursor on the first item in view, if it has none; while the cursor
+    /// exists, its cell shows the ring instead of the list.
+    open override func focusChanged() {
+        if isFocused, cursorIndex == nil, hasChoosableItems { cursorIndex = positions.index(at: max(offsetAlong, 0)) }
+        super.focusChanged()
+        decorateCursorCell()
+    }
+
+    /// The whole list's ring shows only while no item carries it, as GTK's rows carry theirs.
+    override var drawsFocusRing: Bool { cursorIndex == nil }
+
+    /// The cursor's cell while the list has the focus: assistive technologies follow the arrows.
+    open override var accessibilityActiveDescendant: Layer? {
+        guard isFocused, let cursorIndex else { return nil }
+        return liveCells[cursorIndex]
+    }
+
+    /// Whether there are items a cursor can choose: the list has items and a delegate.
+    var hasChoosableItems: Bool { delegate != nil && itemCount > 0 }
+
+    /// Whether the cursor's cell shows the ring now: the focus is the list's and visible.
+    private var showsCursorRing: Bool { isFocused && host?.input.isFocusVisible == true }
+
+    /// The ring on the cursor's cell and on no other, in the list's focus ring colour.
+    func decorateCursorCell() {
+        let shown = showsCursorRing
+        for (index, cell) in liveCells {
+            let wanted = shown && index == cursorIndex
+            if wanted || cell.showsFocusRing { cell.setFocusRing(wanted, color: focusRingColor) }
+        }
+    }
+
+    /// The cells that gained and lost the cursor say so; the list's own ring shows or hides
+    /// as a cursor comes and goes.
+    private func cursorMoved(from old: Int?) {
+        for index in [old, cursorIndex].compactMap({ $0 }) { liveCells[index]?.accessibilityDidChange() }
+        // Re-evaluates the scroll view's whole-list ring, which only the focus changes otherwise.
+        if (old == nil) != (cursorIndex == nil) { super.focusChanged() }
+        decorateCursorCell()
+        if isFocused { accessibilityActiveDescendantDidChange() }
     }
 }

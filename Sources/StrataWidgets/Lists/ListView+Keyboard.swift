@@ -1,0 +1,104 @@
+import StrataCore
+
+/// What a key does to a list's keyboard cursor, after GTK4's GtkListView and GtkGridView: the
+/// arrows along the list step an item (a row in a grid), those across it step a column, Page
+/// Up and Page Down go about a screenful, Home and End to the first and last items (Ctrl too,
+/// as for scrolling), and Enter and Space choose the cursor's item. Keys with Shift, Alt or
+/// Super are left to others, as is a held Enter or Space repeating.
+enum ListCursorMove: Equatable {
+    /// One item along the run of the items in its column, -1 or 1.
+    case along(Int)
+    /// One column across, -1 or 1.
+    case across(Int)
+    /// About a screenful along, -1 or 1.
+    case page(Int)
+    case first, last
+    /// Chooses the cursor's item.
+    case choose
+
+    /// The move `event` asks for in a list running along `axis`, or nil.
+    init?(_ event: KeyEvent, axis: LayoutAxis) {
+        let modifiers = event.modifiers.intersection([.shift, .control, .alt, .logo])
+        let plainOrControl = modifiers.isEmpty || modifiers == .control
+        let vertical = axis == .vertical
+        switch event.keysym.normalized {
+        case .up where plainOrControl: self = vertical ? .along(-1) : .across(-1)
+        case .down where plainOrControl: self = vertical ? .along(1) : .across(1)
+        case .left where plainOrControl: self = vertical ? .across(-1) : .along(-1)
+        case .right where plainOrControl: self = vertical ? .across(1) : .along(1)
+        case .pageUp where modifiers.isEmpty: self = .page(-1)
+        case .pageDown where modifiers.isEmpty: self = .page(1)
+        case .home where plainOrControl: self = .first
+        case .end where plainOrControl: self = .last
+        case .return where modifiers.isEmpty && !event.isRepeat,
+             .keypadEnter where modifiers.isEmpty && !event.isRepeat,
+             .space where modifiers.isEmpty && !event.isRepeat:
+            self = .choose
+        default: return nil
+        }
+    }
+}
+
+extension ListView {
+    /// Moves the keyboard cursor to item `index` and scrolls as little as shows all of it, as
+    /// the arrow keys do. Returns false, changing nothing, for an index out of range or while
+    /// the list has no delegate (its items cannot be chosen, so it has no cursor).
+    @discardableResult
+    public func moveCursor(to index: Int, animated: Bool) -> Bool {
+        guard hasChoosableItems, index >= 0, index < itemCount else { return false }
+        cursorIndex = index
+        revealItem(at: index, animated: animated)
+        return true
+    }
+
+    /// Moves the cursor or chooses its item; false when the move goes nowhere (past an end, with
+    /// the item already in view), so the key scrolls or passes on as before.
+    func performCursorMove(_ move: ListCursorMove) -> Bool {
+        guard hasChoosableItems else { return false }
+        // Before any key has placed it (items arrived after the focus): it starts in view.
+        let current = cursorIndex
+        let start = positions.index(at: max(offsetAlong, 0)) ?? 0
+        let target: Int?
+        var animated = true
+        switch move {
+        case .choose:
+            guard let current else { return false }
+            chooseItem(at: current)
+            return true
+        case .first:
+            target = 0
+        case .last:
+            target = itemCount - 1
+        case let .along(step):
+            target = current.map { positions.neighbour(of: $0, along: step) } ?? start
+            animated = false
+        case let .across(step):
+            target = current.map { positions.neighbour(of: $0, across: step) } ?? start
+            animated = false
+        case let .page(step):
+            guard let current else {
+                target = start
+                break
+            }
+            // From the item's middle, a page as the scroll view's: the view less a tenth.
+            let page = max(viewportLength * 0.9, 1)
+            let landed = positions.item(inColumnOf: current, at: positions.frame(of: current).midY + Double(step) * page)
+            // An item longer than a page still moves on.
+            target = landed == current ? positions.neighbour(of: current, along: step) : landed
+        }
+        guard let target, target != current || !isItemRevealed(target) else { return false }
+        cursorIndex = target
+        revealItem(at: target, animated: animated)
+        return true
+    }
+
+    /// Where a cursor on old item `index` goes through an update's `mapping` (old index to new,
+    /// -1 for deleted): with its item, or to the next item that stays, or the one before when
+    /// none after does; nil when none stays.
+    static func cursor(after index: Int, mapping: [Int]) -> Int? {
+        guard mapping.indices.contains(index) else { return nil }
+        if mapping[index] >= 0 { return mapping[index] }
+        if let after = mapping[(index + 1)...].first(where: { $0 >= 0 }) { return after }
+        return mapping[..<index].last { $0 >= 0 }
+    }
+}

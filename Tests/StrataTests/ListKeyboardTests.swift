@@ -1,0 +1,387 @@
+import CoreTestSupport
+import Testing
+@testable import Strata
+@testable import StrataWidgets
+
+/// Items `height` points high once measured, `estimate` until then.
+@MainActor
+private final class KeyRows: ListViewDataSource {
+    var count: Int
+    let height: Double
+    var headers: [Int] = []
+    init(count: Int, height: Double) {
+        self.count = count
+        self.height = height
+    }
+    func numberOfItems(in list: ListView) throws -> Int { count }
+    func sectionHeaderIndices(in list: ListView) -> [Int] { headers }
+    func list(_ list: ListView, prelayoutForItemAt index: Int) throws -> ListPrelayout {
+        let height = height
+        return ListPrelayout(id: index) { _, _, _ in ListItemLayout(height: height) }
+    }
+    func list(_ list: ListView, cellForItemAt index: Int, layout: ListItemLayout) throws -> ListCell {
+        list.dequeueReusableCell(withIdentifier: "row") ?? ListCell(reuseIdentifier: "row")
+    }
+}
+
+@MainActor
+private final class Chooser: ListViewDelegate {
+    var chosen: [Int] = []
+    func list(_ list: ListView, didSelectItemAt index: Int) { chosen.append(index) }
+}
+
+/// Hears what changed for assistive technologies, as the bridge would.
+@MainActor
+private final class Observer: AccessibilityObserver {
+    var changed: [Layer] = []
+    var focusMoves = 0
+    func accessibilityChanged(in host: LayerHost, _ changes: AccessibilityChanges) {
+        changed.append(contentsOf: changes.elements)
+        if changes.focusMoved { focusMoves += 1 }
+    }
+}
+
+/// A 200 × 200 list of `count` rows, with a delegate unless told not to, loaded and settled.
+@MainActor
+private struct KeyList {
+    let scene = HeadlessScene(width: 200, height: 200)
+    let list = ListView()
+    let source: KeyRows
+    let chooser = Chooser()
+    let clock = MotionClock()
+    var input: InputRouter { scene.host.input }
+
+    init(count: Int = 100, height: Double = 50, estimate: Double = 50, arrangement: ListArrangement = .list,
+         axis: LayoutAxis = .vertical, delegate: Bool = true) throws {
+        source = KeyRows(count: count, height: height)
+        list.frame = Rect(x: 0, y: 0, width: 200, height: 200)
+        list.estimatedItemHeight = estimate
+        list.arrangement = arrangement
+        list.axis = axis
+        list.dataSource = source
+        if delegate { list.delegate = chooser }
+        scene.root.addSublayer(list)
+        list.reloadData()
+        try settle()
+    }
+
+    func settle(sourceLocation: SourceLocation = #_sourceLocation) throws {
+        try scene.settle(until: { list.pendingPrelayouts == 0 }, sourceLocation: sourceLocation)
+    }
+
+    /// Reaches the list with Tab, so its focus is visible.
+    func tab() { input.moveFocus(forward: true) }
+
+    func key(_ keysym: Keysym, _ modifiers: KeyModifiers = []) {
+        input.post(.key(KeyInput(keysym: keysym, state: .pressed, text: keysym == .space ? " " : "", modifiers: modifiers)))
+    }
+
+    /// The items whose cells show the ring.
+    var ringed: [Int] { list.liveItems.filter { $0.cell.showsFocusRing }.map(\.index) }
+}
+
+@MainActor
+struct ListKeyboardTests {
+    @Test func arrowsPagesAndEndsMoveTheCursorAndScrollItIntoView() throws {
+        let keys = try KeyList()
+        let list = keys.list
+        keys.tab()
+        #expect(list.isFocused && list.cursorIndex == 0, "the focus puts the cursor on the first item in view")
+        for _ in 0..<3 { keys.key(.down) }
+        #expect(list.cursorIndex == 3 && list.contentOffset.y == 0, "item 3 is in view: nothing scrolls")
+        keys.key(.down)
+        #expect(list.cursorIndex == 4)
+        #expect(list.contentOffset.y == 50, "scrolled just enough to show all of item 4, at the bottom")
+        for _ in 0..<4 { keys.key(.up) }
+        #expect(list.cursorIndex == 0 && list.contentOffset.y == 0, "back up, item 0 at the top")
+        keys.key(.up)
+        #expect(list.cursorIndex == 0, "the first item stays")
+        keys.key(.right)
+        #expect(list.cursorIndex == 0, "a list has no columns")
+
+        // A page is the view less a tenth, from the item's middle: 25 + 180 lands in item 4.
+        keys.key(.pageDown)
+        keys.clock.finish(list)
+        #expect(list.cursorIndex == 4 && list.contentOffset.y == 50)
+        keys.key(.pageDown)
+        keys.clock.finish(list)
+        #expect(list.cursorIndex == 8 && list.contentOffset.y == 250)
+        keys.key(.pageUp)
+        keys.clock.finish(list)
+        #expect(list.cursorIndex == 4 && list.contentOffset.y == 200, "item 4 at the top")
+        keys.key(.end)
+        keys.clock.finish(list)
+        #expect(list.cursorIndex == 99 && list.contentOffset.y == list.maximumContentOffset.y)
+        keys.key(.home, .control)
+        keys.clock.finish(list)
+        #expect(list.cursorIndex == 0 && list.contentOffset.y == 0)
+
+        // Keys with Shift, Alt or Super are not the cursor's.
+        keys.key(.down, .alt)
+        keys.key(.down, .shift)
+        #expect(list.cursorIndex == 0)
+        try keys.settle()
+        #expect(keys.ringed == [0])
+    }
+
+    @Test func endAndFarMovesReachTheirItemAsEstimatedHeightsAreMeasured() throws {
+        // Estimated at 30, measured at 60: everything below moves down as prelayouts land.
+        let keys = try KeyList(count: 300, height: 60, estimate: 30)
+        let list = keys.list
+        keys.tab()
+        keys.key(.end)
+        // Through real frames: the prelayouts near the end land while it eases there.
+        try keys.scene.settle(until: { list.pendingPrelayouts == 0 && !list.isDecelerating })
+        #expect(list.cursorIndex == 299)
+        #expect(list.contentOffset.y == list.maximumContentOffset.y, "measured heights stopped End short")
+        let last = try #require(list.cell(at: 299))
+        #expect(last.frame.maxY == list.contentOffset.y + 200)
+        #expect(last.showsFocusRing)
+
+        // Far back up, below the view: the item ends at the bottom of the view once measured,
+        // though the heights above it change on the way.
+        let fresh = try KeyList(count: 300, height: 60, estimate: 30)
+        fresh.tab()
+        #expect(fresh.list.moveCursor(to: 150, animated: false))
+        try fresh.scene.settle(until: { fresh.list.pendingPrelayouts == 0 && !fresh.list.isDecelerating })
+        let target = try #require(fresh.list.cell(at: 150))
+        #expect(fresh.list.height(ofItem: 150) == 60)
+        #expect(target.frame.maxY == fresh.list.contentOffset.y + 200, "the cursor's item is not at the bottom of the view")
+        #expect(fresh.ringed == [150])
+    }
+
+    @Test func theCursorsItemIsRevealedBelowThePinnedSectionHeader() throws {
+        let keys = try KeyList()
+        let list = keys.list
+        keys.source.headers = [0, 50]
+        list.reloadData()
+        try keys.settle()
+        keys.tab()
+        #expect(list.moveCursor(to: 20, animated: false))
+        #expect(list.contentOffset.y == 850, "item 20 at the bottom")
+        keys.key(.up)
+        keys.key(.up)
+        #expect(list.cursorIndex == 18 && list.contentOffset.y == 850, "items 18 and 19 are in view below the header")
+        keys.key(.up)
+        #expect(list.cursorIndex == 17)
+        #expect(list.contentOffset.y == 800, "item 17 was under the header over 850…900: it moves out from under it")
+        try keys.settle()
+        let header = try #require(list.cell(at: 0))
+        let cursor = try #require(list.cell(at: 17))
+        #expect(header.frame.maxY == cursor.frame.minY)
+    }
+
+    @Test func enterAndSpaceChooseTheCursorsItemAsATapDoes() throws {
+        let keys = try KeyList()
+        let list = keys.list
+        keys.tab()
+        keys.key(.down)
+        keys.key(.return)
+        keys.key(.space)
+        keys.key(.keypadEnter)
+        #expect(keys.chooser.chosen == [1, 1, 1])
+        #expect(list.contentOffset.y == 0, "Space chooses instead of paging")
+        // Held down, it chooses once.
+        keys.input.post(.key(KeyInput(keysym: .return, state: .repeated, text: "", modifiers: [])))
+        #expect(keys.chooser.chosen == [1, 1, 1])
+        // A tap chooses and moves the cursor there.
+        keys.input.post(.pointerEntered(Point(x: 100, y: 125)))
+        keys.input.post(.pointerButton(.left, isPressed: true))
+        keys.input.post(.pointerButton(.left, isPressed: false))
+        #expect(keys.chooser.chosen == [1, 1, 1, 2])
+        #expect(list.cursorIndex == 2)
+    }
+
+    @Test func aListWithoutADelegateScrollsByKeysAsBefore() throws {
+        let keys = try KeyList(delegate: false)
+        let list = keys.list
+        keys.tab()
+        #expect(list.isFocused)
+        #expect(list.cursorIndex == nil && list.showsFocusRing, "no cursor: the list's own ring")
+        keys.key(.down)
+        #expect(list.contentOffset.y == 40, "a line, as a scroll view's")
+        keys.key(.return)
+        #expect(list.cursorIndex == nil && keys.ringed.isEmpty)
+        #expect(!list.moveCursor(to: 3, animated: false))
+        // An unchoosable list whose items fit is no Tab stop, as before.
+        let short = try KeyList(count: 2, delegate: false)
+        #expect(!short.list.acceptsFocus)
+        let choosable = try KeyList(count: 2)
+        #expect(choosable.list.acceptsFocus, "items to choose make it a stop")
+    }
+
+    @Test func inAGridTheArrowsMoveByRowAndColumn() throws {
+        // Three columns of 66.7 points, rows 50 high; 10 items: the last row has one.
+        let keys = try KeyList(count: 10, arrangement: .grid(columns: 3))
+        let list = keys.list
+        keys.tab()
+        keys.key(.right)
+        #expect(list.cursorIndex == 1)
+        keys.key(.down)
+        #expect(list.cursorIndex == 4, "a row down, in the same column")
+        keys.key(.left)
+        keys.key(.left)
+        #expect(list.cursorIndex == 3)
+        keys.key(.left)
+        #expect(list.cursorIndex == 3, "the first column stays")
+        keys.key(.right)
+        keys.key(.right)
+        keys.key(.right)
+        #expect(list.cursorIndex == 5, "the last column stays")
+        keys.key(.down)
+        #expect(list.cursorIndex == 8)
+        keys.key(.down)
+        #expect(list.cursorIndex == 9, "down into a short last row goes to its last item")
+        keys.key(.up)
+        #expect(list.cursorIndex == 6)
+
+        // Along a horizontal list, Left and Right step items.
+        let carousel = try KeyList(count: 20, axis: .horizontal)
+        carousel.tab()
+        carousel.key(.right)
+        carousel.key(.right)
+        #expect(carousel.list.cursorIndex == 2)
+        carousel.key(.down)
+        #expect(carousel.list.cursorIndex == 2)
+        carousel.key(.right)
+        carousel.key(.right)
+        #expect(carousel.list.cursorIndex == 4 && carousel.list.contentOffset.x == 50)
+    }
+
+    @Test func theCursorIsAnIndexThatSurvivesReuseAndUpdates() throws {
+        let keys = try KeyList()
+        let list = keys.list
+        keys.tab()
+        keys.key(.down)
+        keys.key(.down)
+        try keys.settle()
+        let cursorCell = try #require(list.cell(at: 2))
+        #expect(cursorCell.showsFocusRing)
+        // Scrolled far away, its cell goes to other items without the ring.
+        list.contentOffset = Point(x: 0, y: 3000)
+        try keys.settle()
+        #expect(list.cell(at: 2) == nil && list.cursorIndex == 2)
+        #expect(keys.ringed.isEmpty && !cursorCell.showsFocusRing)
+        list.contentOffset = .zero
+        try keys.settle()
+        #expect(keys.ringed == [2])
+
+        // Deleting before it moves it with its item; deleting its item moves it to the next.
+        keys.source.count = 99
+        list.deleteItems(at: [0])
+        #expect(list.cursorIndex == 1)
+        keys.source.count = 98
+        list.deleteItems(at: [1])
+        #expect(list.cursorIndex == 1, "on the next item, now numbered as the deleted one was")
+        keys.source.count = 100
+        list.insertItems(at: [0, 1])
+        #expect(list.cursorIndex == 3)
+        try keys.settle()
+        #expect(keys.ringed == [3])
+        // The last items deleted: the one before them.
+        keys.source.count = 3
+        list.deleteItems(at: Array(3..<100))
+        #expect(list.cursorIndex == 2)
+        keys.source.count = 1
+        list.reloadData()
+        #expect(list.cursorIndex == 0, "clamped into the new count")
+        keys.source.count = 0
+        list.reloadData()
+        #expect(list.cursorIndex == nil)
+        keys.source.count = 5
+        list.reloadData()
+        keys.input.focus(list, visible: true)
+        keys.key(.down)
+        #expect(list.cursorIndex == 0, "a key puts a cursor back, on the first item in view")
+        list.delegate = nil
+        #expect(list.cursorIndex == nil)
+    }
+
+    @Test func hostileIndicesChangeNothing() throws {
+        let keys = try KeyList()
+        let list = keys.list
+        keys.tab()
+        for index in [-1, 100, Int.max, Int.min] {
+            #expect(!list.moveCursor(to: index, animated: true))
+        }
+        #expect(list.cursorIndex == 0 && list.contentOffset.y == 0)
+        #expect(list.moveCursor(to: 99, animated: false))
+        #expect(list.cursorIndex == 99)
+        #expect(ListView.cursor(after: -1, mapping: [0]) == nil)
+        #expect(ListView.cursor(after: 3, mapping: [0]) == nil)
+        // A select kept from before its item was deleted does nothing.
+        try keys.settle()
+        let cell = try #require(list.cell(at: 99))
+        let select = try #require(cell.accessibilityElement?.select)
+        keys.source.count = 10
+        list.reloadData()
+        select()
+        #expect(list.cursorIndex == 9)
+    }
+
+    @Test func theRingShowsOnTheCursorsCellOnlyWhenTheKeyboardBroughtTheFocus() throws {
+        let keys = try KeyList()
+        let list = keys.list
+        // A click focuses the list, not visibly: no ring anywhere.
+        keys.input.post(.pointerEntered(Point(x: 100, y: 75)))
+        keys.input.post(.pointerButton(.left, isPressed: true))
+        keys.input.post(.pointerButton(.left, isPressed: false))
+        try keys.settle()
+        #expect(list.isFocused && list.cursorIndex == 1)
+        #expect(keys.ringed.isEmpty && !list.showsFocusRing)
+        // Reached by the keyboard: on the item, and not around the whole list.
+        keys.input.focus(list, visible: true)
+        #expect(keys.ringed == [1] && !list.showsFocusRing)
+        keys.key(.down)
+        #expect(keys.ringed == [2])
+        // The ring is in the list's ring colour, and on top of the cell's parts.
+        let cell = try #require(list.cell(at: 2))
+        #expect(cell.sublayers.last?.borderColor == list.focusRingColor)
+        #expect(cell.sublayers.last?.frame == Rect(origin: .zero, size: cell.bounds.size))
+        keys.input.focus(nil, visible: false)
+        #expect(keys.ringed.isEmpty && !list.showsFocusRing)
+        // Items that can no longer be chosen have no cursor: the list's own ring again.
+        keys.input.focus(list, visible: true)
+        #expect(keys.ringed == [2] && !list.showsFocusRing)
+        list.delegate = nil
+        #expect(keys.ringed.isEmpty && list.showsFocusRing)
+    }
+
+    @Test func assistiveTechnologiesSeeTheCursorAsTheSelectedItemAndFollowIt() throws {
+        let keys = try KeyList()
+        let list = keys.list
+        let observer = Observer()
+        keys.scene.host.accessibilityObserver = observer
+        keys.tab()
+        keys.key(.down)
+        try keys.settle()
+        func selected() -> [Int] {
+            list.liveItems.filter { $0.cell.accessibilityElement?.states.contains(.selected) == true }.map(\.index)
+        }
+        #expect(selected() == [1])
+        #expect(list.accessibilityActiveDescendant === list.cell(at: 1))
+        let (old, new) = (try #require(list.cell(at: 1)), try #require(list.cell(at: 2)))
+        observer.changed = []
+        let moves = observer.focusMoves
+        keys.key(.down)
+        try keys.settle()
+        #expect(selected() == [2])
+        #expect(list.accessibilityActiveDescendant === new)
+        #expect(observer.changed.contains { $0 === old } && observer.changed.contains { $0 === new },
+                "both cells told assistive technologies")
+        #expect(observer.focusMoves > moves, "the focus they follow moved")
+
+        // Select, as the bridge's SelectChild calls it, moves the cursor there, in view.
+        let far = try #require(list.cell(at: 4))
+        let selectFar = try #require(far.accessibilityElement?.select)
+        selectFar()
+        #expect(list.cursorIndex == 4 && list.isItemRevealed(4) && list.contentOffset.y == 50)
+        try keys.settle()
+        #expect(selected() == [4])
+
+        // Unfocused, it stays selected, but no descendant is active.
+        keys.input.focus(nil, visible: false)
+        #expect(list.accessibilityActiveDescendant == nil)
+        #expect(selected() == [4])
+    }
+}
