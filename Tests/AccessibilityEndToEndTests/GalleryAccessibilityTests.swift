@@ -72,9 +72,9 @@ extension GalleryAccessibilityTests {
         #expect(lost.map { $0["name"] as? String ?? "" } == Array(order.prefix(2)), "\(lines)")
     }
 
-    /// A drop-down's menu opened from the keyboard: a window of the application appears, the
-    /// menu and then each row it moves to have the focus, the menu's selection follows, and
-    /// the focus returns to the drop-down when Enter chooses.
+    /// A drop-down's menu opened from the keyboard: a window of the application appears, its
+    /// chosen row ("Medium") and then each row the arrows move to have the focus, the menu's
+    /// selection follows, and the focus returns to the drop-down when Enter chooses.
     @Test func aMenuOpensAsAWindowAndTheKeyboardMovesTheFocusThroughItsRows() throws {
         let rig = try ATSPIRig()
         let keyboard = rig.server.addKeyboardSeat(version: 7, keymap: .text(try keymapText(layout: "us")))
@@ -89,14 +89,14 @@ extension GalleryAccessibilityTests {
             keyboard.release(key, time: time + 10)
             time += 20
         }
-        let (space, down, enter): (UInt32, UInt32, UInt32) = (57, 108, 28)
+        let (space, up, enter): (UInt32, UInt32, UInt32) = (57, 103, 28)
         // Each key when the client has heard what the last one did, as a user listening would.
         let lines = try rig.ask(["follow", rig.applicationName, "combo box", "*", "object:state-changed:focused",
                                  "object:selection-changed", "object:children-changed"]) { line in
             if line["ready"] as? Bool == true { return tap(space) }
             guard line["event"] as? String == "object:state-changed:focused", line["detail1"] as? Int == 1 else { return }
             switch (line["role"] as? String, line["name"] as? String) {
-            case ("menu", _): tap(down)
+            case ("check menu item", "Medium"): tap(up)
             case ("check menu item", "Small"): tap(enter)
             default: break
             }
@@ -106,11 +106,13 @@ extension GalleryAccessibilityTests {
             return "\(event) \(line["role"] as? String ?? "") \(line["name"] as? String ?? "") \(line["detail1"] as? Int ?? -1)"
         }
         let opened = try #require(heard.firstIndex { $0.hasPrefix("object:children-changed:add application") }, "\(heard)")
-        let menu = try #require(heard.firstIndex { $0.hasPrefix("object:state-changed:focused menu ") && $0.hasSuffix(" 1") }, "\(heard)")
+        let chosen = try #require(heard.firstIndex(of: "object:state-changed:focused check menu item Medium 1"), "\(heard)")
         let row = try #require(heard.firstIndex(of: "object:state-changed:focused check menu item Small 1"), "\(heard)")
         let selection = try #require(heard.firstIndex { $0.hasPrefix("object:selection-changed menu") }, "\(heard)")
         let closed = try #require(heard.firstIndex { $0.hasPrefix("object:children-changed:remove application") }, "\(heard)")
-        #expect(opened < menu && menu < row && row < closed && selection < closed, "\(heard)")
+        #expect(opened < chosen && chosen < row && row < closed && selection < closed, "\(heard)")
+        #expect(!heard.contains { $0.hasPrefix("object:state-changed:focused menu ") && $0.hasSuffix(" 1") }, "no row without focus")
+        #expect(heard.filter { $0 == "object:state-changed:focused check menu item Medium 0" }.count == 1, "told once: \(heard)")
         #expect(heard.last?.hasPrefix("object:state-changed:focused combo box") == true, "\(heard)")
         #expect(rig.reports.contains("size value=Small"), "\(rig.reports)")
     }

@@ -484,9 +484,10 @@ struct AccessibilityBridgeTests {
         let rig = try Rig()
         var dropped: FakeWindow? = FakeWindow()
         rig.bridge.add(try #require(dropped))
-        weak var gone = dropped
+        weak let gone = dropped
         dropped = nil
         #expect(gone == nil)
+        try rig.client.roundtripForTests(loop: rig.loop)
         rig.signals.removeAll()
         let next = FakeWindow()
         rig.bridge.add(next)

@@ -20,9 +20,9 @@ extension AccessibilityBridge: AccessibilityObserver {
             owners.append(owner)
         }
         for layer in changes.structure { childrenMayHaveChanged(under: layer) }
-        var changed: [(Node, UInt64, Snapshot)] = []
+        var changed: [(Node, UInt64)] = []
         for layer in changes.elements {
-            guard let id = layer.existingAccessibilityID, let old = snapshots[id], let node = node(for: layer, in: entry) else {
+            guard let id = layer.existingAccessibilityID, snapshots[id] != nil, let node = node(for: layer, in: entry) else {
                 // An element never seen may just have come into being (or gone): its parent's
                 // children changed.
                 if let parent = layer.superlayer { childrenMayHaveChanged(under: parent) }
@@ -33,11 +33,14 @@ extension AccessibilityBridge: AccessibilityObserver {
                 if let parent = layer.superlayer { childrenMayHaveChanged(under: parent) }
                 continue
             }
-            changed.append((node, id, old))
+            changed.append((node, id))
         }
         for owner in owners { structureChanged(of: owner, in: entry) }
         if changes.focusMoved { focusMoved(in: host, entry) }
-        for (node, id, old) in changed where snapshots[id] != nil { elementChanged(node, id: id, from: old) }
+        // Compared with what was told last, the focus just now included, so nothing is told twice.
+        for (node, id) in changed {
+            if let old = snapshots[id] { elementChanged(node, id: id, from: old) }
+        }
         selectionsChanged(changes.elements, restructured: owners, in: entry)
     }
 
@@ -143,6 +146,12 @@ extension AccessibilityBridge: AccessibilityObserver {
         // The focused element is told of whether or not it was seen: Orca follows the focus.
         _ = reference(to: focused)
         remember(node)
+        // A row with the focus inside a menu or list: Orca hears when that selection moves on.
+        if let container = focused.accessibleParent, container.host === host, let element = container.resolvedAccessibilityElement,
+           Self.selectsChildren(element), let containerNode = self.node(for: container, in: entry) {
+            _ = reference(to: container)
+            remember(containerNode)
+        }
         snapshots[id]?.states.set(ATSPI_STATE_FOCUSED, true)
         emit(path: path(of: id), "StateChanged", detail: "focused", 1, 0, .variant(.int32(0)))
     }
