@@ -23,3 +23,15 @@ int strata_active_processor_count(void) {
 int strata_pipe(int fds[2]) {
     return pipe2(fds, O_CLOEXEC | O_NONBLOCK);
 }
+
+// Weak, so that they are null unless LeakSanitizer's runtime (part of ASan's) is linked in.
+extern void __lsan_disable(void) __attribute__((weak));
+extern void __lsan_enable(void) __attribute__((weak));
+
+void strata_leak_checking_pause(void) {
+    if (__lsan_disable) __lsan_disable();
+}
+
+void strata_leak_checking_resume(void) {
+    if (__lsan_enable) __lsan_enable();
+}

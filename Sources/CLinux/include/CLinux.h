@@ -20,3 +20,10 @@ int strata_is_initial_thread(void);
 
 /// pipe2(2) with O_CLOEXEC and O_NONBLOCK on both ends, so no child inherits a transfer's pipe.
 int strata_pipe(int fds[2]);
+
+/// Stops LeakSanitizer from reporting what the calling thread allocates until the matching
+/// strata_leak_checking_resume, when the process runs under it; does nothing otherwise.
+void strata_leak_checking_pause(void);
+
+/// Ends the calling thread's latest strata_leak_checking_pause.
+void strata_leak_checking_resume(void);

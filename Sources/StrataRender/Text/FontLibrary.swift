@@ -90,7 +90,9 @@ public final class FontLibrary: @unchecked Sendable {
         clusterFaces = ByteBudgetCache(budget: Self.lookupCacheBytes)
         pinned = nil
         pinnedChain = nil
-        _ = FcInit()
+        // fontconfig keeps the configuration this builds (once per process) until FcFini, which a
+        // toolkit must not call while other code in the process may use fontconfig.
+        _ = LeakChecking.ignoringAllocations { FcInit() }
     }
 
     /// Faces only from `files`: the first is every font's primary face, the rest its fallbacks,
@@ -335,7 +337,7 @@ public final class FontLibrary: @unchecked Sendable {
     private static func fontconfigSort(covering scalars: [Unicode.Scalar], color: Bool?) -> [Match] {
         guard let pattern = FontconfigPattern(adopting: FcPatternCreate()),
               let charset = FontconfigCharSet(adopting: FcCharSetCreate()) else { return [] }
-        for scalar in scalars { FcCharSetAddChar(charset.raw, scalar.value) }
+        addCharacters(scalars, to: charset)
         FcPatternAddCharSet(pattern.raw, FC_CHARSET, charset.raw)
         if let color { FcPatternAddBool(pattern.raw, FC_COLOR, color ? FcTrue : FcFalse) }
         FcConfigSubstitute(nil, pattern.raw, FcMatchPattern)
@@ -357,13 +359,22 @@ public final class FontLibrary: @unchecked Sendable {
     private static func fontconfigMatch(covering scalar: Unicode.Scalar) -> Match? {
         guard let pattern = FontconfigPattern(adopting: FcPatternCreate()),
               let charset = FontconfigCharSet(adopting: FcCharSetCreate()) else { return nil }
-        FcCharSetAddChar(charset.raw, scalar.value)
+        addCharacters([scalar], to: charset)
         FcPatternAddCharSet(pattern.raw, FC_CHARSET, charset.raw)
         FcConfigSubstitute(nil, pattern.raw, FcMatchPattern)
         FcDefaultSubstitute(pattern.raw)
         var result = FcResultNoMatch
         guard let font = FontconfigPattern(adopting: FcFontMatch(nil, pattern.raw, &result)) else { return nil }
         return match(from: font.raw)
+    }
+
+    /// A charset finds its leaves by offsets from itself (so that charsets can live in mmapped
+    /// caches), which LeakSanitizer cannot follow: while one is alive, its leaves would look
+    /// leaked. The charset itself is allocated outside, and is still checked.
+    private static func addCharacters(_ scalars: [Unicode.Scalar], to charset: FontconfigCharSet) {
+        LeakChecking.ignoringAllocations {
+            for scalar in scalars { FcCharSetAddChar(charset.raw, scalar.value) }
+        }
     }
 
     private static func match(from font: OpaquePointer) -> Match? {
