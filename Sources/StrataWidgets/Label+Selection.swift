@@ -61,7 +61,10 @@ extension Label: TextEditingView {
         element.text?.frames = { [weak self] range in self?.frames(ofScalars: range, in: string) ?? [] }
         element.text?.offsetAtPoint = { [weak self] point in
             guard let self, self.shownLayout.string == string else { return nil }
-            return ScalarOffsets.scalar(fromUTF16: self.textPosition(at: point).offset, in: string)
+            let layout = shownLayout
+            let origin = Self.origin(of: layout, size: bounds.size, insets: insets, vertical: verticalAlignment)
+            let offset = layout.accessibleOffset(at: Point(x: point.x - origin.x, y: point.y - origin.y))
+            return ScalarOffsets.scalar(fromUTF16: offset, in: string)
         }
         return element
     }

@@ -540,7 +540,29 @@ extension TextField {
         } else {
             element.text = editor.accessibilityText(replace: replace)
         }
+        // What is shown now: the closures answer only while the field still shows it.
+        let shown = element.text?.string ?? ""
+        element.text?.frames = { [weak self] range in self?.accessibleFrames(ofScalars: range, shown: shown) ?? [] }
+        element.text?.offsetAtPoint = { [weak self] point in self?.accessibleOffset(at: point, shown: shown) }
         return element
+    }
+
+    /// Where scalars `range` of `shown` are drawn, in the field's points, while it shows that
+    /// text; scrolled out of the field, they are still where they would be.
+    private func accessibleFrames(ofScalars range: Range<Int>, shown: String) -> [Rect] {
+        guard let layout = shownLayout, layout.string == shown else { return [] }
+        // A secure field's bullets are one UTF-16 unit each, as they are one scalar.
+        let units = isSecureTextEntry ? range : ScalarOffsets.utf16(fromScalar: range, in: shown)
+        return layout.selectionRects(offsets: units).map { textLayer.convert($0, to: self) }
+    }
+
+    /// The scalar offset of `shown`'s character under `point` (the field's points).
+    private func accessibleOffset(at point: Point, shown: String) -> Int? {
+        guard let layout = shownLayout, layout.string == shown else { return nil }
+        let local = textLayer.convert(point, from: self)
+        // One line: any height within the field is on it.
+        let offset = layout.accessibleOffset(at: Point(x: local.x, y: min(max(local.y, 0), layout.size.height.nextDown)))
+        return isSecureTextEntry ? offset : ScalarOffsets.scalar(fromUTF16: offset, in: shown)
     }
 
     /// Replaces characters `range` (scalars; bullets in a secure field) with `text`, as one

@@ -1,0 +1,86 @@
+import CAtspiConstants
+import CoreTestSupport
+import DBusTestSupport
+import StrataCore
+import StrataDBus
+import StrataDesktop
+import StrataPlatform
+import StrataWidgets
+import Testing
+
+/// The Text interface of the text widgets through the bridge, as a screen reader uses it: where
+/// characters are, moving the caret and selecting, and how the text is styled. Offsets are
+/// Unicode scalars, so each text has a character outside the BMP before the ones asked about.
+@MainActor
+@Suite(.serialized)
+struct AccessibleTextTests {
+    private func extents(_ rig: Rig, _ path: String, _ member: String, _ arguments: [DBusValue]) throws -> Rect {
+        let values = try rig.call(path, ATSPI_DBUS_INTERFACE_TEXT, member, arguments).get().values.compactMap(\.int32)
+        try #require(values.count == 4)
+        return Rect(x: Double(values[0]), y: Double(values[1]), width: Double(values[2]), height: Double(values[3]))
+    }
+
+    private func offset(_ rig: Rig, _ path: String, at point: Point) throws -> Int32? {
+        try rig.call(path, ATSPI_DBUS_INTERFACE_TEXT, "GetOffsetAtPoint", [.int32(Int32(point.x)), .int32(Int32(point.y)), .uint32(1)])
+            .get().values.first?.int32
+    }
+
+    @Test func aFieldsCharactersHaveExtentsAndAPointFindsTheCharacterUnderIt() throws {
+        let rig = try Rig()
+        let field = TextField(text: "a🌍 world")
+        field.frame = Rect(x: 10, y: 20, width: 200, height: 40)
+        rig.window.host.rootLayer.addSublayer(field)
+        try rig.window.scene.settle()
+        let path = try rig.path(field)
+        let first = try extents(rig, path, "GetCharacterExtents", [.int32(0), .uint32(1)])
+        let globe = try extents(rig, path, "GetCharacterExtents", [.int32(1), .uint32(1)])
+        let o = try extents(rig, path, "GetCharacterExtents", [.int32(4), .uint32(1)])
+        #expect(first.width > 0 && first.height > 0 && first.minX >= 10 && first.minY >= 20 && first.maxY <= 60, "\(first)")
+        #expect(globe.minX >= first.maxX - 1 && globe.minY == first.minY, "\(first) \(globe)")
+        #expect(o.minX > globe.maxX && o.maxX < 210, "\(globe) \(o)")
+        let whole = try extents(rig, path, "GetRangeExtents", [.int32(0), .int32(-1), .uint32(1)])
+        #expect(whole.minX <= first.minX && whole.maxX >= o.maxX, "\(whole)")
+        #expect(try offset(rig, path, at: Point(x: o.midX, y: o.midY)) == 4)
+        #expect(try offset(rig, path, at: Point(x: globe.midX, y: globe.midY)) == 1)
+        #expect(try offset(rig, path, at: Point(x: 5, y: 5)) == -1, "nothing is under a point off the field")
+
+        // A secure field's characters are its bullets.
+        field.isSecureTextEntry = true
+        try rig.window.scene.settle()
+        let bullet = try extents(rig, path, "GetCharacterExtents", [.int32(4), .uint32(1)])
+        #expect(bullet.width > 0 && bullet.minX > first.minX, "\(bullet)")
+        #expect(try offset(rig, path, at: Point(x: bullet.midX, y: bullet.midY)) == 4)
+    }
+
+    @Test func aTextViewsCharactersAreFoundInTheirParagraphs() throws {
+        let rig = try Rig()
+        let view = TextView(text: "Hi 🌍 there\nSecond line")
+        view.frame = Rect(x: 10, y: 20, width: 250, height: 120)
+        rig.window.host.rootLayer.addSublayer(view)
+        try rig.window.scene.settle()
+        let path = try rig.path(view)
+        let h = try extents(rig, path, "GetCharacterExtents", [.int32(0), .uint32(1)])
+        let t = try extents(rig, path, "GetCharacterExtents", [.int32(5), .uint32(1)])
+        // "S" is scalar 11: the second paragraph's first character, a line below.
+        let s = try extents(rig, path, "GetCharacterExtents", [.int32(11), .uint32(1)])
+        #expect(h.width > 0 && h.minX >= 10 && h.minY >= 20, "\(h)")
+        #expect(t.minY == h.minY && t.minX > h.maxX, "\(h) \(t)")
+        #expect(s.minY >= h.maxY - 1 && abs(s.minX - h.minX) < 2, "\(h) \(s)")
+        let both = try extents(rig, path, "GetRangeExtents", [.int32(0), .int32(-1), .uint32(1)])
+        #expect(both.minY <= h.minY && both.maxY >= s.maxY, "\(both)")
+        #expect(try offset(rig, path, at: Point(x: t.midX, y: t.midY)) == 5)
+        #expect(try offset(rig, path, at: Point(x: s.midX, y: s.midY)) == 11)
+
+        // Scrolled, the characters move with the text.
+        view.text = (0..<40).map { "Line \($0)" }.joined(separator: "\n")
+        try rig.window.scene.settle()
+        let before = try extents(rig, path, "GetCharacterExtents", [.int32(0), .uint32(1)])
+        view.setContentOffset(Point(x: 0, y: 30), animated: false)
+        try rig.window.scene.settle()
+        let after = try extents(rig, path, "GetCharacterExtents", [.int32(0), .uint32(1)])
+        #expect(after.minY == before.minY - 30, "\(before) \(after)")
+        // A range over many paragraphs is answered without laying them all out.
+        let all = try extents(rig, path, "GetRangeExtents", [.int32(0), .int32(-1), .uint32(1)])
+        #expect(all.height > 300, "\(all)")
+    }
+}
