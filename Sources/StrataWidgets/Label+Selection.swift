@@ -66,6 +66,13 @@ extension Label: TextEditingView {
             let offset = layout.accessibleOffset(at: Point(x: point.x - origin.x, y: point.y - origin.y))
             return ScalarOffsets.scalar(fromUTF16: offset, in: string)
         }
+        if isSelectable {
+            // Selectable text's selection may be set; a plain label's has none to set.
+            element.text?.setSelection = { [weak self] range in
+                guard let self, let controller = selectionController, controller.editor.text == string else { return }
+                controller.select(scalars: range)
+            }
+        }
         return element
     }
 

@@ -83,4 +83,78 @@ struct AccessibleTextTests {
         let all = try extents(rig, path, "GetRangeExtents", [.int32(0), .int32(-1), .uint32(1)])
         #expect(all.height > 300, "\(all)")
     }
+
+    @Test func theCaretAndSelectionAreSetThroughTextAndBadOnesRefused() throws {
+        let rig = try Rig()
+        let field = TextField(text: "héllo 🌍 world")
+        field.frame = Rect(x: 10, y: 20, width: 200, height: 40)
+        let label = Label(text: "Plain")
+        label.frame = Rect(x: 10, y: 70, width: 200, height: 30)
+        rig.window.host.rootLayer.addSublayer(field)
+        rig.window.host.rootLayer.addSublayer(label)
+        try rig.window.scene.settle()
+        let path = try rig.path(field)
+        func call(_ member: String, _ arguments: [DBusValue], on target: String? = nil) throws -> [DBusValue] {
+            try rig.call(target ?? path, ATSPI_DBUS_INTERFACE_TEXT, member, arguments).get().values
+        }
+        _ = try rig.property(path, ATSPI_DBUS_INTERFACE_TEXT, "CaretOffset")
+        try rig.window.scene.settle()
+        try rig.client.roundtripForTests(loop: rig.loop)
+        rig.signals.removeAll()
+
+        // The caret goes after the globe: scalar 7, UTF-16 offset 8; it is told.
+        #expect(try call("SetCaretOffset", [.int32(7)]) == [.bool(true)])
+        #expect(field.selection == TextSelection(caret: 8))
+        try rig.window.scene.settle()
+        try pump(rig.loop, until: { rig.signals.contains { $0.path == path && $0.member == "TextCaretMoved" } })
+        #expect(rig.signals.contains { $0.path == path && $0.member == "TextCaretMoved" && $0.values[1].int32 == 7 })
+        #expect(try rig.property(path, ATSPI_DBUS_INTERFACE_TEXT, "CaretOffset") == .int32(7))
+
+        // A selection, read back; removed, the caret stays at its end.
+        #expect(try call("SetSelection", [.int32(0), .int32(1), .int32(8)]) == [.bool(true)])
+        #expect(field.selection == TextSelection(anchor: 1, focus: 9))
+        #expect(try call("GetNSelections", []) == [.int32(1)])
+        #expect(try call("GetSelection", [.int32(0)]) == [.int32(1), .int32(8)])
+        #expect(try call("AddSelection", [.int32(0), .int32(2)]) == [.bool(false)], "one selection at most")
+        #expect(try call("RemoveSelection", [.int32(1)]) == [.bool(false)])
+        #expect(try call("RemoveSelection", [.int32(0)]) == [.bool(true)])
+        #expect(field.selection == TextSelection(caret: 9))
+        #expect(try call("GetNSelections", []) == [.int32(0)])
+        #expect(try call("RemoveSelection", [.int32(0)]) == [.bool(false)], "nothing left to remove")
+        #expect(try call("AddSelection", [.int32(8), .int32(13)]) == [.bool(true)])
+        #expect(field.selection == TextSelection(anchor: 9, focus: 14), "\(field.selection)")
+
+        // Hostile offsets change nothing and trap on nothing.
+        let kept = field.selection
+        for bad: Int32 in [-1, 14, .max, .min] {
+            #expect(try call("SetCaretOffset", [.int32(bad)]) == [.bool(false)])
+        }
+        for (start, end): (Int32, Int32) in [(5, 2), (-3, 2), (0, 14), (0, .max), (.min, .max), (3, 3)] {
+            #expect(try call("SetSelection", [.int32(0), .int32(start), .int32(end)]) == [.bool(false)], "\(start)…\(end)")
+            #expect(try call("AddSelection", [.int32(start), .int32(end)]) == [.bool(false)], "\(start)…\(end)")
+        }
+        #expect(try call("SetSelection", [.int32(1), .int32(0), .int32(2)]) == [.bool(false)], "there is no second selection")
+        #expect(try call("SetSelection", [.int32(-1), .int32(0), .int32(2)]) == [.bool(false)])
+        #expect(field.selection == kept)
+
+        // A label that is not selectable has no caret to set.
+        let labelPath = try rig.path(label)
+        #expect(try call("SetCaretOffset", [.int32(1)], on: labelPath) == [.bool(false)])
+        #expect(try call("SetSelection", [.int32(0), .int32(0), .int32(2)], on: labelPath) == [.bool(false)])
+        label.isSelectable = true
+        #expect(try call("SetSelection", [.int32(0), .int32(1), .int32(3)], on: labelPath) == [.bool(true)])
+        #expect(label.selectedText == "la")
+
+        // A text view's selection, across paragraphs.
+        let view = TextView(text: "🌍 one\ntwo")
+        view.frame = Rect(x: 10, y: 110, width: 200, height: 80)
+        rig.window.host.rootLayer.addSublayer(view)
+        try rig.window.scene.settle()
+        let viewPath = try rig.path(view)
+        #expect(try call("SetSelection", [.int32(0), .int32(2), .int32(8)], on: viewPath) == [.bool(true)])
+        #expect(view.selection == TextSelection(anchor: 3, focus: 9))
+        #expect(try call("SetCaretOffset", [.int32(9)], on: viewPath) == [.bool(true)])
+        #expect(view.selection == TextSelection(caret: 10))
+        #expect(try call("SetCaretOffset", [.int32(10)], on: viewPath) == [.bool(false)])
+    }
 }

@@ -192,6 +192,11 @@ public struct AccessibilityText: Sendable {
     /// The scalar offset of the character nearest a point in the element's layer's points,
     /// or nil when the widget cannot say: what is under the pointer, for a screen reader.
     public var offsetAtPoint: (@MainActor @Sendable (Point) -> Int?)?
+    /// Moves the caret to scalar offset `range.lowerBound` when `range` is empty, else selects
+    /// `range` with the caret at its end, as the user would; the range is already checked against
+    /// the text. Nil when the text has no caret or selection an assistive technology may set
+    /// (a label that is not selectable).
+    public var setSelection: (@MainActor @Sendable (Range<Int>) -> Void)?
 
     /// Text with an optional caret and selection.
     public init(_ string: String, caret: Int? = nil, selection: Range<Int>? = nil,

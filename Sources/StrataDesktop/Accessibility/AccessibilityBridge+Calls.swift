@@ -598,6 +598,30 @@ extension AccessibilityBridge {
         case "GetAttributeValue":
             _ = try arguments.int32(0)
             return [.string(""), .int32(0), .int32(Int32(clamping: scalars.count)), .bool(false)]
+        case "SetCaretOffset":
+            let offset = Int(try arguments.int32(0))
+            guard let setSelection = text.setSelection, offset >= 0, offset <= scalars.count else { return [.bool(false)] }
+            setSelection(offset..<offset)
+            return [.bool(true)]
+        case "SetSelection", "AddSelection":
+            // One selection at most, as in GTK: the first is set, and none is added beside it.
+            let first = member == "SetSelection" ? 1 : 0
+            if first == 1 {
+                guard try arguments.int32(0) == 0 else { return [.bool(false)] }
+            }
+            let start = Int(try arguments.int32(first)), end = Int(try arguments.int32(first + 1))
+            guard let setSelection = text.setSelection, start >= 0, start < end, end <= scalars.count else { return [.bool(false)] }
+            if member == "AddSelection", text.selection?.isEmpty == false { return [.bool(false)] }
+            setSelection(start..<end)
+            return [.bool(true)]
+        case "RemoveSelection":
+            guard try arguments.int32(0) == 0, let setSelection = text.setSelection, let selection = text.selection, !selection.isEmpty else {
+                return [.bool(false)]
+            }
+            // The caret stays where it was, at the selection's moving end.
+            let caret = min(max(text.caret ?? selection.upperBound, 0), scalars.count)
+            setSelection(caret..<caret)
+            return [.bool(true)]
         case "GetNSelections":
             return [.int32(text.selection.map { $0.isEmpty ? 0 : 1 } ?? 0)]
         case "GetSelection":

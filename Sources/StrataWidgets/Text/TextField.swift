@@ -544,6 +544,9 @@ extension TextField {
         let shown = element.text?.string ?? ""
         element.text?.frames = { [weak self] range in self?.accessibleFrames(ofScalars: range, shown: shown) ?? [] }
         element.text?.offsetAtPoint = { [weak self] point in self?.accessibleOffset(at: point, shown: shown) }
+        if isEnabled {
+            element.text?.setSelection = { [weak self] range in self?.selectAccessibleText(range, shown: shown) }
+        }
         return element
     }
 
@@ -563,6 +566,15 @@ extension TextField {
         // One line: any height within the field is on it.
         let offset = layout.accessibleOffset(at: Point(x: local.x, y: min(max(local.y, 0), layout.size.height.nextDown)))
         return isSecureTextEntry ? offset : ScalarOffsets.scalar(fromUTF16: offset, in: shown)
+    }
+
+    /// Selects scalars `range` of `shown` (bullets in a secure field), or puts the caret at its
+    /// start, while the field still shows that text.
+    private func selectAccessibleText(_ range: Range<Int>, shown: String) {
+        guard isEnabled, shownLayout?.string == shown else { return }
+        guard isSecureTextEntry else { return controller.select(scalars: range) }
+        let lower = documentOffset(range.lowerBound), upper = max(lower, documentOffset(range.upperBound))
+        controller.perform { editor in editor.select(lower..<upper) }
     }
 
     /// Replaces characters `range` (scalars; bullets in a secure field) with `text`, as one

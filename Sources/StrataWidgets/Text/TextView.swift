@@ -139,6 +139,10 @@ open class TextView: ScrollView, TextEditingView {
         let shown = element.text?.string ?? ""
         element.text?.frames = { [weak self] range in self?.accessibleFrames(ofScalars: range, shown: shown) ?? [] }
         element.text?.offsetAtPoint = { [weak self] point in self?.accessibleOffset(at: point, shown: shown) }
+        element.text?.setSelection = { [weak self] range in
+            guard let self, controller.editor.text == shown else { return }
+            controller.select(scalars: range)
+        }
         return element
     }
 
