@@ -73,6 +73,11 @@ extension Label: TextEditingView {
                 controller.select(scalars: range)
             }
         }
+        element.text?.describeAttributes { [weak self] in
+            // A given layout's styles are its maker's; the label knows those it lays out itself.
+            guard let self, textLayout == nil, text == string else { return nil }
+            return (displayedText, TextStyle(font: font, color: textColor))
+        }
         return element
     }
 

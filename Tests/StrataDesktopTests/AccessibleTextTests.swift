@@ -157,4 +157,63 @@ struct AccessibleTextTests {
         #expect(view.selection == TextSelection(caret: 10))
         #expect(try call("SetCaretOffset", [.int32(10)], on: viewPath) == [.bool(false)])
     }
+
+    @Test func attributesAreTheStylesRunsWithTheirBounds() throws {
+        let rig = try Rig()
+        let label = Label()
+        label.font = Font(family: "DejaVu Sans", size: 14)
+        label.textColor = .black
+        var styled = AttributedText("🌍 plain ", style: TextStyle(font: Font(family: "DejaVu Sans", size: 14)))
+        styled.append("bold", style: TextStyle(font: Font(family: "DejaVu Sans", size: 14, weight: .bold)))
+        styled.append(" red", style: TextStyle(font: Font(family: "DejaVu Serif", size: 10.5, isItalic: true),
+                                               color: Color(red: 1, green: 0, blue: 0), underline: .single))
+        label.attributedText = styled
+        label.frame = Rect(x: 10, y: 20, width: 250, height: 30)
+        rig.window.host.rootLayer.addSublayer(label)
+        try rig.window.scene.settle()
+        let path = try rig.path(label)
+        func call(_ member: String, _ arguments: [DBusValue]) throws -> [DBusValue] {
+            try rig.call(path, ATSPI_DBUS_INTERFACE_TEXT, member, arguments).get().values
+        }
+        func attributes(_ value: DBusValue?) -> [String: String] {
+            var result: [String: String] = [:]
+            for entry in value?.entries ?? [] { result[entry.key.string ?? ""] = entry.value.string ?? "" }
+            return result
+        }
+        let defaults = attributes(try call("GetDefaultAttributes", []).first)
+        #expect(defaults["weight"] == "400" && defaults["style"] == "normal" && defaults["underline"] == "none", "\(defaults)")
+        #expect(attributes(try call("GetDefaultAttributeSet", []).first) == defaults)
+
+        // The plain run, scalars 0…8 (the globe is one): nothing beyond the defaults.
+        let plain = try call("GetAttributes", [.int32(3)])
+        #expect(attributes(plain.first).isEmpty && Array(plain.dropFirst()) == [.int32(0), .int32(8)], "\(plain)")
+        let bold = try call("GetAttributeRun", [.int32(8), .bool(false)])
+        #expect(attributes(bold.first) == ["weight": "700"] && Array(bold.dropFirst()) == [.int32(8), .int32(12)], "\(bold)")
+        let red = try call("GetAttributeRun", [.int32(14), .bool(true)])
+        let redAttributes = attributes(red.first)
+        #expect(redAttributes["family-name"] == "DejaVu Serif" && redAttributes["size"] == "10.5" && redAttributes["style"] == "italic"
+                && redAttributes["weight"] == "400" && redAttributes["fg-color"] == "65535,0,0" && redAttributes["underline"] == "single",
+                "\(redAttributes)")
+        #expect(Array(red.dropFirst()) == [.int32(12), .int32(16)])
+        #expect(try call("GetAttributeValue", [.int32(13), .string("underline")]) == [.string("single"), .int32(12), .int32(16), .bool(true)])
+        #expect(try call("GetAttributeValue", [.int32(0), .string("size")]) == [.string("14"), .int32(0), .int32(8), .bool(true)])
+        #expect(try call("GetAttributeValue", [.int32(0), .string("no-such")]) == [.string(""), .int32(0), .int32(8), .bool(false)])
+        // The end is the last run's; offsets outside the text have none.
+        #expect(Array(try call("GetAttributes", [.int32(16)]).dropFirst()) == [.int32(12), .int32(16)])
+        for bad: Int32 in [-1, 17, .max, .min] {
+            #expect(Array(try call("GetAttributes", [.int32(bad)]).dropFirst()) == [.int32(-1), .int32(-1)])
+            #expect(try call("GetAttributeValue", [.int32(bad), .string("size")]).last == .bool(false))
+        }
+
+        // A field's text is one run in its font and colour, which are its defaults.
+        let field = TextField(text: "🌍 typed")
+        field.font = Font(family: "DejaVu Sans Mono", size: 12)
+        field.frame = Rect(x: 10, y: 60, width: 200, height: 40)
+        rig.window.host.rootLayer.addSublayer(field)
+        try rig.window.scene.settle()
+        let fieldPath = try rig.path(field)
+        let run = try rig.call(fieldPath, ATSPI_DBUS_INTERFACE_TEXT, "GetAttributeRun", [.int32(2), .bool(true)]).get().values
+        #expect(attributes(run.first)["family-name"] == "DejaVu Sans Mono" && attributes(run.first)["size"] == "12", "\(run)")
+        #expect(Array(run.dropFirst()) == [.int32(0), .int32(7)])
+    }
 }

@@ -547,7 +547,26 @@ extension TextField {
         if isEnabled {
             element.text?.setSelection = { [weak self] range in self?.selectAccessibleText(range, shown: shown) }
         }
+        element.text?.describeAttributes { [weak self] in
+            guard let self, let layout = shownLayout, layout.string == shown else { return nil }
+            return (shownText, TextStyle(font: font, color: textColor))
+        }
         return element
+    }
+
+    /// The text as the field draws it: bullets in a secure field, the preedit underlined.
+    private var shownText: AttributedText {
+        let style = TextStyle(font: font, color: textColor)
+        let editor = controller.editor
+        if isSecureTextEntry { return AttributedText(String(repeating: "•", count: max(bulletOffsets.count - 1, 0)), style: style) }
+        var shown = AttributedText(editor.text, style: style)
+        if let marked = editor.markedRange {
+            let string = shown.string
+            let lower = string.utf16.index(string.startIndex, offsetBy: marked.lowerBound)
+            let upper = string.utf16.index(string.startIndex, offsetBy: marked.upperBound)
+            shown.updateStyle(in: lower..<upper) { $0.underline = TextDecoration(.single) }
+        }
+        return shown
     }
 
     /// Where scalars `range` of `shown` are drawn, in the field's points, while it shows that

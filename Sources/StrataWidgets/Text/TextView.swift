@@ -143,6 +143,11 @@ open class TextView: ScrollView, TextEditingView {
             guard let self, controller.editor.text == shown else { return }
             controller.select(scalars: range)
         }
+        element.text?.describeAttributes { [weak self] in
+            guard let self, controller.editor.text == shown else { return nil }
+            let style = style()
+            return (AttributedText(shown, style: style), style)
+        }
         return element
     }
 
