@@ -61,7 +61,22 @@ extension Label: TextEditingView {
         element.text?.frames = { [weak self] range in self?.frames(ofScalars: range, in: string) ?? [] }
         element.text?.offsetAtPoint = { [weak self] point in
             guard let self, self.shownLayout.string == string else { return nil }
-            return ScalarOffsets.scalar(fromUTF16: self.textPosition(at: point).offset, in: string)
+            let layout = shownLayout
+            let origin = Self.origin(of: layout, size: bounds.size, insets: insets, vertical: verticalAlignment)
+            let offset = layout.accessibleOffset(at: Point(x: point.x - origin.x, y: point.y - origin.y))
+            return ScalarOffsets.scalar(fromUTF16: offset, in: string)
+        }
+        if isSelectable {
+            // Selectable text's selection may be set; a plain label's has none to set.
+            element.text?.setSelection = { [weak self] range in
+                guard let self, let controller = selectionController, controller.editor.text == string else { return }
+                controller.select(scalars: range)
+            }
+        }
+        element.text?.describeAttributes { [weak self] in
+            // A given layout's styles are its maker's; the label knows those it lays out itself.
+            guard let self, textLayout == nil, text == string else { return nil }
+            return (displayedText, TextStyle(font: font, color: textColor))
         }
         return element
     }

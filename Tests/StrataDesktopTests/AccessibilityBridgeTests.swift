@@ -11,7 +11,7 @@ import Testing
 /// at-spi2-core's registry as far as an application sees it: it owns the registry's name and
 /// answers `Socket.Embed` with the desktop's reference.
 @MainActor
-private final class FakeRegistry {
+final class FakeRegistry {
     let connection: DBusConnection
     var embedded: [DBusValue] = []
     private var owns = false
@@ -32,7 +32,7 @@ private final class FakeRegistry {
 }
 
 @MainActor
-private final class FakeWindow: AccessibleWindow {
+final class FakeWindow: AccessibleWindow {
     let scene = HeadlessScene(width: 300, height: 200)
     var host: LayerHost { scene.host }
     var accessibilityTitle = "Notes"
@@ -70,7 +70,7 @@ private final class CostlyRow: Layer {
 }
 
 @MainActor
-private final class Rig {
+final class Rig {
     let bus: PrivateBus
     let registry: FakeRegistry
     let window = FakeWindow()
@@ -132,7 +132,7 @@ private final class Rig {
 }
 
 /// The last path component of a `(so)` reference.
-private func referencePath(_ reference: DBusValue) -> String {
+func referencePath(_ reference: DBusValue) -> String {
     (reference.fields?[1].objectPath ?? "").split(separator: "/").last.map(String.init) ?? ""
 }
 

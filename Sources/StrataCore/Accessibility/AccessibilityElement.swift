@@ -192,6 +192,19 @@ public struct AccessibilityText: Sendable {
     /// The scalar offset of the character nearest a point in the element's layer's points,
     /// or nil when the widget cannot say: what is under the pointer, for a screen reader.
     public var offsetAtPoint: (@MainActor @Sendable (Point) -> Int?)?
+    /// Moves the caret to scalar offset `range.lowerBound` when `range` is empty, else selects
+    /// `range` with the caret at its end, as the user would; the range is already checked against
+    /// the text. Nil when the text has no caret or selection an assistive technology may set
+    /// (a label that is not selectable).
+    public var setSelection: (@MainActor @Sendable (Range<Int>) -> Void)?
+    /// The run of characters around a scalar offset (already checked, `0...count`) drawn with
+    /// one set of attributes, and those attributes as AT-SPI names them (`family-name`, `size`,
+    /// `weight`, `style`, `fg-color`, `underline`…); nil when the widget cannot say. Read only
+    /// when an assistive technology asks, so nothing is computed per frame.
+    public var attributeRun: (@MainActor @Sendable (Int) -> AccessibilityTextRun)?
+    /// The attributes of the text's own style, before any run changes them (AT-SPI's default
+    /// attributes); nil when the widget cannot say. Read only when asked.
+    public var defaultAttributes: (@MainActor @Sendable () -> [String: String])?
 
     /// Text with an optional caret and selection.
     public init(_ string: String, caret: Int? = nil, selection: Range<Int>? = nil,
@@ -200,6 +213,20 @@ public struct AccessibilityText: Sendable {
         self.caret = caret
         self.selection = selection
         self.replace = replace
+    }
+}
+
+/// Characters of an element's text drawn alike, and how: a run of text attributes.
+public struct AccessibilityTextRun: Sendable, Equatable {
+    /// The characters, in Unicode scalars of the text.
+    public var range: Range<Int>
+    /// The attributes, by AT-SPI's names (`weight`: `700`; `fg-color`: `65535,0,0`).
+    public var attributes: [String: String]
+
+    /// A run over `range` with `attributes`.
+    public init(range: Range<Int>, attributes: [String: String]) {
+        self.range = range
+        self.attributes = attributes
     }
 }
 

@@ -590,14 +590,49 @@ extension AccessibilityBridge {
             guard let offset = offsetAtPoint(local), offset >= 0, offset <= scalars.count else { return [.int32(-1)] }
             return [.int32(Int32(clamping: offset))]
         case "GetAttributes", "GetAttributeRun":
-            // No attributes (font, weight, colour) are told yet: one run over the whole text.
-            _ = try arguments.int32(0)
-            return [.dictionary(key: .string, value: .string, []), .int32(0), .int32(Int32(clamping: scalars.count))]
+            let offset = Int(try arguments.int32(0))
+            var withDefaults = false
+            if member == "GetAttributeRun" { withDefaults = try arguments.bool(1) }
+            guard let run = attributeRun(text, at: offset, count: scalars.count) else {
+                return [Self.attributeSet([:]), .int32(-1), .int32(-1)]
+            }
+            // A run's own attributes are those its style changes, as ATK and GTK tell them; a
+            // reader adds the defaults, or asks for them with the run.
+            let defaults = text.defaultAttributes?() ?? [:]
+            let attributes = withDefaults ? defaults.merging(run.attributes) { $1 } : run.attributes.filter { defaults[$0.key] != $0.value }
+            return [Self.attributeSet(attributes), .int32(Int32(clamping: run.range.lowerBound)), .int32(Int32(clamping: run.range.upperBound))]
         case "GetDefaultAttributes", "GetDefaultAttributeSet":
-            return [.dictionary(key: .string, value: .string, [])]
+            return [Self.attributeSet(text.defaultAttributes?() ?? [:])]
         case "GetAttributeValue":
-            _ = try arguments.int32(0)
-            return [.string(""), .int32(0), .int32(Int32(clamping: scalars.count)), .bool(false)]
+            let offset = Int(try arguments.int32(0)), name = try arguments.string(1)
+            guard let run = attributeRun(text, at: offset, count: scalars.count) else { return [.string(""), .int32(-1), .int32(-1), .bool(false)] }
+            let value = run.attributes[name] ?? text.defaultAttributes?()[name]
+            return [.string(value ?? ""), .int32(Int32(clamping: run.range.lowerBound)), .int32(Int32(clamping: run.range.upperBound)),
+                    .bool(value != nil)]
+        case "SetCaretOffset":
+            let offset = Int(try arguments.int32(0))
+            guard let setSelection = text.setSelection, offset >= 0, offset <= scalars.count else { return [.bool(false)] }
+            setSelection(offset..<offset)
+            return [.bool(true)]
+        case "SetSelection", "AddSelection":
+            // One selection at most, as in GTK: the first is set, and none is added beside it.
+            let first = member == "SetSelection" ? 1 : 0
+            if first == 1 {
+                guard try arguments.int32(0) == 0 else { return [.bool(false)] }
+            }
+            let start = Int(try arguments.int32(first)), end = Int(try arguments.int32(first + 1))
+            guard let setSelection = text.setSelection, start >= 0, start < end, end <= scalars.count else { return [.bool(false)] }
+            if member == "AddSelection", text.selection?.isEmpty == false { return [.bool(false)] }
+            setSelection(start..<end)
+            return [.bool(true)]
+        case "RemoveSelection":
+            guard try arguments.int32(0) == 0, let setSelection = text.setSelection, let selection = text.selection, !selection.isEmpty else {
+                return [.bool(false)]
+            }
+            // The caret stays where it was, at the selection's moving end.
+            let caret = min(max(text.caret ?? selection.upperBound, 0), scalars.count)
+            setSelection(caret..<caret)
+            return [.bool(true)]
         case "GetNSelections":
             return [.int32(text.selection.map { $0.isEmpty ? 0 : 1 } ?? 0)]
         case "GetSelection":
@@ -608,6 +643,23 @@ extension AccessibilityBridge {
         default:
             throw Refusal.unknownMethod(ATSPI_DBUS_INTERFACE_TEXT, member)
         }
+    }
+
+    /// The attribute run around `offset` of a text of `count` scalars; nil for an offset
+    /// outside `0...count`, or a run the widget gives outside the text. A text that cannot say
+    /// is one run without attributes.
+    private func attributeRun(_ text: AccessibilityText, at offset: Int, count: Int) -> AccessibilityTextRun? {
+        guard offset >= 0, offset <= count else { return nil }
+        guard let attributeRun = text.attributeRun else { return AccessibilityTextRun(range: 0..<count, attributes: [:]) }
+        let run = attributeRun(offset)
+        // An app's run may be wrong: it is kept within the text, around the offset.
+        let lower = min(max(run.range.lowerBound, 0), offset), upper = max(min(run.range.upperBound, count), offset)
+        return AccessibilityTextRun(range: lower..<upper, attributes: run.attributes)
+    }
+
+    /// Text attributes as AT-SPI sends them, `a{ss}`, in a stable order.
+    static func attributeSet(_ attributes: [String: String]) -> DBusValue {
+        .dictionary(key: .string, value: .string, attributes.sorted { $0.key < $1.key }.map { DBusValue.Entry(.string($0.key), .string($0.value)) })
     }
 
     private func editableTextCall(_ member: String, _ arguments: Arguments, _ node: Node) throws(Refusal) -> [DBusValue] {
@@ -673,6 +725,10 @@ struct Arguments {
     }
     func uint32(_ index: Int) throws(Refusal) -> UInt32 {
         guard let value = try value(index).uint32 else { throw Refusal.invalidArgs("argument \(index) of \(member) is a uint32") }
+        return value
+    }
+    func bool(_ index: Int) throws(Refusal) -> Bool {
+        guard let value = try value(index).bool else { throw Refusal.invalidArgs("argument \(index) of \(member) is a boolean") }
         return value
     }
     func point() throws(Refusal) -> Point {

@@ -540,7 +540,60 @@ extension TextField {
         } else {
             element.text = editor.accessibilityText(replace: replace)
         }
+        // What is shown now: the closures answer only while the field still shows it.
+        let shown = element.text?.string ?? ""
+        element.text?.frames = { [weak self] range in self?.accessibleFrames(ofScalars: range, shown: shown) ?? [] }
+        element.text?.offsetAtPoint = { [weak self] point in self?.accessibleOffset(at: point, shown: shown) }
+        if isEnabled {
+            element.text?.setSelection = { [weak self] range in self?.selectAccessibleText(range, shown: shown) }
+        }
+        element.text?.describeAttributes { [weak self] in
+            guard let self, let layout = shownLayout, layout.string == shown else { return nil }
+            return (shownText, TextStyle(font: font, color: textColor))
+        }
         return element
+    }
+
+    /// The text as the field draws it: bullets in a secure field, the preedit underlined.
+    private var shownText: AttributedText {
+        let style = TextStyle(font: font, color: textColor)
+        let editor = controller.editor
+        if isSecureTextEntry { return AttributedText(String(repeating: "•", count: max(bulletOffsets.count - 1, 0)), style: style) }
+        var shown = AttributedText(editor.text, style: style)
+        if let marked = editor.markedRange {
+            let string = shown.string
+            let lower = string.utf16.index(string.startIndex, offsetBy: marked.lowerBound)
+            let upper = string.utf16.index(string.startIndex, offsetBy: marked.upperBound)
+            shown.updateStyle(in: lower..<upper) { $0.underline = TextDecoration(.single) }
+        }
+        return shown
+    }
+
+    /// Where scalars `range` of `shown` are drawn, in the field's points, while it shows that
+    /// text; scrolled out of the field, they are still where they would be.
+    private func accessibleFrames(ofScalars range: Range<Int>, shown: String) -> [Rect] {
+        guard let layout = shownLayout, layout.string == shown else { return [] }
+        // A secure field's bullets are one UTF-16 unit each, as they are one scalar.
+        let units = isSecureTextEntry ? range : ScalarOffsets.utf16(fromScalar: range, in: shown)
+        return layout.selectionRects(offsets: units).map { textLayer.convert($0, to: self) }
+    }
+
+    /// The scalar offset of `shown`'s character under `point` (the field's points).
+    private func accessibleOffset(at point: Point, shown: String) -> Int? {
+        guard let layout = shownLayout, layout.string == shown else { return nil }
+        let local = textLayer.convert(point, from: self)
+        // One line: any height within the field is on it.
+        let offset = layout.accessibleOffset(at: Point(x: local.x, y: min(max(local.y, 0), layout.size.height.nextDown)))
+        return isSecureTextEntry ? offset : ScalarOffsets.scalar(fromUTF16: offset, in: shown)
+    }
+
+    /// Selects scalars `range` of `shown` (bullets in a secure field), or puts the caret at its
+    /// start, while the field still shows that text.
+    private func selectAccessibleText(_ range: Range<Int>, shown: String) {
+        guard isEnabled, shownLayout?.string == shown else { return }
+        guard isSecureTextEntry else { return controller.select(scalars: range) }
+        let lower = documentOffset(range.lowerBound), upper = max(lower, documentOffset(range.upperBound))
+        controller.perform { editor in editor.select(lower..<upper) }
     }
 
     /// Replaces characters `range` (scalars; bullets in a secure field) with `text`, as one

@@ -135,6 +135,19 @@ open class TextView: ScrollView, TextEditingView {
         var replace: (@MainActor @Sendable (Range<Int>, String) -> Void)?
         if isEditable { replace = { [weak self] range, text in self?.controller.replace(scalars: range, with: text) } }
         element.text = controller.editor.accessibilityText(replace: replace)
+        // The text now: the closures answer only while the view still holds it.
+        let shown = element.text?.string ?? ""
+        element.text?.frames = { [weak self] range in self?.accessibleFrames(ofScalars: range, shown: shown) ?? [] }
+        element.text?.offsetAtPoint = { [weak self] point in self?.accessibleOffset(at: point, shown: shown) }
+        element.text?.setSelection = { [weak self] range in
+            guard let self, controller.editor.text == shown else { return }
+            controller.select(scalars: range)
+        }
+        element.text?.describeAttributes { [weak self] in
+            guard let self, controller.editor.text == shown else { return nil }
+            let style = style()
+            return (AttributedText(shown, style: style), style)
+        }
         return element
     }
 
@@ -774,4 +787,49 @@ public struct TextViewStatistics: Sendable, Equatable {
     public var layoutsOnWorkers = 0
     /// Paragraph layouts made on the main thread: the edited paragraph's.
     public var layoutsOnMainThread = 0
+}
+
+// MARK: Accessibility
+
+extension TextView {
+    /// At most this many paragraphs are laid out on the main thread to say where a range of
+    /// text is; the others of a longer range count as their whole estimated boxes.
+    static let accessibleLayoutLimit = 16
+
+    /// Where scalars `range` of `shown` are, in the view's points (scrolled away, they are
+    /// still where they would be), while the view holds that text.
+    fileprivate func accessibleFrames(ofScalars range: Range<Int>, shown: String) -> [Rect] {
+        guard layoutWidth > 0, controller.editor.text == shown else { return [] }
+        let storage = controller.editor.storage
+        let units = ScalarOffsets.utf16(fromScalar: range, in: shown)
+        guard !units.isEmpty else { return [] }
+        let first = storage.paragraphIndex(containing: units.lowerBound)
+        let last = storage.paragraphIndex(containing: units.upperBound - 1)
+        var rects: [Rect] = []
+        for index in first...last {
+            let paragraph = storage.paragraphRange(index)
+            let top = textInset + heights.offset(of: index)
+            let known = last - first < Self.accessibleLayoutLimit ? layoutNow(index) : cachedLayout(paragraphText(index))
+            guard let layout = known else {
+                rects.append(Rect(x: textInset, y: top, width: layoutWidth, height: heights.heights[index]))
+                continue
+            }
+            let low = max(units.lowerBound, paragraph.lowerBound) - paragraph.lowerBound
+            let high = min(units.upperBound, paragraph.upperBound) - paragraph.lowerBound
+            rects += layout.selectionRects(offsets: low..<max(low, high)).map { $0.offsetBy(dx: textInset, dy: top) }
+        }
+        return rects.map { contentLayer.convert($0, to: self) }
+    }
+
+    /// The scalar offset of `shown`'s character under `point` (the view's points).
+    fileprivate func accessibleOffset(at point: Point, shown: String) -> Int? {
+        guard layoutWidth > 0, controller.editor.text == shown else { return nil }
+        let content = contentLayer.convert(point, from: self)
+        guard let index = heights.index(at: content.y - textInset) else { return nil }
+        let paragraph = controller.editor.storage.paragraphRange(index)
+        let layout = layoutNow(index)
+        let local = Point(x: content.x - textInset, y: content.y - textInset - heights.offset(of: index))
+        let offset = paragraph.lowerBound + min(layout.accessibleOffset(at: local), paragraph.count)
+        return ScalarOffsets.scalar(fromUTF16: offset, in: shown)
+    }
 }
