@@ -80,6 +80,34 @@ private struct KeyList {
     var ringed: [Int] { list.liveItems.filter { $0.cell.showsFocusRing }.map(\.index) }
 }
 
+/// A row holding a button and a slider, as a feed's row holds its controls.
+@MainActor
+private final class ControlCell: ListCell {
+    let button = Button(title: "Go")
+    let slider = Slider(value: 0.5)
+    init() {
+        super.init(reuseIdentifier: "controls")
+        button.frame = Rect(x: 0, y: 5, width: 90, height: 40)
+        slider.frame = Rect(x: 100, y: 5, width: 90, height: 40)
+        addSublayer(button)
+        addSublayer(slider)
+    }
+}
+
+/// Rows of `ControlCell`s, 50 points high.
+@MainActor
+private final class ControlRows: ListViewDataSource {
+    let count: Int
+    init(count: Int) { self.count = count }
+    func numberOfItems(in list: ListView) throws -> Int { count }
+    func list(_ list: ListView, prelayoutForItemAt index: Int) throws -> ListPrelayout {
+        ListPrelayout(id: index) { _, _, _ in ListItemLayout(height: 50) }
+    }
+    func list(_ list: ListView, cellForItemAt index: Int, layout: ListItemLayout) throws -> ListCell {
+        list.dequeueReusableCell(withIdentifier: "controls") ?? ControlCell()
+    }
+}
+
 @MainActor
 struct ListKeyboardTests {
     @Test func arrowsPagesAndEndsMoveTheCursorAndScrollItIntoView() throws {
@@ -383,5 +411,54 @@ struct ListKeyboardTests {
         keys.input.focus(nil, visible: false)
         #expect(list.accessibilityActiveDescendant == nil)
         #expect(selected() == [4])
+    }
+
+    @Test func anArrowAControlInACellLeavesUnusedMovesTheCursorFromItsRow() throws {
+        let scene = HeadlessScene(width: 200, height: 200)
+        let list = ListView(), source = ControlRows(count: 20), chooser = Chooser()
+        list.frame = Rect(x: 0, y: 0, width: 200, height: 200)
+        list.estimatedItemHeight = 50
+        list.dataSource = source
+        list.delegate = chooser
+        scene.root.addSublayer(list)
+        list.reloadData()
+        try scene.settle(until: { list.pendingPrelayouts == 0 })
+        let input = scene.host.input
+        func key(_ keysym: Keysym) { input.post(.key(KeyInput(keysym: keysym, state: .pressed))) }
+        func controls(_ index: Int) throws -> ControlCell { try #require(list.cell(at: index) as? ControlCell) }
+
+        // Tab reached the button in row 1: Down, which a button does not use, reaches the list.
+        #expect(try input.focus(controls(1).button, visible: true))
+        key(.down)
+        #expect(list.isFocused && list.cursorIndex == 2, "the cursor moved on from the button's row, and took the focus")
+        #expect(list.cell(at: 2)?.showsFocusRing == true)
+        key(.down)
+        #expect(list.cursorIndex == 3, "and goes on from there as the list's own")
+
+        // From a button further down, Up goes to the row above it, whatever the cursor was on.
+        #expect(try input.focus(controls(0).button, visible: true))
+        key(.up)
+        #expect(try input.focusedLayer === controls(0).button, "nothing above row 0: the button keeps the focus")
+        #expect(list.contentOffset.y == 0)
+        #expect(try input.focus(controls(3).button, visible: true))
+        key(.up)
+        #expect(list.isFocused && list.cursorIndex == 2)
+
+        // Enter and Space stay the button's.
+        let button = try controls(1).button
+        var pressed = 0
+        button.addAction(for: .primaryActionTriggered) { _ in pressed += 1 }
+        #expect(input.focus(button, visible: true))
+        key(.return)
+        #expect(pressed == 1 && chooser.chosen.isEmpty && input.focusedLayer === button)
+
+        // A slider uses the arrows itself: they go no further.
+        let slider = try controls(1).slider
+        #expect(input.focus(slider, visible: true))
+        key(.down)
+        key(.up)
+        key(.up)
+        #expect(slider.value > 0.5, "the slider stepped")
+        #expect(input.focusedLayer === slider && list.cursorIndex == 2)
     }
 }

@@ -51,18 +51,48 @@ extension ListView {
         return true
     }
 
-    /// Moves the cursor or chooses its item; false when the move goes nowhere (past an end, with
-    /// the item already in view), so the key scrolls or passes on as before.
-    func performCursorMove(_ move: ListCursorMove) -> Bool {
+    /// The cursor's item when the focus is on the list; when it is on a layer inside one of the
+    /// list's cells (a button in a row), that cell's item, as GTK's list moves on from the row
+    /// holding the focus; nil otherwise.
+    private func cursorMoveOrigin() -> (item: Int?, fromInside: Bool)? {
+        if isFocused { return (cursorIndex, false) }
+        var node = host?.input.focusedLayer
+        while let layer = node, layer !== self {
+            if layer.superlayer === contentLayer {
+                guard let cell = layer as? ListCell, let index = cell.index, self.cell(at: index) === cell else { return nil }
+                return (index, true)
+            }
+            node = layer.superlayer
+        }
+        return nil
+    }
+
+    /// Handles a key press the list's cursor can use: a move or a choice while the list has the
+    /// focus; a move, which brings the focus to the list, when a layer inside a cell has it and
+    /// left the key unused (the key bubbled up). False for the keys it leaves to scrolling and to
+    /// others.
+    func cursorKeyPressed(_ event: KeyEvent) -> Bool {
+        guard !isTracking, let origin = cursorMoveOrigin() else { return false }
+        guard let move = ListCursorMove(event, axis: axis) else { return false }
+        // Enter and Space on a control inside are the control's.
+        if origin.fromInside, move == .choose { return false }
+        guard performCursorMove(move, from: origin.item) else { return false }
+        if origin.fromInside { host?.input.focus(self, visible: true) }
+        return true
+    }
+
+    /// Moves the cursor, from item `current`, or chooses its item; false when the move goes
+    /// nowhere (past an end, with the item already in view), so the key scrolls or passes on as
+    /// before.
+    func performCursorMove(_ move: ListCursorMove, from current: Int?) -> Bool {
         guard hasChoosableItems else { return false }
         // Before any key has placed it (items arrived after the focus): it starts in view.
-        let current = cursorIndex
         let start = positions.index(at: max(offsetAlong, 0)) ?? 0
         let target: Int?
         var animated = true
         switch move {
         case .choose:
-            guard let current else { return false }
+            guard let current = cursorIndex else { return false }
             chooseItem(at: current)
             return true
         case .first:

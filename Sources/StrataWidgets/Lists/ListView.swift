@@ -818,11 +818,14 @@ open class ListView: ScrollView {
     // MARK: The keyboard cursor (ListView+Keyboard.swift)
 
     /// With the focus on the list itself, the cursor's keys move it or choose its item
-    /// (`ListCursorMove`). Otherwise, and for keys the cursor cannot use, End aims at the last
-    /// item, so the estimated heights that measuring replaces on the way cannot stop it short;
-    /// the other keys scroll as a scroll view's do.
+    /// (`ListCursorMove`). With the focus on a control inside a cell, a cursor key the control
+    /// left unused (an arrow a button ignores; not one a slider or text field takes) moves the
+    /// cursor on from that cell's item and brings the focus to the list, as in GTK's list view.
+    /// Otherwise, and for keys the cursor cannot use, End aims at the last item, so the estimated
+    /// heights that measuring replaces on the way cannot stop it short; the other keys scroll as
+    /// a scroll view's do.
     open override func keyPressed(_ event: KeyEvent) -> Bool {
-        if isFocused, !isTracking, let move = ListCursorMove(event, axis: axis), performCursorMove(move) { return true }
+        if cursorKeyPressed(event) { return true }
         guard isScrollEnabled, !isTracking, itemCount > 0, keyScroll(for: event) == .toEnd(vertical: true) else {
             return super.keyPressed(event)
         }
