@@ -461,4 +461,52 @@ struct ListKeyboardTests {
         #expect(slider.value > 0.5, "the slider stepped")
         #expect(input.focusedLayer === slider && list.cursorIndex == 2)
     }
+
+    @Test func theCursorPassesOverSectionHeaders() throws {
+        let keys = try KeyList()
+        let list = keys.list
+        keys.source.headers = [0, 5, 6, 10, 99]
+        list.reloadData()
+        try keys.settle()
+        keys.tab()
+        #expect(list.cursorIndex == 1, "the first item in view is a header: the cursor starts below it")
+        keys.key(.up)
+        #expect(list.cursorIndex == 1, "nothing to choose above")
+        for _ in 0..<3 { keys.key(.down) }
+        #expect(list.cursorIndex == 4)
+        keys.key(.down)
+        #expect(list.cursorIndex == 7, "over two headers in a row")
+        keys.key(.up)
+        #expect(list.cursorIndex == 4)
+        keys.key(.end)
+        #expect(list.cursorIndex == 98, "the last item is a header")
+        keys.key(.home)
+        #expect(list.cursorIndex == 1)
+        #expect(!list.moveCursor(to: 5, animated: false) && list.cursorIndex == 1, "a header takes no cursor")
+        keys.clock.finish(list)
+        // A page is the view less a tenth, from the item's middle: 75 + 180 lands on header 5,
+        // and goes on over header 6; from item 9, 475 - 180 lands on header 5, and goes back on.
+        keys.key(.pageDown)
+        keys.clock.finish(list)
+        #expect(list.cursorIndex == 7)
+        #expect(list.moveCursor(to: 9, animated: false))
+        keys.key(.pageUp)
+        keys.clock.finish(list)
+        #expect(list.cursorIndex == 4)
+
+        // Section headers are no choices to assistive technologies either.
+        try keys.settle()
+        let header = try #require(list.cell(at: 5) ?? list.cell(at: 10))
+        #expect(header.accessibilityElement?.states.contains(.selectable) == false)
+
+        // An item that becomes a header moves the cursor off it, to the next item.
+        #expect(list.moveCursor(to: 12, animated: false))
+        keys.source.headers = [0, 12, 13]
+        list.reloadData()
+        #expect(list.cursorIndex == 14)
+        // All headers: no cursor, and the list is no Tab stop for it.
+        keys.source.headers = Array(0..<100)
+        list.reloadData()
+        #expect(list.cursorIndex == nil && !list.hasChoosableItems)
+    }
 }

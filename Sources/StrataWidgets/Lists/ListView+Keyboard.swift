@@ -41,14 +41,41 @@ enum ListCursorMove: Equatable {
 
 extension ListView {
     /// Moves the keyboard cursor to item `index` and scrolls as little as shows all of it, as
-    /// the arrow keys do. Returns false, changing nothing, for an index out of range or while
-    /// the list has no delegate (its items cannot be chosen, so it has no cursor).
+    /// the arrow keys do. Returns false, changing nothing, for an index out of range, for a
+    /// section header (it cannot be chosen), or while the list has no delegate (its items cannot
+    /// be chosen, so it has no cursor).
     @discardableResult
     public func moveCursor(to index: Int, animated: Bool) -> Bool {
-        guard hasChoosableItems, index >= 0, index < itemCount else { return false }
+        guard hasChoosableItems, isChoosable(index) else { return false }
         cursorIndex = index
         revealItem(at: index, animated: animated)
         return true
+    }
+
+    /// Whether item `index` exists and is not a section header: the cursor may be on it.
+    func isChoosable(_ index: Int) -> Bool {
+        guard index >= 0, index < itemCount else { return false }
+        // Headers ascend: a binary search.
+        var low = 0, high = sectionHeaderItems.count
+        while low < high {
+            let middle = (low + high) / 2
+            if sectionHeaderItems[middle] < index { low = middle + 1 } else { high = middle }
+        }
+        return low == sectionHeaderItems.count || sectionHeaderItems[low] != index
+    }
+
+    /// The first choosable item from `index` on, stepping with `next` (nil when a step goes
+    /// past an end); nil when none is.
+    private func choosableItem(from index: Int?, stepping next: (Int) -> Int?) -> Int? {
+        var candidate = index
+        while let current = candidate, !isChoosable(current) { candidate = next(current) }
+        return candidate
+    }
+
+    /// Item `index` if it is choosable, else the nearest choosable item after it, else before.
+    func choosableItem(near index: Int) -> Int? {
+        choosableItem(from: index) { $0 + 1 < itemCount ? $0 + 1 : nil }
+            ?? choosableItem(from: index) { $0 > 0 ? $0 - 1 : nil }
     }
 
     /// The cursor's item when the focus is on the list; when it is on a layer inside one of the
@@ -83,11 +110,12 @@ extension ListView {
 
     /// Moves the cursor, from item `current`, or chooses its item; false when the move goes
     /// nowhere (past an end, with the item already in view), so the key scrolls or passes on as
-    /// before.
+    /// before. Section headers are passed over: the move goes on in its direction to the next
+    /// item that can be chosen.
     func performCursorMove(_ move: ListCursorMove, from current: Int?) -> Bool {
         guard hasChoosableItems else { return false }
         // Before any key has placed it (items arrived after the focus): it starts in view.
-        let start = positions.index(at: max(offsetAlong, 0)) ?? 0
+        let start = choosableItem(near: positions.index(at: max(offsetAlong, 0)) ?? 0)
         let target: Int?
         var animated = true
         switch move {
@@ -96,14 +124,18 @@ extension ListView {
             chooseItem(at: current)
             return true
         case .first:
-            target = 0
+            target = choosableItem(near: 0)
         case .last:
-            target = itemCount - 1
+            target = choosableItem(near: itemCount - 1)
         case let .along(step):
-            target = current.map { positions.neighbour(of: $0, along: step) } ?? start
+            target = current.map { from in
+                choosableItem(from: positions.neighbour(of: from, along: step)) { positions.neighbour(of: $0, along: step) }
+            } ?? start
             animated = false
         case let .across(step):
-            target = current.map { positions.neighbour(of: $0, across: step) } ?? start
+            target = current.map { from in
+                choosableItem(from: positions.neighbour(of: from, across: step)) { positions.neighbour(of: $0, across: step) }
+            } ?? start
             animated = false
         case let .page(step):
             guard let current else {
@@ -112,9 +144,12 @@ extension ListView {
             }
             // From the item's middle, a page as the scroll view's: the view less a tenth.
             let page = max(viewportLength * 0.9, 1)
-            let landed = positions.item(inColumnOf: current, at: positions.frame(of: current).midY + Double(step) * page)
+            var landed = positions.item(inColumnOf: current, at: positions.frame(of: current).midY + Double(step) * page)
             // An item longer than a page still moves on.
-            target = landed == current ? positions.neighbour(of: current, along: step) : landed
+            if landed == current { landed = positions.neighbour(of: current, along: step) }
+            // Off a header: on in the page's direction, or back when the list ends first.
+            target = choosableItem(from: landed) { positions.neighbour(of: $0, along: step) }
+                ?? choosableItem(from: landed) { positions.neighbour(of: $0, along: -step) }
         }
         guard let target, target != current || !isItemRevealed(target) else { return false }
         cursorIndex = target
