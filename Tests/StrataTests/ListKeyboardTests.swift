@@ -108,6 +108,30 @@ private final class ControlRows: ListViewDataSource {
     }
 }
 
+/// A row named to assistive technologies by `name`.
+@MainActor
+private final class NamedCell: ListCell {
+    var name = ""
+    init() { super.init(reuseIdentifier: "named") }
+    override var accessibilityItemLabel: String { name }
+}
+
+/// Rows named by `names`, 16 points high, so a dozen fit in view.
+@MainActor
+private final class NamedRows: ListViewDataSource {
+    let names: [String]
+    init(_ names: [String]) { self.names = names }
+    func numberOfItems(in list: ListView) throws -> Int { names.count }
+    func list(_ list: ListView, prelayoutForItemAt index: Int) throws -> ListPrelayout {
+        ListPrelayout(id: index) { _, _, _ in ListItemLayout(height: 16) }
+    }
+    func list(_ list: ListView, cellForItemAt index: Int, layout: ListItemLayout) throws -> ListCell {
+        let cell = list.dequeueReusableCell(withIdentifier: "named") as? NamedCell ?? NamedCell()
+        cell.name = names[index]
+        return cell
+    }
+}
+
 @MainActor
 struct ListKeyboardTests {
     @Test func arrowsPagesAndEndsMoveTheCursorAndScrollItIntoView() throws {
@@ -508,5 +532,71 @@ struct ListKeyboardTests {
         keys.source.headers = Array(0..<100)
         list.reloadData()
         #expect(list.cursorIndex == nil && !list.hasChoosableItems)
+    }
+
+    @Test func typingFindsTheNextItemByTheStartOfItsName() throws {
+        let names = ["Apple", "apricot", "Banana", "blueberry", "Cherry", "Strasbourg", "Straße", "Äpfel", "New York", "Newark",
+                     "banana split", "Cranberry"]
+        let scene = HeadlessScene(width: 200, height: 200)
+        let list = ListView(), source = NamedRows(names), chooser = Chooser()
+        list.frame = Rect(x: 0, y: 0, width: 200, height: 200)
+        list.estimatedItemHeight = 16
+        list.dataSource = source
+        list.delegate = chooser
+        scene.root.addSublayer(list)
+        list.reloadData()
+        try scene.settle(until: { list.pendingPrelayouts == 0 })
+        let input = scene.host.input
+        input.moveFocus(forward: true)
+        #expect(list.isFocused && list.cursorIndex == 0)
+        /// Types `text` at `time` milliseconds, the key event's own clock.
+        func type(_ text: String, at time: UInt32, _ modifiers: KeyModifiers = []) {
+            for character in text {
+                let scalar = character.unicodeScalars.first!.value
+                input.post(.key(KeyInput(keysym: Keysym(rawValue: scalar < 0x100 ? scalar : 0x0100_0000 + scalar), state: .pressed,
+                                         text: String(character), modifiers: modifiers)), time: time)
+            }
+        }
+
+        type("b", at: 1000)
+        #expect(list.cursorIndex == 2, "Banana: the next item after the cursor's starting with b, ignoring case")
+        type("l", at: 1500)
+        #expect(list.cursorIndex == 3, "within the timeout the prefix grows: bl, blueberry")
+        type("b", at: 2501)
+        #expect(list.cursorIndex == 10, "a second later it starts again, after the cursor: banana split")
+        type("b", at: 2600)
+        #expect(list.cursorIndex == 2, "bb names nothing: a letter typed again steps to the next item with it, round the end")
+        type("STRAS", at: 10_000)
+        #expect(list.cursorIndex == 5, "Strasbourg")
+        type("S", at: 10_100)
+        #expect(list.cursorIndex == 6, "STRASS finds Straße: full case folding, not lower-casing")
+        type("ä", at: 20_000)
+        #expect(list.cursorIndex == 7, "Äpfel")
+        type("new ", at: 30_000)
+        #expect(list.cursorIndex == 8 && chooser.chosen.isEmpty, "a space inside a prefix extends it: New York, nothing chosen")
+        type("a", at: 30_100)
+        #expect(list.cursorIndex == 8, "new a names nothing: the cursor stays")
+
+        // A letter with Ctrl is a shortcut; a space with no prefix chooses; arrows end the prefix.
+        type("c", at: 40_000, .control)
+        #expect(list.cursorIndex == 8)
+        type(" ", at: 40_100)
+        #expect(chooser.chosen == [8])
+        type("c", at: 40_200)
+        #expect(list.cursorIndex == 11, "Cranberry, the next c after New York")
+        input.post(.key(KeyInput(keysym: .up, state: .pressed)), time: 40_300)
+        #expect(list.cursorIndex == 10)
+        type("h", at: 40_400)
+        #expect(list.cursorIndex == 10, "after an arrow, h is a prefix of its own, and names nothing (ch would be Cherry)")
+
+        // The timeout is the list's, and the key events' clock wraps.
+        list.typeAheadTimeout = .milliseconds(100)
+        type("a", at: UInt32.max - 50)
+        #expect(list.cursorIndex == 0, "Apple, round the end")
+        type("p", at: 49)
+        type("r", at: 60)
+        #expect(list.cursorIndex == 1, "100 ms later across the wrap, then 11: apr, apricot")
+        type("a", at: 161)
+        #expect(list.cursorIndex == 0, "101 ms later, a starts again: Apple")
     }
 }

@@ -1,3 +1,4 @@
+internal import Foundation
 import StrataCore
 
 /// What a key does to a list's keyboard cursor, after GTK4's GtkListView and GtkGridView: the
@@ -96,10 +97,12 @@ extension ListView {
 
     /// Handles a key press the list's cursor can use: a move or a choice while the list has the
     /// focus; a move, which brings the focus to the list, when a layer inside a cell has it and
-    /// left the key unused (the key bubbled up). False for the keys it leaves to scrolling and to
-    /// others.
+    /// left the key unused (the key bubbled up); type-ahead while the list has the focus. False
+    /// for the keys it leaves to scrolling and to others.
     func cursorKeyPressed(_ event: KeyEvent) -> Bool {
         guard !isTracking, let origin = cursorMoveOrigin() else { return false }
+        if !origin.fromInside, typeAheadKeyPressed(event) { return true }
+        typeAhead = nil
         guard let move = ListCursorMove(event, axis: axis) else { return false }
         // Enter and Space on a control inside are the control's.
         if origin.fromInside, move == .choose { return false }
@@ -155,6 +158,68 @@ extension ListView {
         cursorIndex = target
         revealItem(at: target, animated: animated)
         return true
+    }
+
+    // MARK: Type-ahead
+
+    /// Finds an item by the start of its name as the user types, after GTK's tree view and the
+    /// file choosers: a printable key while the list has the focus adds its text to a prefix, and
+    /// the cursor moves to the next item, from its own, whose name starts with the prefix,
+    /// ignoring case (Unicode case folding), wrapping round. A key typed more than
+    /// `typeAheadTimeout` after the last starts a new prefix, which is looked for after the
+    /// cursor's item; one letter typed again and again steps through the items starting with it.
+    /// Space extends a prefix being typed, and chooses the cursor's item otherwise. Arrows and the
+    /// other keys end the prefix. The time is the key event's own, so tests set it.
+    ///
+    /// An item's name is what assistive technologies read for its cell (its
+    /// `accessibilityElement`'s label, by default `ListCell.accessibilityItemLabel`), so only items
+    /// with cells, those in the display range around the viewport, can be found: a cell is what
+    /// names an item, and configuring one for each of a million items to search them would cost
+    /// what the list exists to avoid. Returns whether it used the key.
+    private func typeAheadKeyPressed(_ event: KeyEvent) -> Bool {
+        guard hasChoosableItems, event.modifiers.isDisjoint(with: [.control, .alt, .logo]) else { return false }
+        let text = event.text
+        guard !text.isEmpty, text.unicodeScalars.allSatisfy({ $0.properties.generalCategory != .control }) else { return false }
+        let elapsed = typeAhead.map { event.time &- $0.time }
+        let ongoing = elapsed.map { Double($0) <= typeAheadTimeoutMilliseconds } == true
+        // A space with no prefix going chooses, as before.
+        guard ongoing || !text.allSatisfy(\.isWhitespace) else { return false }
+        let prefix = (ongoing ? typeAhead?.prefix ?? "" : "") + text
+        typeAhead = (prefix, event.time)
+        let current = cursorIndex ?? -1
+        // A longer prefix may still fit the cursor's item; a new one looks past it.
+        var found = ongoing ? typeAheadMatch(prefix, from: current) : typeAheadMatch(prefix, from: current + 1)
+        if found == nil, let first = prefix.first, prefix.allSatisfy({ $0 == first }) {
+            found = typeAheadMatch(String(first), from: current + 1)
+        }
+        guard let found else {
+            // A first letter that finds nothing is left to others; within a prefix it is spent.
+            if !ongoing { typeAhead = nil }
+            return ongoing
+        }
+        if found != cursorIndex || !isItemRevealed(found) {
+            cursorIndex = found
+            revealItem(at: found, animated: false)
+        }
+        return true
+    }
+
+    /// `typeAheadTimeout` in milliseconds, as key events count time.
+    private var typeAheadTimeoutMilliseconds: Double {
+        let (seconds, attoseconds) = typeAheadTimeout.components
+        return Double(seconds) * 1000 + Double(attoseconds) / 1e15
+    }
+
+    /// The first choosable item with a cell, from item `start` on and wrapping round, whose name
+    /// starts with `prefix` ignoring case.
+    private func typeAheadMatch(_ prefix: String, from start: Int) -> Int? {
+        let folded = prefix.folding(options: .caseInsensitive, locale: nil)
+        let candidates = liveItems.filter { isChoosable($0.index) }
+        let ordered = candidates.drop { $0.index < start } + candidates.prefix { $0.index < start }
+        return ordered.first { item in
+            guard let name = item.cell.accessibilityElement?.label, !name.isEmpty else { return false }
+            return name.folding(options: .caseInsensitive, locale: nil).hasPrefix(folded)
+        }?.index
     }
 
     /// Where a cursor on old item `index` goes through an update's `mapping` (old index to new,

@@ -49,6 +49,12 @@ open class ListView: ScrollView {
     public internal(set) var cursorIndex: Int? {
         didSet { if cursorIndex != oldValue { cursorMoved(from: oldValue) } }
     }
+    /// Type-ahead: while the list has the focus, typed letters move the cursor to the next item
+    /// whose name (what assistive technologies read for its cell) starts with them, ignoring
+    /// case; a letter typed within this long of the last extends the prefix, a later one starts
+    /// a new one. A second by default; timed by the key events' own timestamps. Only items with
+    /// cells, those around the viewport, are searched: their cells are what name them.
+    public var typeAheadTimeout = Duration.seconds(1)
     /// The height assumed for an item until its prelayout measures it.
     public var estimatedItemHeight = 100.0 {
         didSet {
@@ -126,6 +132,9 @@ open class ListView: ScrollView {
     private(set) var sectionHeaderItems: [Int] = []
     /// The headers that stick: those of a list; in a grid or a waterfall they scroll as items.
     private var headers: [Int] { arrangement == .list ? sectionHeaderItems : [] }
+    /// The letters typed to find an item by its name, and the time of the last (the key event's,
+    /// in milliseconds): see `typeAheadTimeout`.
+    var typeAhead: (prefix: String, time: UInt32)?
     /// The header pinned to the top, kept live wherever its section is.
     private var stickyIndex: Int?
     /// Cells showing items, by index.
