@@ -80,6 +80,58 @@ private struct KeyList {
     var ringed: [Int] { list.liveItems.filter { $0.cell.showsFocusRing }.map(\.index) }
 }
 
+/// A row holding a button and a slider, as a feed's row holds its controls.
+@MainActor
+private final class ControlCell: ListCell {
+    let button = Button(title: "Go")
+    let slider = Slider(value: 0.5)
+    init() {
+        super.init(reuseIdentifier: "controls")
+        button.frame = Rect(x: 0, y: 5, width: 90, height: 40)
+        slider.frame = Rect(x: 100, y: 5, width: 90, height: 40)
+        addSublayer(button)
+        addSublayer(slider)
+    }
+}
+
+/// Rows of `ControlCell`s, 50 points high.
+@MainActor
+private final class ControlRows: ListViewDataSource {
+    let count: Int
+    init(count: Int) { self.count = count }
+    func numberOfItems(in list: ListView) throws -> Int { count }
+    func list(_ list: ListView, prelayoutForItemAt index: Int) throws -> ListPrelayout {
+        ListPrelayout(id: index) { _, _, _ in ListItemLayout(height: 50) }
+    }
+    func list(_ list: ListView, cellForItemAt index: Int, layout: ListItemLayout) throws -> ListCell {
+        list.dequeueReusableCell(withIdentifier: "controls") ?? ControlCell()
+    }
+}
+
+/// A row named to assistive technologies by `name`.
+@MainActor
+private final class NamedCell: ListCell {
+    var name = ""
+    init() { super.init(reuseIdentifier: "named") }
+    override var accessibilityItemLabel: String { name }
+}
+
+/// Rows named by `names`, 16 points high, so a dozen fit in view.
+@MainActor
+private final class NamedRows: ListViewDataSource {
+    let names: [String]
+    init(_ names: [String]) { self.names = names }
+    func numberOfItems(in list: ListView) throws -> Int { names.count }
+    func list(_ list: ListView, prelayoutForItemAt index: Int) throws -> ListPrelayout {
+        ListPrelayout(id: index) { _, _, _ in ListItemLayout(height: 16) }
+    }
+    func list(_ list: ListView, cellForItemAt index: Int, layout: ListItemLayout) throws -> ListCell {
+        let cell = list.dequeueReusableCell(withIdentifier: "named") as? NamedCell ?? NamedCell()
+        cell.name = names[index]
+        return cell
+    }
+}
+
 @MainActor
 struct ListKeyboardTests {
     @Test func arrowsPagesAndEndsMoveTheCursorAndScrollItIntoView() throws {
@@ -383,5 +435,168 @@ struct ListKeyboardTests {
         keys.input.focus(nil, visible: false)
         #expect(list.accessibilityActiveDescendant == nil)
         #expect(selected() == [4])
+    }
+
+    @Test func anArrowAControlInACellLeavesUnusedMovesTheCursorFromItsRow() throws {
+        let scene = HeadlessScene(width: 200, height: 200)
+        let list = ListView(), source = ControlRows(count: 20), chooser = Chooser()
+        list.frame = Rect(x: 0, y: 0, width: 200, height: 200)
+        list.estimatedItemHeight = 50
+        list.dataSource = source
+        list.delegate = chooser
+        scene.root.addSublayer(list)
+        list.reloadData()
+        try scene.settle(until: { list.pendingPrelayouts == 0 })
+        let input = scene.host.input
+        func key(_ keysym: Keysym) { input.post(.key(KeyInput(keysym: keysym, state: .pressed))) }
+        func controls(_ index: Int) throws -> ControlCell { try #require(list.cell(at: index) as? ControlCell) }
+
+        // Tab reached the button in row 1: Down, which a button does not use, reaches the list.
+        #expect(try input.focus(controls(1).button, visible: true))
+        key(.down)
+        #expect(list.isFocused && list.cursorIndex == 2, "the cursor moved on from the button's row, and took the focus")
+        #expect(list.cell(at: 2)?.showsFocusRing == true)
+        key(.down)
+        #expect(list.cursorIndex == 3, "and goes on from there as the list's own")
+
+        // From a button further down, Up goes to the row above it, whatever the cursor was on.
+        #expect(try input.focus(controls(0).button, visible: true))
+        key(.up)
+        #expect(try input.focusedLayer === controls(0).button, "nothing above row 0: the button keeps the focus")
+        #expect(list.contentOffset.y == 0)
+        #expect(try input.focus(controls(3).button, visible: true))
+        key(.up)
+        #expect(list.isFocused && list.cursorIndex == 2)
+
+        // Enter and Space stay the button's.
+        let button = try controls(1).button
+        var pressed = 0
+        button.addAction(for: .primaryActionTriggered) { _ in pressed += 1 }
+        #expect(input.focus(button, visible: true))
+        key(.return)
+        #expect(pressed == 1 && chooser.chosen.isEmpty && input.focusedLayer === button)
+
+        // A slider uses the arrows itself: they go no further.
+        let slider = try controls(1).slider
+        #expect(input.focus(slider, visible: true))
+        key(.down)
+        key(.up)
+        key(.up)
+        #expect(slider.value > 0.5, "the slider stepped")
+        #expect(input.focusedLayer === slider && list.cursorIndex == 2)
+    }
+
+    @Test func theCursorPassesOverSectionHeaders() throws {
+        let keys = try KeyList()
+        let list = keys.list
+        keys.source.headers = [0, 5, 6, 10, 99]
+        list.reloadData()
+        try keys.settle()
+        keys.tab()
+        #expect(list.cursorIndex == 1, "the first item in view is a header: the cursor starts below it")
+        keys.key(.up)
+        #expect(list.cursorIndex == 1, "nothing to choose above")
+        for _ in 0..<3 { keys.key(.down) }
+        #expect(list.cursorIndex == 4)
+        keys.key(.down)
+        #expect(list.cursorIndex == 7, "over two headers in a row")
+        keys.key(.up)
+        #expect(list.cursorIndex == 4)
+        keys.key(.end)
+        #expect(list.cursorIndex == 98, "the last item is a header")
+        keys.key(.home)
+        #expect(list.cursorIndex == 1)
+        #expect(!list.moveCursor(to: 5, animated: false) && list.cursorIndex == 1, "a header takes no cursor")
+        keys.clock.finish(list)
+        // A page is the view less a tenth, from the item's middle: 75 + 180 lands on header 5,
+        // and goes on over header 6; from item 9, 475 - 180 lands on header 5, and goes back on.
+        keys.key(.pageDown)
+        keys.clock.finish(list)
+        #expect(list.cursorIndex == 7)
+        #expect(list.moveCursor(to: 9, animated: false))
+        keys.key(.pageUp)
+        keys.clock.finish(list)
+        #expect(list.cursorIndex == 4)
+
+        // Section headers are no choices to assistive technologies either.
+        try keys.settle()
+        let header = try #require(list.cell(at: 5) ?? list.cell(at: 10))
+        #expect(header.accessibilityElement?.states.contains(.selectable) == false)
+
+        // An item that becomes a header moves the cursor off it, to the next item.
+        #expect(list.moveCursor(to: 12, animated: false))
+        keys.source.headers = [0, 12, 13]
+        list.reloadData()
+        #expect(list.cursorIndex == 14)
+        // All headers: no cursor, and the list is no Tab stop for it.
+        keys.source.headers = Array(0..<100)
+        list.reloadData()
+        #expect(list.cursorIndex == nil && !list.hasChoosableItems)
+    }
+
+    @Test func typingFindsTheNextItemByTheStartOfItsName() throws {
+        let names = ["Apple", "apricot", "Banana", "blueberry", "Cherry", "Strasbourg", "Straße", "Äpfel", "New York", "Newark",
+                     "banana split", "Cranberry"]
+        let scene = HeadlessScene(width: 200, height: 200)
+        let list = ListView(), source = NamedRows(names), chooser = Chooser()
+        list.frame = Rect(x: 0, y: 0, width: 200, height: 200)
+        list.estimatedItemHeight = 16
+        list.dataSource = source
+        list.delegate = chooser
+        scene.root.addSublayer(list)
+        list.reloadData()
+        try scene.settle(until: { list.pendingPrelayouts == 0 })
+        let input = scene.host.input
+        input.moveFocus(forward: true)
+        #expect(list.isFocused && list.cursorIndex == 0)
+        /// Types `text` at `time` milliseconds, the key event's own clock.
+        func type(_ text: String, at time: UInt32, _ modifiers: KeyModifiers = []) {
+            for character in text {
+                let scalar = character.unicodeScalars.first!.value
+                input.post(.key(KeyInput(keysym: Keysym(rawValue: scalar < 0x100 ? scalar : 0x0100_0000 + scalar), state: .pressed,
+                                         text: String(character), modifiers: modifiers)), time: time)
+            }
+        }
+
+        type("b", at: 1000)
+        #expect(list.cursorIndex == 2, "Banana: the next item after the cursor's starting with b, ignoring case")
+        type("l", at: 1500)
+        #expect(list.cursorIndex == 3, "within the timeout the prefix grows: bl, blueberry")
+        type("b", at: 2501)
+        #expect(list.cursorIndex == 10, "a second later it starts again, after the cursor: banana split")
+        type("b", at: 2600)
+        #expect(list.cursorIndex == 2, "bb names nothing: a letter typed again steps to the next item with it, round the end")
+        type("STRAS", at: 10_000)
+        #expect(list.cursorIndex == 5, "Strasbourg")
+        type("S", at: 10_100)
+        #expect(list.cursorIndex == 6, "STRASS finds Straße: full case folding, not lower-casing")
+        type("ä", at: 20_000)
+        #expect(list.cursorIndex == 7, "Äpfel")
+        type("new ", at: 30_000)
+        #expect(list.cursorIndex == 8 && chooser.chosen.isEmpty, "a space inside a prefix extends it: New York, nothing chosen")
+        type("a", at: 30_100)
+        #expect(list.cursorIndex == 8, "new a names nothing: the cursor stays")
+
+        // A letter with Ctrl is a shortcut; a space with no prefix chooses; arrows end the prefix.
+        type("c", at: 40_000, .control)
+        #expect(list.cursorIndex == 8)
+        type(" ", at: 40_100)
+        #expect(chooser.chosen == [8])
+        type("c", at: 40_200)
+        #expect(list.cursorIndex == 11, "Cranberry, the next c after New York")
+        input.post(.key(KeyInput(keysym: .up, state: .pressed)), time: 40_300)
+        #expect(list.cursorIndex == 10)
+        type("h", at: 40_400)
+        #expect(list.cursorIndex == 10, "after an arrow, h is a prefix of its own, and names nothing (ch would be Cherry)")
+
+        // The timeout is the list's, and the key events' clock wraps.
+        list.typeAheadTimeout = .milliseconds(100)
+        type("a", at: UInt32.max - 50)
+        #expect(list.cursorIndex == 0, "Apple, round the end")
+        type("p", at: 49)
+        type("r", at: 60)
+        #expect(list.cursorIndex == 1, "100 ms later across the wrap, then 11: apr, apricot")
+        type("a", at: 161)
+        #expect(list.cursorIndex == 0, "101 ms later, a starts again: Apple")
     }
 }

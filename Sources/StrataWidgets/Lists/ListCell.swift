@@ -38,8 +38,9 @@ open class ListCell: Layer {
 
     /// An item of its list to assistive technologies (a table's cell in a grid), with its index
     /// among all the list's items, named by `accessibilityItemLabel`; choosable, with a `click`
-    /// that chooses it as a tap does, when the list has a delegate, and then selectable: it is
-    /// selected while the list's keyboard cursor is on it, and `select` moves the cursor to it.
+    /// that chooses it as a tap does, when the list has a delegate, and then, unless it is a
+    /// section header, selectable: it is selected while the list's keyboard cursor is on it, and
+    /// `select` moves the cursor to it.
     /// The app's own `accessibility` when set; none while the cell waits for reuse.
     open override var accessibilityElement: AccessibilityElement? {
         if let accessibility { return accessibility }
@@ -48,10 +49,13 @@ open class ListCell: Layer {
         var element = AccessibilityElement(role: list?.isGrid == true ? .tableCell : .listItem, label: accessibilityItemLabel)
         element.itemIndex = index
         if let list, list.delegate != nil {
-            element.states.insert(.selectable)
-            if list.cursorIndex == index { element.states.insert(.selected) }
             element.actions = [AccessibilityAction("click", description: "Chooses the item") { [weak list] in list?.chooseItem(at: index) }]
-            element.select = { [weak list] in list?.moveCursor(to: index, animated: false) }
+            // A section header is clicked as a tap on it is, but the cursor never rests on it.
+            if list.isChoosable(index) {
+                element.states.insert(.selectable)
+                if list.cursorIndex == index { element.states.insert(.selected) }
+                element.select = { [weak list] in list?.moveCursor(to: index, animated: false) }
+            }
         }
         return element
     }

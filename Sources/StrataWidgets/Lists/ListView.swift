@@ -49,6 +49,12 @@ open class ListView: ScrollView {
     public internal(set) var cursorIndex: Int? {
         didSet { if cursorIndex != oldValue { cursorMoved(from: oldValue) } }
     }
+    /// Type-ahead: while the list has the focus, typed letters move the cursor to the next item
+    /// whose name (what assistive technologies read for its cell) starts with them, ignoring
+    /// case; a letter typed within this long of the last extends the prefix, a later one starts
+    /// a new one. A second by default; timed by the key events' own timestamps. Only items with
+    /// cells, those around the viewport, are searched: their cells are what name them.
+    public var typeAheadTimeout = Duration.seconds(1)
     /// The height assumed for an item until its prelayout measures it.
     public var estimatedItemHeight = 100.0 {
         didSet {
@@ -121,8 +127,14 @@ open class ListView: ScrollView {
         }
     }
 
-    /// The section headers, ascending, as the data source last reported them.
-    private var headers: [Int] = []
+    /// The section headers, ascending, as the data source last reported them, whatever the
+    /// arrangement: the keyboard cursor never lands on one.
+    private(set) var sectionHeaderItems: [Int] = []
+    /// The headers that stick: those of a list; in a grid or a waterfall they scroll as items.
+    private var headers: [Int] { arrangement == .list ? sectionHeaderItems : [] }
+    /// The letters typed to find an item by its name, and the time of the last (the key event's,
+    /// in milliseconds): see `typeAheadTimeout`.
+    var typeAhead: (prefix: String, time: UInt32)?
     /// The header pinned to the top, kept live wherever its section is.
     private var stickyIndex: Int?
     /// Cells showing items, by index.
@@ -156,11 +168,11 @@ open class ListView: ScrollView {
         return false
     }
 
-    /// Chooses item `index` as a click on it does: the cursor moves to it, and the delegate
-    /// hears of it.
+    /// Chooses item `index` as a click on it does: the cursor moves to it, unless it is a
+    /// section header, and the delegate hears of it.
     func chooseItem(at index: Int) {
         guard index >= 0, index < itemCount, let delegate else { return }
-        cursorIndex = index
+        if isChoosable(index) { cursorIndex = index }
         delegate.list(self, didSelectItemAt: index)
     }
 
@@ -182,15 +194,16 @@ open class ListView: ScrollView {
         guard let count = reportedCount() else {
             itemCount = 0
             cursorIndex = nil
-            headers = []
+            sectionHeaderItems = []
             positions.replaceAll(with: [])
             updateContentSize()
             return
         }
         itemCount = count
-        // The items may all be others: the cursor keeps its place, within the new count.
-        cursorIndex = cursorIndex.flatMap { count > 0 ? min($0, count - 1) : nil }
         loadHeaders()
+        // The items may all be others: the cursor keeps its place, within the new count, off
+        // any header.
+        cursorIndex = cursorIndex.flatMap { count > 0 ? choosableItem(near: min($0, count - 1)) : nil }
         positions.replaceAll(with: Array(repeating: estimatedItemHeight, count: count))
         updateContentSize()
         updateCells()
@@ -480,7 +493,7 @@ open class ListView: ScrollView {
     /// Takes the data source's section headers, keeping those ascending and in range; any others
     /// are reported and left out.
     private func loadHeaders() {
-        guard let dataSource, arrangement == .list else { return headers = [] }
+        guard let dataSource else { return sectionHeaderItems = [] }
         let reported = dataSource.sectionHeaderIndices(in: self)
         var kept: [Int] = []
         kept.reserveCapacity(min(reported.count, itemCount))
@@ -488,7 +501,7 @@ open class ListView: ScrollView {
         if kept.count != reported.count {
             report(Error(.dataSourceFailed, "\(reported.count - kept.count) section header index(es) out of range or order; left out"))
         }
-        headers = kept
+        sectionHeaderItems = kept
     }
 
     /// The header of the section at the top of the viewport, if any.
@@ -748,8 +761,8 @@ open class ListView: ScrollView {
         liveCells = moved
         if let current = aim { aim = mapping[current.index] >= 0 ? (mapping[current.index], current.edge, current.offset, current.animated) : nil }
         itemCount = newCount
-        cursorIndex = cursorIndex.flatMap { Self.cursor(after: $0, mapping: mapping) }
         loadHeaders()
+        cursorIndex = cursorIndex.flatMap { Self.cursor(after: $0, mapping: mapping) }.flatMap(choosableItem(near:))
         positions.replaceAll(with: plan.heights)
         updateContentSize()
         if let anchorOld, mapping[anchorOld] >= 0 {
@@ -818,11 +831,14 @@ open class ListView: ScrollView {
     // MARK: The keyboard cursor (ListView+Keyboard.swift)
 
     /// With the focus on the list itself, the cursor's keys move it or choose its item
-    /// (`ListCursorMove`). Otherwise, and for keys the cursor cannot use, End aims at the last
-    /// item, so the estimated heights that measuring replaces on the way cannot stop it short;
-    /// the other keys scroll as a scroll view's do.
+    /// (`ListCursorMove`). With the focus on a control inside a cell, a cursor key the control
+    /// left unused (an arrow a button ignores; not one a slider or text field takes) moves the
+    /// cursor on from that cell's item and brings the focus to the list, as in GTK's list view.
+    /// Otherwise, and for keys the cursor cannot use, End aims at the last item, so the estimated
+    /// heights that measuring replaces on the way cannot stop it short; the other keys scroll as
+    /// a scroll view's do.
     open override func keyPressed(_ event: KeyEvent) -> Bool {
-        if isFocused, !isTracking, let move = ListCursorMove(event, axis: axis), performCursorMove(move) { return true }
+        if cursorKeyPressed(event) { return true }
         guard isScrollEnabled, !isTracking, itemCount > 0, keyScroll(for: event) == .toEnd(vertical: true) else {
             return super.keyPressed(event)
         }
@@ -836,7 +852,9 @@ open class ListView: ScrollView {
     /// The focus puts the cursor on the first item in view, if it has none; while the cursor
     /// exists, its cell shows the ring instead of the list.
     open override func focusChanged() {
-        if isFocused, cursorIndex == nil, hasChoosableItems { cursorIndex = positions.index(at: max(offsetAlong, 0)) }
+        if isFocused, cursorIndex == nil, hasChoosableItems {
+            cursorIndex = choosableItem(near: positions.index(at: max(offsetAlong, 0)) ?? 0)
+        }
         super.focusChanged()
         decorateCursorCell()
     }
@@ -850,8 +868,9 @@ open class ListView: ScrollView {
         return liveCells[cursorIndex]
     }
 
-    /// Whether there are items a cursor can choose: the list has items and a delegate.
-    var hasChoosableItems: Bool { delegate != nil && itemCount > 0 }
+    /// Whether there are items a cursor can choose: the list has a delegate, and items other
+    /// than section headers.
+    var hasChoosableItems: Bool { delegate != nil && itemCount > sectionHeaderItems.count }
 
     /// Whether the cursor's cell shows the ring now: the focus is the list's and visible.
     private var showsCursorRing: Bool { isFocused && host?.input.isFocusVisible == true }
