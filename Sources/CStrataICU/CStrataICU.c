@@ -5,6 +5,7 @@
 #include <unicode/ubrk.h>
 #include <unicode/uchar.h>
 #include <unicode/uscript.h>
+#include <unicode/ustring.h>
 
 bool strata_icu_failed(int32_t status) { return U_FAILURE((UErrorCode)status); }
 const char *strata_icu_error_name(int32_t status) { return u_errorName((UErrorCode)status); }
@@ -135,4 +136,11 @@ bool strata_icu_is_emoji_modifier_base(uint32_t codepoint) {
 }
 bool strata_icu_is_default_ignorable(uint32_t codepoint) {
     return u_hasBinaryProperty((UChar32)codepoint, UCHAR_DEFAULT_IGNORABLE_CODE_POINT);
+}
+
+int32_t strata_icu_fold_case(const uint16_t *text, int32_t length, uint16_t *destination, int32_t capacity, int32_t *status) {
+    UErrorCode code = U_ZERO_ERROR;
+    int32_t folded = u_strFoldCase((UChar *)destination, capacity, (const UChar *)text, length, U_FOLD_CASE_DEFAULT, &code);
+    *status = code;
+    return folded;
 }

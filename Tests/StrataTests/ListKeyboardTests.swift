@@ -536,7 +536,7 @@ struct ListKeyboardTests {
 
     @Test func typingFindsTheNextItemByTheStartOfItsName() throws {
         let names = ["Apple", "apricot", "Banana", "blueberry", "Cherry", "Strasbourg", "Straße", "Äpfel", "New York", "Newark",
-                     "banana split", "Cranberry"]
+                     "banana split", "Cranberry", "İstanbul"]
         let scene = HeadlessScene(width: 200, height: 200)
         let list = ListView(), source = NamedRows(names), chooser = Chooser()
         list.frame = Rect(x: 0, y: 0, width: 200, height: 200)
@@ -598,5 +598,7 @@ struct ListKeyboardTests {
         #expect(list.cursorIndex == 1, "100 ms later across the wrap, then 11: apr, apricot")
         type("a", at: 161)
         #expect(list.cursorIndex == 0, "101 ms later, a starts again: Apple")
+        type("i", at: 50_000)
+        #expect(list.cursorIndex == 12, "İ folds to i and a combining dot: i is its prefix, by scalars")
     }
 }

@@ -86,3 +86,8 @@ bool strata_icu_is_emoji_modifier(uint32_t codepoint);
 bool strata_icu_is_emoji_modifier_base(uint32_t codepoint);
 /// Default_Ignorable_Code_Point: invisible unless a font has a glyph for it (ZWJ, selectors).
 bool strata_icu_is_default_ignorable(uint32_t codepoint);
+
+/// Unicode full case folding (u_strFoldCase, default mappings) of `length` code units into
+/// `destination` of `capacity` units; returns the folded length, which may exceed `capacity`
+/// (then `status` is U_BUFFER_OVERFLOW_ERROR and the caller retries with room for it).
+int32_t strata_icu_fold_case(const uint16_t *text, int32_t length, uint16_t *destination, int32_t capacity, int32_t *status);

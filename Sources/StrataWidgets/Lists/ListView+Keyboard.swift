@@ -1,4 +1,3 @@
-internal import Foundation
 import StrataCore
 
 /// What a key does to a list's keyboard cursor, after GTK4's GtkListView and GtkGridView: the
@@ -185,6 +184,9 @@ extension ListView {
         // A space with no prefix going chooses, as before.
         guard ongoing || !text.allSatisfy(\.isWhitespace) else { return false }
         let prefix = (ongoing ? typeAhead?.prefix ?? "" : "") + text
+        // A prefix is what a person types within a second or so: keys sent faster than anyone
+        // types, past this, are spent without growing it.
+        guard prefix.unicodeScalars.count <= Self.maximumTypeAheadScalars else { return true }
         typeAhead = (prefix, event.time)
         let current = cursorIndex ?? -1
         // A longer prefix may still fit the cursor's item; a new one looks past it.
@@ -204,6 +206,9 @@ extension ListView {
         return true
     }
 
+    /// The longest type-ahead prefix, in Unicode scalars.
+    static let maximumTypeAheadScalars = 256
+
     /// `typeAheadTimeout` in milliseconds, as key events count time.
     private var typeAheadTimeoutMilliseconds: Double {
         let (seconds, attoseconds) = typeAheadTimeout.components
@@ -213,12 +218,14 @@ extension ListView {
     /// The first choosable item with a cell, from item `start` on and wrapping round, whose name
     /// starts with `prefix` ignoring case.
     private func typeAheadMatch(_ prefix: String, from start: Int) -> Int? {
-        let folded = prefix.folding(options: .caseInsensitive, locale: nil)
+        let folded = CaseFolding.folded(prefix)
         let candidates = liveItems.filter { isChoosable($0.index) }
         let ordered = candidates.drop { $0.index < start } + candidates.prefix { $0.index < start }
         return ordered.first { item in
             guard let name = item.cell.accessibilityElement?.label, !name.isEmpty else { return false }
-            return name.folding(options: .caseInsensitive, locale: nil).hasPrefix(folded)
+            // By scalars, as GTK compares bytes: typing "i" finds "İstanbul", which folds to i and
+            // a combining dot, one character.
+            return CaseFolding.folded(name).unicodeScalars.starts(with: folded.unicodeScalars)
         }?.index
     }
 
