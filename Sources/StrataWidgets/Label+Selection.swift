@@ -66,6 +66,7 @@ extension Label: TextEditingView {
             let offset = layout.accessibleOffset(at: Point(x: point.x - origin.x, y: point.y - origin.y))
             return ScalarOffsets.scalar(fromUTF16: offset, in: string)
         }
+        element.text?.lineRange = { [weak self] offset in self?.lineRange(ofScalar: offset, in: string) }
         if isSelectable {
             // Selectable text's selection may be set; a plain label's has none to set.
             element.text?.setSelection = { [weak self] range in
@@ -89,6 +90,21 @@ extension Label: TextEditingView {
         let lower = min(max(range.lowerBound, 0), count), upper = min(max(range.upperBound, lower), count)
         let start = scalars.index(scalars.startIndex, offsetBy: lower)
         return frames(of: start..<scalars.index(start, offsetBy: upper - lower))
+    }
+
+    /// The scalars of the laid-out line showing scalar `offset` of `string`, while the label
+    /// still shows it; nil past truncation, where no line shows the offset.
+    private func lineRange(ofScalar offset: Int, in string: String) -> Range<Int>? {
+        let layout = shownLayout
+        guard layout.string == string, !layout.lines.isEmpty else { return nil }
+        let scalars = string.unicodeScalars
+        let index = scalars.index(scalars.startIndex, offsetBy: min(max(offset, 0), scalars.count))
+        let line = layout.lineRange(at: TextPosition(index))
+        let lower = scalars.distance(from: scalars.startIndex, to: line.lowerBound)
+        let upper = lower + scalars.distance(from: line.lowerBound, to: line.upperBound)
+        // The end of the text belongs to the last line; any other offset must be on its line.
+        guard lower <= offset, offset < upper || (offset == upper && upper == scalars.count) else { return nil }
+        return lower..<upper
     }
 
     /// The text changed: the selection starts again over the new text.

@@ -722,6 +722,40 @@ struct AccessibilityBridgeTests {
         }
     }
 
+    @Test func aWrappedLabelsLinesAreToldWhereItWraps() throws {
+        let rig = try Rig()
+        let text = "alpha beta gamma delta epsilon\nzeta"
+        let label = Label(text: text)
+        label.numberOfLines = 0
+        label.frame = Rect(x: 0, y: 0, width: 90, height: 200)
+        rig.window.host.rootLayer.addSublayer(label)
+        try rig.window.scene.settle()
+        let path = try rig.path(label)
+        func line(at offset: Int32, _ granularity: AtspiTextGranularity = ATSPI_TEXT_GRANULARITY_LINE) throws -> (String, Int32, Int32) {
+            let values = try rig.call(path, ATSPI_DBUS_INTERFACE_TEXT, "GetStringAtOffset", [.int32(offset), .uint32(granularity.rawValue)]).get().values
+            try #require(values.count == 3)
+            return (values[0].string ?? "?", values[1].int32 ?? -2, values[2].int32 ?? -2)
+        }
+        // The label's own layout says where each line starts: those lines are told.
+        let layout = label.shownLayout
+        try #require(layout.lines.count >= 3, "the first paragraph wraps at 90 points")
+        let scalars = text.unicodeScalars
+        let lines = layout.lines.indices.map { index in
+            let range = layout.characterRange(ofLine: index)
+            let lower = scalars.distance(from: scalars.startIndex, to: range.lowerBound)
+            return lower..<(lower + scalars.distance(from: range.lowerBound, to: range.upperBound))
+        }
+        for range in lines where !range.isEmpty {
+            for offset in [range.lowerBound, range.upperBound - 1] {
+                let (string, start, end) = try line(at: Int32(offset))
+                #expect(start == Int32(range.lowerBound) && end == Int32(range.upperBound), "offset \(offset): \(string)")
+            }
+        }
+        #expect(try line(at: 0).0 != "alpha beta gamma delta epsilon\n", "the first line is not the whole paragraph")
+        #expect(try line(at: Int32(scalars.count)) == ("zeta", Int32(scalars.count - 4), Int32(scalars.count)), "the end is on the last line")
+        #expect(try line(at: 0, ATSPI_TEXT_GRANULARITY_PARAGRAPH) == ("alpha beta gamma delta epsilon\n", 0, 31), "paragraphs end at line feeds")
+    }
+
     @Test func linksInTextAreHypertextWithALinkObjectEachThatFollowsIt() throws {
         let rig = try Rig()
         let hint = Layer()

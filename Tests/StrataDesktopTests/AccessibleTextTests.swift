@@ -52,6 +52,35 @@ struct AccessibleTextTests {
         #expect(try offset(rig, path, at: Point(x: bullet.midX, y: bullet.midY)) == 4)
     }
 
+    @Test func aTextViewsLinesAreToldWhereItsParagraphsWrap() throws {
+        let rig = try Rig()
+        let text = "alpha beta gamma delta epsilon eta theta\nzeta\n\nend"
+        let view = TextView(text: text)
+        view.frame = Rect(x: 0, y: 0, width: 110, height: 300)
+        rig.window.host.rootLayer.addSublayer(view)
+        try rig.window.scene.settle()
+        let path = try rig.path(view)
+        func line(at offset: Int) throws -> Range<Int> {
+            let values = try rig.call(path, ATSPI_DBUS_INTERFACE_TEXT, "GetStringAtOffset",
+                                      [.int32(Int32(offset)), .uint32(ATSPI_TEXT_GRANULARITY_LINE.rawValue)]).get().values
+            try #require(values.count == 3)
+            return Int(values[1].int32 ?? -1)..<Int(values[2].int32 ?? -1)
+        }
+        // The first paragraph's lines follow one another to its line feed, each shorter than it.
+        var lines: [Range<Int>] = [], offset = 0
+        while offset < 41, lines.count < 20 {
+            let found = try line(at: offset)
+            try #require(found.lowerBound == offset && found.upperBound > offset, "line at \(offset): \(found)")
+            #expect(try line(at: found.upperBound - 1) == found)
+            lines.append(found)
+            offset = found.upperBound
+        }
+        #expect(lines.count >= 3 && offset == 41, "the paragraph wraps: \(lines)")
+        #expect(try line(at: 43) == 41..<46, "zeta and its line feed")
+        #expect(try line(at: 46) == 46..<47, "an empty paragraph is its line feed")
+        #expect(try line(at: 50) == 47..<50, "the end is on the last line")
+    }
+
     @Test func aTextViewsCharactersAreFoundInTheirParagraphs() throws {
         let rig = try Rig()
         let view = TextView(text: "Hi 🌍 there\nSecond line")

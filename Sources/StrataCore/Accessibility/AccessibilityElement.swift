@@ -192,6 +192,11 @@ public struct AccessibilityText: Sendable {
     /// The scalar offset of the character nearest a point in the element's layer's points,
     /// or nil when the widget cannot say: what is under the pointer, for a screen reader.
     public var offsetAtPoint: (@MainActor @Sendable (Point) -> Int?)?
+    /// The scalars of the line, as laid out, that shows a scalar offset (already checked,
+    /// `0...count`): where the text wraps as well as its line feeds, a line's trailing spaces and
+    /// line feed included. Nil when the widget cannot say, or for an offset it does not show
+    /// (after truncation): lines are then told from line feed to line feed. Read only when asked.
+    public var lineRange: (@MainActor @Sendable (Int) -> Range<Int>?)?
     /// Moves the caret to scalar offset `range.lowerBound` when `range` is empty, else selects
     /// `range` with the caret at its end, as the user would; the range is already checked against
     /// the text. Nil when the text has no caret or selection an assistive technology may set

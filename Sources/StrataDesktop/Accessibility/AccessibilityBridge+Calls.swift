@@ -547,12 +547,17 @@ extension AccessibilityBridge {
             case ATSPI_TEXT_GRANULARITY_CHAR.rawValue:
                 found = offset..<min(offset + 1, scalars.count)
             case ATSPI_TEXT_GRANULARITY_LINE.rawValue, ATSPI_TEXT_GRANULARITY_PARAGRAPH.rawValue:
-                // Lines are paragraphs here: where the text wraps is the renderer's to know.
                 var start = offset, end = offset
                 while start > 0, scalars[start - 1] != "\n" { start -= 1 }
                 while end < scalars.count, scalars[end] != "\n" { end += 1 }
                 if end < scalars.count { end += 1 }
-                found = start..<end
+                // A line as laid out, where the widget can say: kept within its paragraph, and
+                // around the offset, whatever the widget answers.
+                if granularity == ATSPI_TEXT_GRANULARITY_LINE.rawValue, let line = text.lineRange?(offset) {
+                    found = min(max(line.lowerBound, start), offset)..<max(min(line.upperBound, end), offset)
+                } else {
+                    found = start..<end
+                }
             case ATSPI_TEXT_GRANULARITY_WORD.rawValue, ATSPI_TEXT_GRANULARITY_SENTENCE.rawValue:
                 // From the start of the word (or sentence) at the offset to the start of the
                 // next, as AT-SPI defines them; ICU finds where they are.

@@ -139,6 +139,7 @@ open class TextView: ScrollView, TextEditingView {
         let shown = element.text?.string ?? ""
         element.text?.frames = { [weak self] range in self?.accessibleFrames(ofScalars: range, shown: shown) ?? [] }
         element.text?.offsetAtPoint = { [weak self] point in self?.accessibleOffset(at: point, shown: shown) }
+        element.text?.lineRange = { [weak self] offset in self?.accessibleLineRange(ofScalar: offset, shown: shown) }
         element.text?.setSelection = { [weak self] range in
             guard let self, controller.editor.text == shown else { return }
             controller.select(scalars: range)
@@ -819,6 +820,26 @@ extension TextView {
             rects += layout.selectionRects(offsets: low..<max(low, high)).map { $0.offsetBy(dx: textInset, dy: top) }
         }
         return rects.map { contentLayer.convert($0, to: self) }
+    }
+
+    /// The scalars of the laid-out line showing scalar `offset` of `shown`; the last line of a
+    /// paragraph takes its line feed, as a label's does. Nil for an empty paragraph (laid out as
+    /// a space), whose line is the paragraph.
+    fileprivate func accessibleLineRange(ofScalar offset: Int, shown: String) -> Range<Int>? {
+        guard layoutWidth > 0, controller.editor.text == shown else { return nil }
+        let storage = controller.editor.storage
+        let unit = ScalarOffsets.utf16(fromScalar: offset, in: shown)
+        let index = storage.paragraphIndex(containing: unit)
+        let paragraph = storage.paragraphRange(index)
+        let layout = layoutNow(index)
+        guard layout.string == paragraphText(index) else { return nil }
+        let units = layout.string.utf16
+        let local = min(max(unit - paragraph.lowerBound, 0), paragraph.count)
+        let line = layout.lineRange(at: TextPosition(units.index(units.startIndex, offsetBy: local)))
+        let lower = paragraph.lowerBound + units.distance(from: units.startIndex, to: line.lowerBound)
+        var upper = paragraph.lowerBound + units.distance(from: units.startIndex, to: line.upperBound)
+        if upper == paragraph.upperBound, upper < storage.count { upper += 1 }
+        return ScalarOffsets.scalar(fromUTF16: lower, in: shown)..<ScalarOffsets.scalar(fromUTF16: upper, in: shown)
     }
 
     /// The scalar offset of `shown`'s character under `point` (the view's points).
