@@ -113,6 +113,95 @@ struct AccessibleTextTests {
         #expect(all.height > 300, "\(all)")
     }
 
+    /// `GetTextAtOffset`, `GetTextBeforeOffset` and `GetTextAfterOffset`, which Orca 43 reads
+    /// words and lines with: each boundary's piece at, before and after an offset, as GTK gives.
+    @Test func theOlderCallsFindPiecesAtBeforeAndAfterAnOffsetByBoundary() throws {
+        let rig = try Rig()
+        let layer = Layer()
+        layer.frame = Rect(x: 0, y: 0, width: 100, height: 20)
+        var element = AccessibilityElement(role: .label, label: "prose")
+        // Scalars: the globe is 0, "Hello" 2…6, "wide" 8…11, "world." 13…18, "Bye" 20…22,
+        // "now." 24…27, the line feed 28, "Last line" 29…37.
+        element.text = AccessibilityText("🌍 Hello wide world. Bye now.\nLast line")
+        layer.accessibility = element
+        rig.window.host.rootLayer.addSublayer(layer)
+        let path = try rig.path(layer)
+        func piece(_ member: String, _ offset: Int32, _ boundary: AtspiTextBoundaryType) throws -> [DBusValue] {
+            try rig.call(path, ATSPI_DBUS_INTERFACE_TEXT, member, [.int32(offset), .uint32(boundary.rawValue)]).get().values
+        }
+        func at(_ offset: Int32, _ boundary: AtspiTextBoundaryType) throws -> [DBusValue] { try piece("GetTextAtOffset", offset, boundary) }
+        func before(_ offset: Int32, _ boundary: AtspiTextBoundaryType) throws -> [DBusValue] { try piece("GetTextBeforeOffset", offset, boundary) }
+        func after(_ offset: Int32, _ boundary: AtspiTextBoundaryType) throws -> [DBusValue] { try piece("GetTextAfterOffset", offset, boundary) }
+        func told(_ string: String, _ start: Int32, _ end: Int32) -> [DBusValue] { [.string(string), .int32(start), .int32(end)] }
+
+        // Characters are scalars.
+        #expect(try at(1, ATSPI_TEXT_BOUNDARY_CHAR) == told(" ", 1, 2))
+        #expect(try before(1, ATSPI_TEXT_BOUNDARY_CHAR) == told("🌍", 0, 1))
+        #expect(try after(1, ATSPI_TEXT_BOUNDARY_CHAR) == told("H", 2, 3))
+        #expect(try before(0, ATSPI_TEXT_BOUNDARY_CHAR) == told("", 0, 0))
+        #expect(try after(37, ATSPI_TEXT_BOUNDARY_CHAR) == told("", 38, 38))
+        // Word starts: from a word's start to the next word's; word ends: from the end of the
+        // word before to the end of this one.
+        #expect(try at(9, ATSPI_TEXT_BOUNDARY_WORD_START) == told("wide ", 8, 13))
+        #expect(try before(9, ATSPI_TEXT_BOUNDARY_WORD_START) == told("Hello ", 2, 8))
+        #expect(try after(9, ATSPI_TEXT_BOUNDARY_WORD_START) == told("world. ", 13, 20))
+        #expect(try at(9, ATSPI_TEXT_BOUNDARY_WORD_END) == told(" wide", 7, 12))
+        #expect(try before(9, ATSPI_TEXT_BOUNDARY_WORD_END) == told("🌍 Hello", 0, 7))
+        #expect(try after(9, ATSPI_TEXT_BOUNDARY_WORD_END) == told(" world", 12, 18))
+        #expect(try at(38, ATSPI_TEXT_BOUNDARY_WORD_START) == told("line", 34, 38), "the end is in the last word")
+        #expect(try after(38, ATSPI_TEXT_BOUNDARY_WORD_START) == told("", 38, 38))
+        #expect(try before(1, ATSPI_TEXT_BOUNDARY_WORD_START) == told("", 0, 0))
+        // Sentences, where ICU divides them; a sentence's end is after its full stop.
+        #expect(try at(22, ATSPI_TEXT_BOUNDARY_SENTENCE_START) == told("Bye now.\n", 20, 29))
+        #expect(try before(22, ATSPI_TEXT_BOUNDARY_SENTENCE_START) == told("🌍 Hello wide world. ", 0, 20))
+        #expect(try at(22, ATSPI_TEXT_BOUNDARY_SENTENCE_END) == told(" Bye now.", 19, 28))
+        #expect(try after(22, ATSPI_TEXT_BOUNDARY_SENTENCE_END) == told("\nLast line", 28, 38))
+        // Line starts take the line feed at their end; line ends take the one before.
+        #expect(try at(22, ATSPI_TEXT_BOUNDARY_LINE_START) == told("🌍 Hello wide world. Bye now.\n", 0, 29))
+        #expect(try after(22, ATSPI_TEXT_BOUNDARY_LINE_START) == told("Last line", 29, 38))
+        #expect(try before(22, ATSPI_TEXT_BOUNDARY_LINE_START) == told("", 0, 0))
+        #expect(try at(22, ATSPI_TEXT_BOUNDARY_LINE_END) == told("🌍 Hello wide world. Bye now.", 0, 28))
+        #expect(try at(28, ATSPI_TEXT_BOUNDARY_LINE_END) == told("🌍 Hello wide world. Bye now.", 0, 28), "a line feed ends its line")
+        #expect(try after(22, ATSPI_TEXT_BOUNDARY_LINE_END) == told("\nLast line", 28, 38))
+        #expect(try before(31, ATSPI_TEXT_BOUNDARY_LINE_END) == told("🌍 Hello wide world. Bye now.", 0, 28))
+        #expect(try after(31, ATSPI_TEXT_BOUNDARY_LINE_END) == told("", 38, 38))
+        // Offsets outside the text find nothing; an unknown boundary is refused.
+        for bad: Int32 in [-1, 39, .max, .min] {
+            #expect(try at(bad, ATSPI_TEXT_BOUNDARY_WORD_START) == told("", -1, -1))
+        }
+        #expect(throws: DBusError.self) { try rig.call(path, ATSPI_DBUS_INTERFACE_TEXT, "GetTextAtOffset", [.int32(0), .uint32(7)]).get() }
+    }
+
+    /// Reading a wrapped label line by line with the older calls meets every laid-out line once,
+    /// and the lines put together are the text.
+    @Test func theOlderCallsStepThroughAWrappedLabelsLines() throws {
+        let rig = try Rig()
+        let text = "🌍 alpha beta gamma delta epsilon\nzeta"
+        let label = Label(text: text)
+        label.numberOfLines = 0
+        label.frame = Rect(x: 0, y: 0, width: 90, height: 200)
+        rig.window.host.rootLayer.addSublayer(label)
+        try rig.window.scene.settle()
+        let path = try rig.path(label)
+        func piece(_ member: String, _ offset: Int32, _ boundary: AtspiTextBoundaryType) throws -> (String, Int32, Int32) {
+            let values = try rig.call(path, ATSPI_DBUS_INTERFACE_TEXT, member, [.int32(offset), .uint32(boundary.rawValue)]).get().values
+            try #require(values.count == 3)
+            return (values[0].string ?? "?", values[1].int32 ?? -1, values[2].int32 ?? -1)
+        }
+        for boundary in [ATSPI_TEXT_BOUNDARY_LINE_START, ATSPI_TEXT_BOUNDARY_LINE_END] {
+            var lines: [String] = [], found = try piece("GetTextAtOffset", 0, boundary)
+            while found.2 > found.1, lines.count < 20 {
+                try #require(Int(found.1) == lines.joined().unicodeScalars.count, "\(boundary): pieces follow one another: \(lines) \(found)")
+                lines.append(found.0)
+                // An offset on the piece's own line: a line start's first character, a line
+                // end's last (its line feed belongs to the line before).
+                found = try piece("GetTextAfterOffset", boundary == ATSPI_TEXT_BOUNDARY_LINE_START ? found.1 : found.2 - 1, boundary)
+            }
+            #expect(lines.joined() == text, "\(boundary): \(lines)")
+            #expect(lines.count >= 4, "\(boundary): the first paragraph wraps at 90 points: \(lines)")
+        }
+    }
+
     @Test func theCaretAndSelectionAreSetThroughTextAndBadOnesRefused() throws {
         let rig = try Rig()
         let field = TextField(text: "héllo 🌍 world")

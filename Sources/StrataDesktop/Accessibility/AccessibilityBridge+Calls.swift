@@ -521,12 +521,8 @@ extension AccessibilityBridge {
 
     private func textCall(_ member: String, _ arguments: Arguments, _ node: Node) throws(Refusal) -> [DBusValue] {
         let text = try text(of: node)
-        let scalars = Array(text.string.unicodeScalars)
-        func substring(_ range: Range<Int>) -> String {
-            var result = String.UnicodeScalarView()
-            result.append(contentsOf: scalars[range])
-            return String(result)
-        }
+        let pieces = AccessibleTextPieces(text)
+        let scalars = pieces.scalars
         /// A range from AT-SPI's offsets: -1 for the end, clamped, never reversed.
         func range(_ start: Int32, _ end: Int32) -> Range<Int> {
             let upper = end < 0 ? scalars.count : min(Int(end), scalars.count)
@@ -535,45 +531,26 @@ extension AccessibilityBridge {
         }
         switch member {
         case "GetText":
-            return [.string(substring(range(try arguments.int32(0), try arguments.int32(1))))]
+            return [.string(pieces.substring(range(try arguments.int32(0), try arguments.int32(1))))]
         case "GetCharacterAtOffset":
             let offset = try arguments.int32(0)
             return [.int32(offset >= 0 && Int(offset) < scalars.count ? Int32(bitPattern: scalars[Int(offset)].value) : 0)]
         case "GetStringAtOffset":
             let offset = Int(try arguments.int32(0)), granularity = try arguments.uint32(1)
             guard offset >= 0, offset <= scalars.count else { return [.string(""), .int32(-1), .int32(-1)] }
-            let found: Range<Int>
-            switch granularity {
-            case ATSPI_TEXT_GRANULARITY_CHAR.rawValue:
-                found = offset..<min(offset + 1, scalars.count)
-            case ATSPI_TEXT_GRANULARITY_LINE.rawValue, ATSPI_TEXT_GRANULARITY_PARAGRAPH.rawValue:
-                var start = offset, end = offset
-                while start > 0, scalars[start - 1] != "\n" { start -= 1 }
-                while end < scalars.count, scalars[end] != "\n" { end += 1 }
-                if end < scalars.count { end += 1 }
-                // A line as laid out, where the widget can say: kept within its paragraph, and
-                // around the offset, whatever the widget answers.
-                if granularity == ATSPI_TEXT_GRANULARITY_LINE.rawValue, let line = text.lineRange?(offset) {
-                    found = min(max(line.lowerBound, start), offset)..<max(min(line.upperBound, end), offset)
-                } else {
-                    found = start..<end
-                }
-            case ATSPI_TEXT_GRANULARITY_WORD.rawValue, ATSPI_TEXT_GRANULARITY_SENTENCE.rawValue:
-                // From the start of the word (or sentence) at the offset to the start of the
-                // next, as AT-SPI defines them; ICU finds where they are.
-                let string = text.string
-                let indices = granularity == ATSPI_TEXT_GRANULARITY_WORD.rawValue
-                    ? TextSegmentation.wordSegments(in: string).filter { $0.kind != .other }.map(\.range.lowerBound)
-                    : TextSegmentation.sentenceBoundaries(in: string)
-                var starts = indices.map { string.unicodeScalars.distance(from: string.startIndex, to: $0) }
-                starts.append(scalars.count)
-                let start = starts.last { $0 <= offset } ?? 0
-                let end = starts.first { $0 > offset } ?? scalars.count
-                found = start..<max(start, end)
-            default:
+            guard let found = pieces.piece(granularity: granularity, at: offset) else {
                 throw Refusal.invalidArgs("text granularity \(granularity) is not known")
             }
-            return [.string(substring(found)), .int32(Int32(clamping: found.lowerBound)), .int32(Int32(clamping: found.upperBound))]
+            return [.string(pieces.substring(found)), .int32(Int32(clamping: found.lowerBound)), .int32(Int32(clamping: found.upperBound))]
+        case "GetTextAtOffset", "GetTextBeforeOffset", "GetTextAfterOffset":
+            // The older calls, by boundary rather than granularity; Orca 43 reads with them.
+            let offset = Int(try arguments.int32(0)), boundary = try arguments.uint32(1)
+            guard offset >= 0, offset <= scalars.count else { return [.string(""), .int32(-1), .int32(-1)] }
+            let step = member == "GetTextAtOffset" ? 0 : member == "GetTextBeforeOffset" ? -1 : 1
+            guard let found = pieces.piece(boundary: boundary, at: offset, step: step) else {
+                throw Refusal.invalidArgs("text boundary \(boundary) is not known")
+            }
+            return [.string(pieces.substring(found)), .int32(Int32(clamping: found.lowerBound)), .int32(Int32(clamping: found.upperBound))]
         case "GetCharacterExtents":
             let offset = try arguments.int32(0)
             guard offset >= 0, Int(offset) < scalars.count else { throw Refusal.invalidArgs("no character at \(offset) of \(scalars.count)") }
