@@ -528,8 +528,18 @@ struct ListKeyboardTests {
         keys.source.headers = [0, 12, 13]
         list.reloadData()
         #expect(list.cursorIndex == 14)
+        // Its item deleted where the next that stays is now a header: on past the header.
+        keys.source.count = 99
+        keys.source.headers = [0, 12, 13, 14]
+        list.deleteItems(at: [14])
+        #expect(list.cursorIndex == 15)
+        // Items and a header inserted above move it with its item.
+        keys.source.count = 101
+        keys.source.headers = [0, 2, 14, 15, 16]
+        list.insertItems(at: [0, 1])
+        #expect(list.cursorIndex == 17)
         // All headers: no cursor, and the list is no Tab stop for it.
-        keys.source.headers = Array(0..<100)
+        keys.source.headers = Array(0..<keys.source.count)
         list.reloadData()
         #expect(list.cursorIndex == nil && !list.hasChoosableItems)
     }
