@@ -169,6 +169,7 @@ public final class GalleryContent: Layer {
         // The labels beside them are not theirs to a screen reader: name them.
         toggle.accessibilityLabel = "Switch"
         slider.accessibilityLabel = "Level"
+        slider.accessibilityValue = sliderLabel.text
         keyLabel.backgroundColor = .white
         keyLabel.cornerRadius = 8
         keyLabel.insets = 10
@@ -217,6 +218,8 @@ public final class GalleryContent: Layer {
         }
         slider.addAction(for: .valueChanged) { [sliderLabel] slider in
             sliderLabel.text = "\(Int((slider.value * 100).rounded())) %"
+            // A screen reader says what the label beside it shows.
+            slider.accessibilityValue = sliderLabel.text
             report("slider value=\(slider.value)")
         }
         // Tool tips, after the pointer rests on a control for a moment.

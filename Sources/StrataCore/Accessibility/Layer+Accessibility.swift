@@ -26,6 +26,22 @@ extension Layer {
         }
     }
 
+    /// How the element's value is told, replacing the number, as UIKit's `accessibilityValue`
+    /// does: "50 %" for a slider at 0.5, as the app shows it beside the slider. Only an element
+    /// with a value (`AccessibilityElement.value`) tells it. Set it again as the value changes.
+    ///
+    /// ```swift
+    /// volume.addAction(for: .valueChanged) { $0.accessibilityValue = "\(Int($0.value * 100)) %" }
+    /// ```
+    public var accessibilityValue: String? {
+        get { accessibilityStorage?.valueText }
+        set {
+            guard newValue != accessibilityStorage?.valueText else { return }
+            storage.valueText = newValue
+            accessibilityDidChange()
+        }
+    }
+
     /// The layer whose text names this one, as a form's label names the field beside it
     /// (AT-SPI's labelled-by, GTK's `GTK_ACCESSIBLE_RELATION_LABELLED_BY`): assistive
     /// technologies go from either to the other, and read the label's text as this element's
@@ -83,6 +99,7 @@ extension Layer {
             element.label = caption.text?.string ?? caption.label
         }
         if element.help.isEmpty, let toolTip { element.help = toolTip }
+        if let valueText = accessibilityStorage?.valueText { element.value?.text = valueText }
         return element
     }
 
@@ -158,6 +175,8 @@ final class AccessibilityStorage {
     var element: AccessibilityElement?
     /// The app's name for the element (`Layer.accessibilityLabel`).
     var label: String?
+    /// The app's words for the element's value (`Layer.accessibilityValue`).
+    var valueText: String?
     /// The element's stable number, given on first use; 0 until then.
     var id: UInt64 = 0
     weak var labelledBy: Layer?

@@ -361,14 +361,18 @@ extension AccessibilityBridge {
         return result
     }
 
-    /// Object attributes: the toolkit, and an item's place among all its list's items (ARIA's
-    /// `posinset` and `setsize`), which is how a list that realises only some rows tells them.
+    /// Object attributes: the toolkit; an item's place among all its list's items (ARIA's
+    /// `posinset` and `setsize`), which is how a list that realises only some rows tells them;
+    /// and a value's words (`valuetext`, as browsers tell `aria-valuetext`), which Orca 43
+    /// speaks instead of the number: it reads no `Value.Text`.
     private func attributes(of node: Node) -> [(String, String)] {
         var result = [("toolkit", "Strata")]
-        if case let .element(layer, _) = node, let element = layer.resolvedAccessibilityElement, let index = element.itemIndex {
+        guard case let .element(layer, _) = node, let element = layer.resolvedAccessibilityElement else { return result }
+        if let index = element.itemIndex {
             result.append(("posinset", String(index + 1)))
             if let count = layer.accessibleParent?.resolvedAccessibilityElement?.itemCount { result.append(("setsize", String(count))) }
         }
+        if let text = element.value?.text, !text.isEmpty { result.append(("valuetext", text)) }
         return result
     }
 
