@@ -141,6 +141,8 @@ let package = Package(
             dependencies: [
                 "WaylandClient", "WaylandProtocols", "WaylandTestSupport", "StrataPlatform", "StrataRender", "RenderTestSupport",
                 "CWaylandClient", "CXKBCommon", "CLinux", system,
+                // Orca's session bus, for the screen-reader test.
+                "DBusTestSupport",
                 // Run as subprocesses under sway, driven by the virtual devices.
                 "gallery", "embed-host",
             ]

@@ -25,6 +25,9 @@ STRATA_PACKAGES=(
     # accessibility: the AT-SPI bus launcher and registry, the role and state numbers' header, and
     # pyatspi (Orca's library) for the end-to-end tests, run with Debian's /usr/bin/python3
     at-spi2-core libatspi2.0-dev python3-pyatspi
+    # Orca itself, Debian 12's screen reader, for the test that listens to it; it needs an X
+    # server for its keyboard map even on Wayland, which Xwayland gives it
+    orca xwayland
     pkg-config
 )
 

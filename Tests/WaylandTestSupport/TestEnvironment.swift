@@ -21,6 +21,10 @@ public enum TestEnvironment {
     /// instead of skipping them. Never the session's own compositor: they create input devices.
     public static var hasSway: Bool { swayDisplay != nil || flag("STRATA_REQUIRE_SWAY") }
 
+    /// Whether `Scripts/test` demands what its sway run needs (`STRATA_REQUIRE_SWAY=1`): Orca
+    /// among them, so a missing one fails its test there instead of skipping it.
+    public static var requiresSwayRun: Bool { flag("STRATA_REQUIRE_SWAY") }
+
     private static func variable(_ name: String) -> String? {
         getenv(name).map { String(cString: $0) }.flatMap { $0.isEmpty ? nil : $0 }
     }
