@@ -9,6 +9,7 @@
 
 bool strata_icu_failed(int32_t status) { return U_FAILURE((UErrorCode)status); }
 const char *strata_icu_error_name(int32_t status) { return u_errorName((UErrorCode)status); }
+bool strata_icu_buffer_overflowed(int32_t status) { return (UErrorCode)status == U_BUFFER_OVERFLOW_ERROR; }
 
 static const UBreakIteratorType breakTypes[] = { UBRK_CHARACTER, UBRK_WORD, UBRK_LINE, UBRK_SENTENCE };
 

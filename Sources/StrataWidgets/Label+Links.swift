@@ -22,8 +22,7 @@ extension Label {
     /// The index of the link under `point` (the label's coordinates).
     private func linkIndex(at point: Point) -> Int? {
         let layout = shownLayout
-        let origin = Self.origin(of: layout, size: bounds.size, insets: insets, vertical: verticalAlignment)
-        guard let found = layout.link(at: Point(x: point.x - origin.x, y: point.y - origin.y)) else { return nil }
+        guard let found = layout.link(at: layoutPoint(point, in: layout)) else { return nil }
         return layout.links.firstIndex { $0.range == found.range }
     }
 

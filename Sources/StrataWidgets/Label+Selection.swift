@@ -62,8 +62,7 @@ extension Label: TextEditingView {
         element.text?.offsetAtPoint = { [weak self] point in
             guard let self, self.shownLayout.string == string else { return nil }
             let layout = shownLayout
-            let origin = Self.origin(of: layout, size: bounds.size, insets: insets, vertical: verticalAlignment)
-            let offset = layout.accessibleOffset(at: Point(x: point.x - origin.x, y: point.y - origin.y))
+            let offset = layout.accessibleOffset(at: layoutPoint(point, in: layout))
             return ScalarOffsets.scalar(fromUTF16: offset, in: string)
         }
         element.text?.lineRange = { [weak self] offset in self?.lineRange(ofScalar: offset, in: string) }
@@ -116,8 +115,14 @@ extension Label: TextEditingView {
     /// The text offset under `point` (the label's coordinates), as the render lays it out.
     func textPosition(at point: Point) -> (offset: Int, affinity: TextPosition.Affinity) {
         let layout = shownLayout
+        return layout.offsetPosition(at: layoutPoint(point, in: layout))
+    }
+
+    /// `point` (the label's coordinates) in `layout`'s, placed where the render draws it: what
+    /// hit tests share, so a pointer, a link and a screen reader find the same character.
+    func layoutPoint(_ point: Point, in layout: TextLayout) -> Point {
         let origin = Self.origin(of: layout, size: bounds.size, insets: insets, vertical: verticalAlignment)
-        return layout.offsetPosition(at: Point(x: point.x - origin.x, y: point.y - origin.y))
+        return Point(x: point.x - origin.x, y: point.y - origin.y)
     }
 
     func selectionPointerPressed(_ event: PointerEvent) -> Bool {

@@ -611,4 +611,26 @@ struct ListKeyboardTests {
         type("i", at: 50_000)
         #expect(list.cursorIndex == 12, "İ folds to i and a combining dot: i is its prefix, by scalars")
     }
+
+    /// Type-ahead folds only the start of each name, as many scalars as the folded prefix has:
+    /// a typed "ß" is "ss", two scalars, so a name's first two are folded to compare with it.
+    @Test func aPrefixThatFoldsLongerFindsItsName() throws {
+        let scene = HeadlessScene(width: 200, height: 200)
+        let list = ListView(), source = NamedRows(["Apple", "Sshd", "Ssh"]), chooser = Chooser()
+        list.frame = Rect(x: 0, y: 0, width: 200, height: 200)
+        list.estimatedItemHeight = 16
+        list.dataSource = source
+        list.delegate = chooser
+        scene.root.addSublayer(list)
+        list.reloadData()
+        try scene.settle(until: { list.pendingPrelayouts == 0 })
+        scene.host.input.moveFocus(forward: true)
+        #expect(list.isFocused && list.cursorIndex == 0)
+        scene.host.input.post(.key(KeyInput(keysym: Keysym(rawValue: 0xDF), state: .pressed, text: "ß")), time: 1000)
+        #expect(list.cursorIndex == 1, "ß folds to ss, the start of Sshd")
+        scene.host.input.post(.key(KeyInput(keysym: Keysym(rawValue: 0x68), state: .pressed, text: "h")), time: 1100)
+        #expect(list.cursorIndex == 1, "ßh, ssh, still fits Sshd")
+        scene.host.input.post(.key(KeyInput(keysym: Keysym(rawValue: 0x73), state: .pressed, text: "s")), time: 3000)
+        #expect(list.cursorIndex == 2, "a new s finds Ssh after the cursor")
+    }
 }

@@ -81,6 +81,31 @@ struct TextViewTests {
         #expect(view.statistics.layoutsOnMainThread <= 3)
     }
 
+    /// A screen reader asking where most of a long document is gets the union of its ends'
+    /// characters and the paragraphs between, which are not laid out to answer it.
+    @Test func aLongRangesExtentsLayOutOnlyItsEnds() throws {
+        let view = TextView(text: Self.document(paragraphs: 10_000))
+        _ = try scene(view)
+        let frames = try #require(view.accessibilityElement?.text?.frames)
+        // The text is ASCII, so UTF-16 offsets are scalar offsets. Both ends are mid-paragraph.
+        let storage = view.editor.storage
+        let start = storage.paragraphRange(1).lowerBound + 4
+        let end = storage.paragraphRange(9_998).lowerBound + 5
+        let before = view.statistics
+        let rects = frames(start..<end)
+        let laidOut = view.statistics.layoutsOnMainThread - before.layoutsOnMainThread
+        #expect(laidOut <= 2, "\(laidOut) paragraphs laid out for one range's extents")
+        #expect(view.statistics.layoutsOnWorkers == before.layoutsOnWorkers)
+        let union = try #require(rects.first.map { rects.dropFirst().reduce($0) { $0.union($1) } })
+        // From the first character's line to the last's, across the text's whole width.
+        let first = try #require(frames(start..<(start + 1)).first)
+        let last = try #require(frames((end - 1)..<end).first)
+        let width = view.bounds.width - view.textInset * 2
+        #expect(union == Rect(x: view.textInset, y: first.minY, width: width, height: last.maxY - first.minY),
+                "\(union) from \(first) to \(last)")
+        #expect(last.minY > 9_997 * 16, "the last paragraph is at its place among the estimated heights")
+    }
+
     @Test func aTypedCharacterIsInTheFirstFrameAfterTheKey() throws {
         let view = TextView(text: Self.document(paragraphs: 50))
         let scene = try scene(view)

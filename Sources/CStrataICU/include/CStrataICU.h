@@ -20,6 +20,9 @@ enum StrataICUBreakKind { STRATA_ICU_GRAPHEME = 0, STRATA_ICU_WORD = 1, STRATA_I
 bool strata_icu_failed(int32_t status);
 /// ICU's name for a status, such as "U_MEMORY_ALLOCATION_ERROR".
 const char *strata_icu_error_name(int32_t status);
+/// Whether an ICU status is U_BUFFER_OVERFLOW_ERROR: the output did not fit, and the length
+/// returned with it is the room needed.
+bool strata_icu_buffer_overflowed(int32_t status);
 
 /// A break iterator of `kind` with the root locale's rules; NULL when ICU fails (status says why).
 StrataICUBreaker *strata_icu_break_open(int kind, int32_t *status);

@@ -218,14 +218,21 @@ extension ListView {
     /// The first choosable item with a cell, from item `start` on and wrapping round, whose name
     /// starts with `prefix` ignoring case.
     private func typeAheadMatch(_ prefix: String, from start: Int) -> Int? {
-        let folded = CaseFolding.folded(prefix)
+        let folded = CaseFolding.folded(prefix).unicodeScalars
         let candidates = liveItems.filter { isChoosable($0.index) }
         let ordered = candidates.drop { $0.index < start } + candidates.prefix { $0.index < start }
         return ordered.first { item in
             guard let name = item.cell.accessibilityElement?.label, !name.isEmpty else { return false }
             // By scalars, as GTK compares bytes: typing "i" finds "İstanbul", which folds to i and
             // a combining dot, one character.
-            return CaseFolding.folded(name).unicodeScalars.starts(with: folded.unicodeScalars)
+            // Only as many of the name's scalars as the folded prefix has are folded, not the
+            // whole name on every key. Folding maps each scalar on its own to one or more, so
+            // those fold to the start of the folded name, at least as long as the folded prefix:
+            // the start matches exactly when the whole would. The count is the folded prefix's,
+            // not the typed one's: typed "ß" folds to "ss", which "Ssh" matches only when both of
+            // its first two scalars are folded.
+            let start = String(name.unicodeScalars.prefix(folded.count))
+            return CaseFolding.folded(start).unicodeScalars.starts(with: folded)
         }?.index
     }
 

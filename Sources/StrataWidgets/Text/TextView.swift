@@ -794,7 +794,7 @@ public struct TextViewStatistics: Sendable, Equatable {
 
 extension TextView {
     /// At most this many paragraphs are laid out on the main thread to say where a range of
-    /// text is; the others of a longer range count as their whole estimated boxes.
+    /// text is; a longer range has its two end paragraphs laid out and the rest told as one box.
     static let accessibleLayoutLimit = 16
 
     /// Where scalars `range` of `shown` are, in the view's points (scrolled away, they are
@@ -806,18 +806,26 @@ extension TextView {
         guard !units.isEmpty else { return [] }
         let first = storage.paragraphIndex(containing: units.lowerBound)
         let last = storage.paragraphIndex(containing: units.upperBound - 1)
-        var rects: [Rect] = []
-        for index in first...last {
+        /// The rectangles the range covers in paragraph `index`, laid out now if it is not cached.
+        func frames(inParagraph index: Int) -> [Rect] {
             let paragraph = storage.paragraphRange(index)
             let top = textInset + heights.offset(of: index)
-            let known = last - first < Self.accessibleLayoutLimit ? layoutNow(index) : cachedLayout(paragraphText(index))
-            guard let layout = known else {
-                rects.append(Rect(x: textInset, y: top, width: layoutWidth, height: heights.heights[index]))
-                continue
-            }
             let low = max(units.lowerBound, paragraph.lowerBound) - paragraph.lowerBound
             let high = min(units.upperBound, paragraph.upperBound) - paragraph.lowerBound
-            rects += layout.selectionRects(offsets: low..<max(low, high)).map { $0.offsetBy(dx: textInset, dy: top) }
+            return layoutNow(index).selectionRects(offsets: low..<max(low, high)).map { $0.offsetBy(dx: textInset, dy: top) }
+        }
+        var rects: [Rect]
+        if last - first < Self.accessibleLayoutLimit {
+            rects = (first...last).flatMap(frames(inParagraph:))
+        } else {
+            // A long range is asked for its extents, which the bridge unions. Only its ends may
+            // stop within a paragraph; those between are covered whole, so they are one box of
+            // their heights (measured or estimated), their text neither read nor laid out:
+            // reading thousands would overflow, and so clear, the memo of paragraph texts.
+            let top = heights.offset(of: first + 1), bottom = heights.offset(of: last)
+            rects = frames(inParagraph: first)
+            rects.append(Rect(x: textInset, y: textInset + top, width: layoutWidth, height: bottom - top))
+            rects += frames(inParagraph: last)
         }
         return rects.map { contentLayer.convert($0, to: self) }
     }

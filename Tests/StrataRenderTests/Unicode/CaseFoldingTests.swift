@@ -22,4 +22,13 @@ import Testing
         let input = String(repeating: "ŉ", count: 1000)
         #expect(CaseFolding.folded(input) == String(repeating: "ʼn", count: 1000))
     }
+
+    /// Text that folds longer than it is overflows the first try, which has room only for its
+    /// own length: these are folded whole by the retry with the length ICU asks for.
+    @Test(arguments: [("ß", "ss"), ("ﬃ", "ffi"), ("Maße ﬃ", "masse ffi")])
+    func textThatGrowsIsFoldedWhole(_ input: String, _ expected: String) {
+        #expect(CaseFolding.folded(input) == expected)
+        let long = String(repeating: input, count: 10_000)
+        #expect(CaseFolding.folded(long) == String(repeating: expected, count: 10_000))
+    }
 }
