@@ -57,7 +57,10 @@ extension Label: TextEditingView {
         } else {
             element.text = AccessibilityText(string)
         }
-        if acceptsLinkFocus { element.text?.links = accessibilityLinks(in: string) }
+        if acceptsLinkFocus {
+            element.text?.links = accessibilityLinks(in: string)
+            element.text?.focusedLink = focusedLink
+        }
         element.text?.frames = { [weak self] range in self?.frames(ofScalars: range, in: string) ?? [] }
         element.text?.offsetAtPoint = { [weak self] point in
             guard let self, self.shownLayout.string == string else { return nil }

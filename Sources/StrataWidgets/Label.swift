@@ -356,7 +356,7 @@ open class Label: AsyncLayer, AsyncLayerDelegate {
     /// Link interaction state: the link pressed (and whether the pointer is still over it), the
     /// link Tab reached, and the layers showing them.
     var pressedLink: (index: Int, inside: Bool)?
-    var focusedLink: Int?
+    var focusedLink: Int? { didSet { if focusedLink != oldValue { accessibilityDidChange() } } }
     var linkHighlights: [Layer] = []
 
     private func options(width: Double) -> TextLayoutOptions {

@@ -185,6 +185,10 @@ public struct AccessibilityText: Sendable {
     public var replace: (@MainActor @Sendable (Range<Int>, String) -> Void)?
     /// The links in the text, in order.
     public var links: [AccessibilityLink] = []
+    /// The link inside the text that has the keyboard focus (Tab goes through a label's links
+    /// before leaving it), an index into `links`; nil when none has. A screen reader is told
+    /// the focus is on that link.
+    public var focusedLink: Int?
     /// The rectangles a range of the text's scalars covers as laid out, in the element's
     /// layer's points (several when it wraps or changes direction); nil when the widget cannot
     /// say. Read only when an assistive technology asks where characters are.
