@@ -87,6 +87,22 @@ struct AccessibilityListenerTests {
         #expect(rig.bridge.statistics.eventsSkipped - skipped == 3)
     }
 
+    @Test func withNoOneListeningCachesAreStillTold() throws {
+        let rig = try Rig(listening: [])
+        let (layer, initial) = try field(in: rig)
+        var element = initial
+        let told = try whatIsTold(rig, layer, &element, marker: "Renamed") {
+            $0.text = AccessibilityText("hello!", caret: 6)
+            $0.states.insert(.checked)
+            let sibling = Layer()
+            sibling.accessibility = AccessibilityElement(role: .label, label: "Hint")
+            rig.window.host.rootLayer.addSublayer(sibling)
+        }
+        #expect(told.contains("StateChanged checked"), "\(told)")
+        #expect(told.contains("ChildrenChanged add"), "\(told)")
+        #expect(!told.contains { $0.hasPrefix("TextChanged") || $0.hasPrefix("TextCaretMoved") }, "\(told)")
+    }
+
     @Test func aListenerRegisteringLaterGetsItsEventsUntilItDeregisters() throws {
         let rig = try Rig(listening: [(Self.orca, "Object:StateChanged:")])
         let (layer, initial) = try field(in: rig)
