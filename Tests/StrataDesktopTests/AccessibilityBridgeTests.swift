@@ -9,15 +9,26 @@ import StrataWidgets
 import Testing
 
 /// at-spi2-core's registry as far as an application sees it: it owns the registry's name and
-/// answers `Socket.Embed` with the desktop's reference.
+/// answers `Socket.Embed` with the desktop's reference; given `listening`, it also answers
+/// `GetRegisteredEvents` with it, and `tell` sends its registration signals.
 @MainActor
 final class FakeRegistry {
     let connection: DBusConnection
     var embedded: [DBusValue] = []
     private var owns = false
 
-    init(bus: PrivateBus, loop: MainLoop) throws {
+    init(bus: PrivateBus, loop: MainLoop, listening: [(busName: String, event: String)]? = nil) throws {
         connection = try DBusConnection(address: bus.address, loop: loop)
+        if let listening {
+            let list = DBusValue.array(element: DBusSignature("(ss)"), listening.map { .structure([.string($0.busName), .string($0.event)]) })
+            try connection.exportObject(at: ATSPI_DBUS_PATH_REGISTRY) { call in
+                guard call.content.member == "GetRegisteredEvents" else {
+                    try? call.replyError(name: DBusErrorName.unknownMethod, "no such method")
+                    return
+                }
+                try? call.reply([list])
+            }
+        }
         try connection.exportObject(at: ATSPI_DBUS_PATH_ROOT) { [unowned self] call in
             guard call.content.member == "Embed", let reference = call.content.values.first else {
                 try? call.replyError(name: DBusErrorName.unknownMethod, "no such method")
@@ -28,6 +39,12 @@ final class FakeRegistry {
         }
         try connection.requestName(ATSPI_DBUS_NAME_REGISTRY) { [unowned self] in owns = (try? $0.get()) == true }
         try pump(loop, until: { owns })
+    }
+
+    /// Sends `EventListenerRegistered` or `EventListenerDeregistered` for `busName`'s `event`.
+    func tell(_ member: String, _ busName: String, _ event: String) throws {
+        try connection.emitSignal(path: ATSPI_DBUS_PATH_REGISTRY, interface: ATSPI_DBUS_INTERFACE_REGISTRY, member: member,
+                                  [.string(busName), .string(event)])
     }
 }
 
@@ -79,10 +96,12 @@ final class Rig {
     let client: DBusConnection
     var signals: [DBusMessage] = []
 
-    init() throws {
+    /// - Parameter listening: what the registry lists as listened for; nil for a registry
+    ///   without the method, under which every event is sent.
+    init(listening: [(busName: String, event: String)]? = nil) throws {
         bus = try PrivateBus()
         let loop = window.scene.loop
-        registry = try FakeRegistry(bus: bus, loop: loop)
+        registry = try FakeRegistry(bus: bus, loop: loop, listening: listening)
         bridge = try AccessibilityBridge(connection: DBusConnection(address: bus.address, loop: loop), applicationName: "notes")
         client = try DBusConnection(address: bus.address, loop: loop)
         try client.subscribe(to: DBusMatchRule(interface: ATSPI_DBUS_INTERFACE_EVENT_OBJECT)) { [unowned self] in
@@ -90,6 +109,7 @@ final class Rig {
         }
         let bridge = bridge
         try pump(loop, until: { bridge.isRegistered })
+        if listening != nil { try pump(loop, until: { bridge.sendsOnlyListenedEvents }) }
         bridge.add(window)
     }
 

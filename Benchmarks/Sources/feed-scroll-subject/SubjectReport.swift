@@ -44,6 +44,8 @@ struct SubjectReport {
             report["busy_ms"] = Double((end.busyTime - start.busyTime).wholeMicroseconds) / 1_000
             report["calls_answered"] = end.callsAnswered - start.callsAnswered
             report["events_sent"] = end.eventsSent - start.eventsSent
+            // Events no assistive technology registered for: neither built nor sent.
+            report["events_skipped"] = end.eventsSkipped - start.eventsSkipped
             report["change_batches"] = end.changeBatches - start.changeBatches
             // Before the scroll: registering, and answering the walk of the tree.
             report["busy_ms_before_scroll"] = Double(start.busyTime.wholeMicroseconds) / 1_000

@@ -62,7 +62,15 @@ extension AccessibilityBridge: AccessibilityObserver {
                 emit(path: path, "StateChanged", detail: name, new.states.contains(state) ? 1 : 0, 0, .variant(.int32(0)))
             }
         }
-        if let text = new.text, let before = old.text, text != before { textChanged(path: path, from: before, to: text) }
+        if let text = new.text, let before = old.text, text != before {
+            // Working out the difference costs a pass over both texts: not for no one.
+            if listeners.wants(interface: ATSPI_DBUS_INTERFACE_EVENT_OBJECT, member: "TextChanged", detail: "delete")
+                || listeners.wants(interface: ATSPI_DBUS_INTERFACE_EVENT_OBJECT, member: "TextChanged", detail: "insert") {
+                textChanged(path: path, from: before, to: text)
+            } else {
+                statistics.eventsSkipped += 1
+            }
+        }
         if new.caret != old.caret, let caret = new.caret {
             emit(path: path, "TextCaretMoved", detail: "", caret, 0, .variant(.int32(0)))
         }

@@ -14,7 +14,9 @@ import StrataPlatform
 /// `/org/a11y/atspi/accessible`, named by its layer's stable number; the application is
 /// `…/root` and each window a frame below it. Calls are answered from the layers as they are
 /// now; what changed is told once per frame (`AccessibilityObserver`) as AT-SPI events, for the
-/// elements an assistive technology has already seen.
+/// elements an assistive technology has already seen. Once the registry has said which events
+/// assistive technologies listen for, only those are built and sent, with the ones their caches
+/// rely on (`ATSPIEventListeners`); until then, or with a registry that cannot say, all are.
 ///
 /// Every call is hostile until checked: unknown objects, indices out of range, NaN values and
 /// oversized text are refused with a D-Bus error and change nothing. Replies that cannot be sent
@@ -40,6 +42,12 @@ public final class AccessibilityBridge {
         public var callsAnswered = 0
         /// Events sent.
         public var eventsSent = 0
+        /// Events not sent, or not even built, since no assistive technology listens for them. A
+        /// text change counts once, its deletion and insertion never worked out.
+        public var eventsSkipped = 0
+        /// Registrations the registry told that were not kept: malformed, too long, or beyond
+        /// what is kept (`ATSPIEventListeners.maximumEntries`).
+        public var registrationsRefused = 0
         /// Changes read from the hosts (once per frame each).
         public var changeBatches = 0
         /// Main-thread CPU time spent answering calls and telling changes: the bridge's whole
@@ -47,6 +55,13 @@ public final class AccessibilityBridge {
         /// preempting the thread does not count, as M9 counts the main thread's time.
         public var busyTime = Duration.zero
     }
+
+    /// Whether the registry has said which events assistive technologies listen for, so that
+    /// only those (and the ones their caches rely on) are sent. False until it answers, with a
+    /// registry that cannot say, and while more was registered than is kept: all are sent then.
+    public var sendsOnlyListenedEvents: Bool { !listeners.sendsEverything }
+    /// How many registrations of events the bridge keeps.
+    public var listenedEventCount: Int { listeners.entries.count }
 
     /// Runs `work`, adding the CPU time it took to `statistics.busyTime`.
     func measuringBusyTime(_ work: () -> Void) {
@@ -77,8 +92,12 @@ public final class AccessibilityBridge {
     var applicationID: Int32 = 0
     /// The registry's desktop, the application's parent, once `Embed` answered.
     var embeddedIn: DBusValue?
+    /// Which events assistive technologies listen for.
+    var listeners = ATSPIEventListeners()
     private var exported: DBusSlot?
     private var embedCall: DBusSlot?
+    /// The registry's registrations, peers leaving, and the call for the list.
+    private var listenerSlots: [DBusSlot] = []
 
     @MainActor
     final class WindowEntry {
@@ -157,6 +176,7 @@ public final class AccessibilityBridge {
             case let .failure(error): report(error)
             }
         }
+        listenerSlots = try followListeners()
     }
 
     isolated deinit {
@@ -172,6 +192,8 @@ public final class AccessibilityBridge {
         exported?.cancel()
         exported = nil
         embedCall?.cancel()
+        for slot in listenerSlots { slot.cancel() }
+        listenerSlots = []
         connection.close()
     }
 
@@ -319,9 +341,10 @@ public final class AccessibilityBridge {
 
     // MARK: Events
 
-    /// Sends an AT-SPI event (`siiva{sv}`) from the object at `path`.
+    /// Sends an AT-SPI event (`siiva{sv}`) from the object at `path`, if anyone listens for it.
     func emit(path: String, interface: String = ATSPI_DBUS_INTERFACE_EVENT_OBJECT, _ member: String, detail: String,
               _ detail1: Int, _ detail2: Int, _ data: DBusValue) {
+        guard wants(member, detail: detail, interface: interface) else { return }
         do throws(DBusError) {
             try connection.emitSignal(path: path, interface: interface, member: member, [
                 .string(detail), .int32(Int32(clamping: detail1)), .int32(Int32(clamping: detail2)), data,
