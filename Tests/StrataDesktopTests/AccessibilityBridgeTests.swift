@@ -128,7 +128,8 @@ final class Rig {
         let frame = layer.convert(layer.bounds, to: nil)
         guard let children = try? call(path, ATSPI_DBUS_INTERFACE_ACCESSIBLE, "GetChildren").get().values.first?.elements else { return nil }
         for child in children {
-            let childPath = "/org/a11y/atspi/accessible/" + referencePath(child)
+            // The whole path: a link's ends in "/link/N", which its last part alone would lose.
+            guard let childPath = child.fields?[1].objectPath else { continue }
             if let extents = try? call(childPath, ATSPI_DBUS_INTERFACE_COMPONENT, "GetExtents", [.uint32(1)]).get().values.first?.fields,
                extents == [.int32(Int32(frame.minX)), .int32(Int32(frame.minY)), .int32(Int32(frame.width)), .int32(Int32(frame.height))],
                layer.accessibilityElement != nil {

@@ -183,16 +183,30 @@ extension AccessibilityBridge {
         return nil
     }
 
+    /// The link inside `layer`'s text that has the keyboard focus, when its index is one of
+    /// the text's links.
+    func focusedLink(of layer: Layer) -> Int? { Self.focusedLink(in: layer.resolvedAccessibilityElement?.text) }
+
+    static func focusedLink(in text: AccessibilityText?) -> Int? {
+        guard let text, let link = text.focusedLink, text.links.indices.contains(link) else { return nil }
+        return link
+    }
+
     func stateSet(of node: Node) -> ATSPINumbers.StateSet {
         guard let element = element(of: node) else { return ATSPINumbers.StateSet() }
         switch node {
         case .application: return ATSPINumbers.StateSet()
         case .window: return ATSPINumbers.states(element, shown: true, focused: false)
         case let .element(layer, _):
+            // A focused link inside it has the focus in its place.
             let focused = layer.host.map { focusedElement(in: $0) === layer } ?? false
-            return ATSPINumbers.states(element, shown: layer.isShownInTree, focused: focused)
-        case let .link(layer, _, _):
-            return ATSPINumbers.states(element, shown: layer.isShownInTree, focused: false)
+            return ATSPINumbers.states(element, shown: layer.isShownInTree, focused: focused && Self.focusedLink(in: element.text) == nil)
+        case let .link(layer, _, index):
+            let focused = layer.host.map { focusedElement(in: $0) === layer } ?? false
+            var states = ATSPINumbers.states(element, shown: layer.isShownInTree, focused: focused && focusedLink(of: layer) == index)
+            // A link takes the focus, as in every toolkit: Tab goes through a label's links.
+            states.insert(ATSPI_STATE_FOCUSABLE)
+            return states
         }
     }
 

@@ -36,7 +36,8 @@ extension AccessibilityBridge: AccessibilityObserver {
             changed.append((node, id))
         }
         for owner in owners { structureChanged(of: owner, in: entry) }
-        if changes.focusMoved { focusMoved(in: host, entry) }
+        // The focus moves between layers, or within the focused one, to a link in its text.
+        if changes.focusMoved || changes.elements.contains(where: { $0 === focusedElement(in: host) }) { focusMoved(in: host, entry) }
         // Compared with what was told last, the focus just now included, so nothing is told twice.
         for (node, id) in changed {
             if let old = snapshots[id] { elementChanged(node, id: id, from: old) }
@@ -142,15 +143,27 @@ extension AccessibilityBridge: AccessibilityObserver {
 
     func focusMoved(in host: LayerHost, _ entry: WindowEntry) {
         let focused = focusedElement(in: host)
-        let id = focused?.accessibilityID
-        guard id != entry.focused else { return }
-        if let old = entry.focused, snapshots[old] != nil {
-            emit(path: path(of: old), "StateChanged", detail: "focused", 0, 0, .variant(.int32(0)))
-            // Only the focus is told here; other changes of the element's are told with it.
-            snapshots[old]?.states.set(ATSPI_STATE_FOCUSED, false)
+        let target = focused.map { FocusedObject(id: $0.accessibilityID, link: focusedLink(of: $0)) }
+        guard target != entry.focused else { return }
+        if let old = entry.focused {
+            if let link = old.link {
+                // A link's focus was told when it came, so its going is too.
+                emit(path: linkPath(of: old.id, index: link), "StateChanged", detail: "focused", 0, 0, .variant(.int32(0)))
+            } else if snapshots[old.id] != nil {
+                emit(path: path(of: old.id), "StateChanged", detail: "focused", 0, 0, .variant(.int32(0)))
+                // Only the focus is told here; other changes of the element's are told with it.
+                snapshots[old.id]?.states.set(ATSPI_STATE_FOCUSED, false)
+            }
         }
-        entry.focused = id
-        guard let focused, let id, let node = node(for: focused, in: entry) else { return }
+        entry.focused = target
+        guard let focused, let target, let node = node(for: focused, in: entry) else { return }
+        let id = target.id
+        if let link = target.link {
+            // The element stays the focused layer, but the focus Orca follows is on its link.
+            remember(node)
+            emit(path: linkPath(of: id, index: link), "StateChanged", detail: "focused", 1, 0, .variant(.int32(0)))
+            return
+        }
         // The focused element is told of whether or not it was seen: Orca follows the focus.
         _ = reference(to: focused)
         remember(node)

@@ -99,12 +99,19 @@ public final class AccessibilityBridge {
     /// The registry's registrations, peers leaving, and the call for the list.
     private var listenerSlots: [DBusSlot] = []
 
+    /// What has the keyboard focus: an element, or a link inside its text (Tab goes through a
+    /// label's links before leaving it).
+    struct FocusedObject: Equatable {
+        var id: UInt64
+        var link: Int?
+    }
+
     @MainActor
     final class WindowEntry {
         weak var window: (any AccessibleWindow)?
         let id: UInt64
-        /// The element that had the focus when last told.
-        var focused: UInt64?
+        /// The element, or link, that had the focus when last told.
+        var focused: FocusedObject?
         var title: String
         var isActive: Bool
         init(window: any AccessibleWindow, id: UInt64) {
