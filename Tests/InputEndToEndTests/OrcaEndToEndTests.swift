@@ -49,22 +49,3 @@ extension InputEndToEnd {
         try orca.waitToSay("Password password text.")
     }
 }
-
-extension InputEndToEnd {
-    @Test(.enabled(if: OrcaScreenReader.isInstalled || TestEnvironment.requiresSwayRun, "needs orca and xwayland: run Scripts/test"))
-    func orcaExploresTheFeed() throws {
-        let orca = try OrcaScreenReader(display: display)
-        let input = try VirtualInput(display: display)
-        let process = try ExampleProcess("feed", display: display, environment: orca.environment)
-        try process.waitForLine { $0 == "feed: ready" }
-        let steps: [UInt32] = [15, 15, 15, 108, 108, 28, 15, 15, 108]
-        for key in steps {
-            try input.tap(key)
-            _ = poll(nil, 0, 2000)
-        }
-        _ = try? orca.waitToSay("never", timeout: .seconds(2))
-        print("SPOKEN", orca.spoken)
-        _ = try? Subprocess.run("cp '\(orca.logPath)' /tmp/orcax/feed-orca.log")
-        print("FEED", process.lines)
-    }
-}
