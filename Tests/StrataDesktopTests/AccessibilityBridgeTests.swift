@@ -182,6 +182,10 @@ struct AccessibilityBridgeTests {
         #expect(try rig.property(ATSPI_DBUS_PATH_ROOT, ATSPI_DBUS_INTERFACE_APPLICATION, "Id") == .int32(7))
         #expect(try rig.property(rig.windowPath, ATSPI_DBUS_INTERFACE_ACCESSIBLE, "Name") == .string("Notes"))
         #expect(try rig.call(rig.windowPath, ATSPI_DBUS_INTERFACE_ACCESSIBLE, "GetRole").get().values == [.uint32(ATSPI_ROLE_FRAME.rawValue)])
+        // The cache libatspi asks for first is there, and lists nothing: readers ask as they go.
+        let items = try rig.call("/org/a11y/atspi/cache", "org.a11y.atspi.Cache", "GetItems").get().values
+        #expect(items.map(\.signature) == ["a((so)(so)(so)iiassusau)"] && items.first?.elements?.isEmpty == true, "\(items)")
+        #expect(throws: DBusError.self) { try rig.call("/org/a11y/atspi/cache", "org.a11y.atspi.Cache", "Other").get() }
     }
 
     @Test func plainLayersAreTransparentAndHiddenOnesAbsent() throws {

@@ -95,6 +95,8 @@ public final class AccessibilityBridge {
     /// Which events assistive technologies listen for.
     var listeners = ATSPIEventListeners()
     private var exported: DBusSlot?
+    /// The `Cache` object, answered empty (`AccessibilityBridge+Cache.swift`).
+    private var cacheExport: DBusSlot?
     private var embedCall: DBusSlot?
     /// The registry's registrations, peers leaving, and the call for the list.
     private var listenerSlots: [DBusSlot] = []
@@ -169,6 +171,7 @@ public final class AccessibilityBridge {
         exported = try connection.exportSubtree(under: Self.basePath, limits: Self.limits) { [weak self] call in
             self?.answer(call)
         }
+        cacheExport = try exportCache()
         let embed = DBusMethod(destination: ATSPI_DBUS_NAME_REGISTRY, path: Self.rootPath,
                                interface: ATSPI_DBUS_INTERFACE_SOCKET, member: "Embed")
         embedCall = try connection.call(embed, [reference(path: Self.rootPath)], timeout: .seconds(10)) { [weak self] result in
@@ -198,6 +201,8 @@ public final class AccessibilityBridge {
         snapshots = [:]
         exported?.cancel()
         exported = nil
+        cacheExport?.cancel()
+        cacheExport = nil
         embedCall?.cancel()
         for slot in listenerSlots { slot.cancel() }
         listenerSlots = []
