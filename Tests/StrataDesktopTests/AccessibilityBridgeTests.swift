@@ -115,6 +115,9 @@ final class Rig {
 
     var name: String { bridge.connection.uniqueName ?? "" }
 
+    /// Waits until every signal the bridge sent so far has reached the client.
+    func flush() throws { try client.roundtripForTests(loop: loop, through: name) }
+
     func path(_ layer: Layer) throws -> String {
         let children = try call(windowPath, ATSPI_DBUS_INTERFACE_ACCESSIBLE, "GetChildren").get()
         _ = children
@@ -237,7 +240,7 @@ struct AccessibilityBridgeTests {
         }
         // Wrong types are refused too.
         #expect(throws: DBusError.self) { try rig.call(path, ATSPI_DBUS_INTERFACE_ACTION, "DoAction", [.string("0")]).get() }
-        try rig.client.roundtripForTests(loop: rig.loop)
+        try rig.flush()
         #expect(presses == 1)
     }
 
@@ -336,7 +339,7 @@ struct AccessibilityBridgeTests {
         unseen.accessibility = AccessibilityElement(role: .label, label: "never asked about")
         try rig.window.scene.settle()
         try pump(rig.loop, until: { rig.signals.count >= 4 })
-        try rig.client.roundtripForTests(loop: rig.loop)
+        try rig.flush()
         let told = rig.signals.map { "\($0.path == path ? "label" : $0.path ?? "") \($0.member ?? "") \($0.values.first?.string ?? "") \($0.values[1].int32 ?? -1) \($0.values[2].int32 ?? -1)" }
         #expect(told.contains("label PropertyChange accessible-name 0 0"))
         // "0" became "12": one deleted at 8, two inserted there.
@@ -430,7 +433,7 @@ struct AccessibilityBridgeTests {
         rig.signals.removeAll()
         try rig.window.scene.settle()
         try pump(rig.loop, until: { rig.signals.count >= 21 })
-        try rig.client.roundtripForTests(loop: rig.loop)
+        try rig.flush()
         #expect(rig.signals.filter { $0.member == "ChildrenChanged" && $0.path == listPath }.count == 21, "twenty came, one went")
         // A row that cannot say it has an element without building it is read to list the
         // children twice (for the children, and for the selection), and once for the
@@ -447,7 +450,7 @@ struct AccessibilityBridgeTests {
         caption.accessibility = AccessibilityElement(role: .label, label: "Renamed")
         // Told with the next frame, or after the fallback delay when no frame comes.
         try pump(rig.loop, until: { rig.bridge.statistics.changeBatches > batches })
-        try rig.client.roundtripForTests(loop: rig.loop)
+        try rig.flush()
         #expect(!rig.signals.contains { $0.path == captionPath }, "\(rig.signals.map { "\($0.path ?? "") \($0.member ?? "")" })")
     }
 
@@ -483,7 +486,7 @@ struct AccessibilityBridgeTests {
         rig.signals.removeAll()
         try rig.window.scene.settle()
         try pump(rig.loop, until: { rig.signals.contains { $0.member == "SelectionChanged" } })
-        try rig.client.roundtripForTests(loop: rig.loop)
+        try rig.flush()
         #expect(rig.signals.filter { $0.member == "ChildrenChanged" && $0.path == listPath }.count == 2, "one came, one went")
         #expect(rows[1...].filter { $0 !== rows[5] }.allSatisfy { $0.builds == 0 }, "\(rows.map(\.builds))")
         #expect(rows[5].builds <= 1 && came.builds <= 1, "\(rows[5].builds) \(came.builds)")
@@ -500,7 +503,7 @@ struct AccessibilityBridgeTests {
         try frame { rows[6].label = "Refilled too"; rows[6].accessibilityDidChange() }
         try frame { rows[7].isSelected = true; rows[7].accessibilityDidChange() }
         try frame { came.removeFromSuperlayer() }
-        try rig.client.roundtripForTests(loop: rig.loop)
+        try rig.flush()
         #expect(rig.signals.filter { $0.member == "SelectionChanged" }.count == 2, "\(rig.signals.map { $0.member ?? "" })")
         #expect(try rig.property(listPath, ATSPI_DBUS_INTERFACE_SELECTION, "NSelectedChildren") == .int32(1))
     }
@@ -512,11 +515,14 @@ struct AccessibilityBridgeTests {
         weak let gone = dropped
         dropped = nil
         #expect(gone == nil)
-        try rig.client.roundtripForTests(loop: rig.loop)
+        try rig.flush()
         rig.signals.removeAll()
         let next = FakeWindow()
         rig.bridge.add(next)
-        try rig.client.roundtripForTests(loop: rig.loop)
+        // Waited for: the bridge's signals come through the bus on another connection, which
+        // a round trip of the client's own does not order them against.
+        try pump(rig.loop, until: { rig.signals.count >= 2 })
+        try rig.flush()
         let told = rig.signals.map { "\($0.member ?? "") \($0.values.first?.string ?? "") \($0.values[1].int32 ?? -1)" }
         #expect(told == ["ChildrenChanged remove 1", "ChildrenChanged add 1"], "\(told)")
         let windows = try #require(try rig.call(ATSPI_DBUS_PATH_ROOT, ATSPI_DBUS_INTERFACE_ACCESSIBLE, "GetChildren").get().values.first?.elements)
@@ -531,7 +537,7 @@ struct AccessibilityBridgeTests {
         let leaving = try DBusConnection(address: rig.bus.address, loop: rig.loop)
         try leaving.call(DBusMethod(destination: rig.name, path: path, interface: ATSPI_DBUS_INTERFACE_ACCESSIBLE, member: "GetChildren")) { _ in }
         leaving.close()
-        try rig.client.roundtripForTests(loop: rig.loop)
+        try rig.flush()
         #expect(try rig.property(path, ATSPI_DBUS_INTERFACE_ACCESSIBLE, "Name") == .string("Save"))
     }
 
@@ -557,7 +563,7 @@ struct AccessibilityBridgeTests {
         rig.signals.removeAll()
         rig.bridge.add(popup)
         try popup.scene.settle()
-        try rig.client.roundtripForTests(loop: rig.loop)
+        try rig.flush()
         let windows = try #require(try rig.call(ATSPI_DBUS_PATH_ROOT, ATSPI_DBUS_INTERFACE_ACCESSIBLE, "GetChildren").get().values.first?.elements)
         #expect(windows.count == 2)
         let popupPath = "/org/a11y/atspi/accessible/" + referencePath(windows[1])
@@ -583,7 +589,7 @@ struct AccessibilityBridgeTests {
         try pump(rig.loop, until: { menu.highlightedIndex == 2 })
         try popup.scene.settle()
         try pump(rig.loop, until: { rig.signals.contains { $0.member == "SelectionChanged" } })
-        try rig.client.roundtripForTests(loop: rig.loop)
+        try rig.flush()
         let moved = rig.signals.map { "\($0.path ?? "") \($0.member ?? "") \($0.values.first?.string ?? "") \($0.values[1].int32 ?? -1)" }
         #expect(moved.contains("\(menuPath) StateChanged focused 0"), "\(moved)")
         #expect(moved.contains("\(pastePath) StateChanged focused 1"), "\(moved)")
@@ -606,7 +612,7 @@ struct AccessibilityBridgeTests {
         rig.signals.removeAll()
         popup.isAccessibilityActive = false
         rig.bridge.remove(popup)
-        try rig.client.roundtripForTests(loop: rig.loop)
+        try rig.flush()
         let closed = rig.signals.map { "\($0.path ?? "") \($0.member ?? "") \($0.values.first?.string ?? "") \($0.values[1].int32 ?? -1)" }
         #expect(closed.contains("\(ATSPI_DBUS_PATH_ROOT) ChildrenChanged remove 1"), "\(closed)")
         #expect(closed.contains("\(fieldPath) StateChanged focused 1"), "\(closed)")
@@ -637,7 +643,7 @@ struct AccessibilityBridgeTests {
         #expect(list.cursorIndex == 1)
         try rig.window.scene.settle()
         try pump(rig.loop, until: { rig.signals.contains { $0.member == "SelectionChanged" } })
-        try rig.client.roundtripForTests(loop: rig.loop)
+        try rig.flush()
         let moved = rig.signals.map { "\($0.path ?? "") \($0.member ?? "") \($0.values.first?.string ?? "") \($0.values[1].int32 ?? -1)" }
         #expect(moved.contains("\(secondPath) StateChanged focused 1"), "\(moved)")
         #expect(moved.contains("\(listPath) SelectionChanged  0"), "\(moved)")
@@ -652,7 +658,7 @@ struct AccessibilityBridgeTests {
         #expect(try rig.call(listPath, ATSPI_DBUS_INTERFACE_SELECTION, "SelectChild", [.int32(Int32(third))]).get().values == [.bool(true)])
         try pump(rig.loop, until: { list.cursorIndex == 3 })
         try rig.window.scene.settle()
-        try rig.client.roundtripForTests(loop: rig.loop)
+        try rig.flush()
         #expect(try rig.call(listPath, ATSPI_DBUS_INTERFACE_SELECTION, "GetSelectedChild", [.int32(0)]).get().values.first?.fields?[1]
                 == .objectPath(thirdPath))
         #expect(chosen.isEmpty)
@@ -846,10 +852,12 @@ struct AccessibilityBridgeTests {
 
 extension DBusConnection {
     /// Waits for the bus to answer a Ping, so everything sent before it has been handled.
-    func roundtripForTests(loop: MainLoop) throws {
+    /// Waits for an answer from `peer` (the bus by default). The bus keeps each sender's
+    /// messages in order, so once a peer's answer is in, everything it sent before is too; the
+    /// bus's own answer orders nothing of another connection's.
+    func roundtripForTests(loop: MainLoop, through peer: String = "org.freedesktop.DBus") throws {
         var done = false
-        try call(DBusMethod(destination: "org.freedesktop.DBus", path: "/org/freedesktop/DBus", interface: "org.freedesktop.DBus.Peer",
-                            member: "Ping")) { _ in done = true }
+        try call(DBusMethod(destination: peer, path: "/", interface: "org.freedesktop.DBus.Peer", member: "Ping")) { _ in done = true }
         try pump(loop, until: { done })
     }
 }

@@ -34,12 +34,12 @@ struct AccessibleLinkFocusTests {
             return found
         }
         func tab() throws -> [String] {
-            try rig.client.roundtripForTests(loop: rig.loop)
+            try rig.flush()
             rig.signals.removeAll()
             rig.window.host.input.post(.key(KeyInput(keysym: .tab, state: .pressed)))
             try rig.window.scene.settle()
             try pump(rig.loop, until: { rig.signals.contains { $0.member == "StateChanged" && $0.values.first?.string == "focused" } })
-            try rig.client.roundtripForTests(loop: rig.loop)
+            try rig.flush()
             return rig.signals.filter { $0.member == "StateChanged" && $0.values.first?.string == "focused" }
                 .map { "\($0.path ?? "") \($0.values[1].int32 ?? -1)" }
         }
