@@ -172,6 +172,35 @@ struct AccessibleTextTests {
         #expect(throws: DBusError.self) { try rig.call(path, ATSPI_DBUS_INTERFACE_TEXT, "GetTextAtOffset", [.int32(0), .uint32(7)]).get() }
     }
 
+    /// Words and sentences are found in the paragraphs around the offset, not the whole text:
+    /// a piece before or after one can still lie across empty and blank paragraphs.
+    @Test func wordsAndSentencesReachAcrossBlankParagraphs() throws {
+        let rig = try Rig()
+        let layer = Layer()
+        layer.frame = Rect(x: 0, y: 0, width: 100, height: 20)
+        var element = AccessibilityElement(role: .label, label: "prose")
+        // "two" 4…6, line feeds 8, 9 and 13 around three spaces, "Three" 14…18, "four." 20…24,
+        // line feed 25, "Five" 26…29.
+        element.text = AccessibilityText("One two.\n\n   \nThree four.\nFive")
+        layer.accessibility = element
+        rig.window.host.rootLayer.addSublayer(layer)
+        let path = try rig.path(layer)
+        func piece(_ member: String, _ offset: Int32, _ boundary: AtspiTextBoundaryType) throws -> [DBusValue] {
+            try rig.call(path, ATSPI_DBUS_INTERFACE_TEXT, member, [.int32(offset), .uint32(boundary.rawValue)]).get().values
+        }
+        func told(_ string: String, _ start: Int32, _ end: Int32) -> [DBusValue] { [.string(string), .int32(start), .int32(end)] }
+
+        #expect(try piece("GetTextAtOffset", 14, ATSPI_TEXT_BOUNDARY_WORD_START) == told("Three ", 14, 20))
+        #expect(try piece("GetTextBeforeOffset", 14, ATSPI_TEXT_BOUNDARY_WORD_START) == told("two.\n\n   \n", 4, 14))
+        #expect(try piece("GetTextAtOffset", 11, ATSPI_TEXT_BOUNDARY_WORD_START) == told("two.\n\n   \n", 4, 14),
+                "a blank paragraph is inside the space after a word")
+        #expect(try piece("GetTextAfterOffset", 11, ATSPI_TEXT_BOUNDARY_WORD_END) == told(" four", 19, 24))
+        #expect(try piece("GetTextAfterOffset", 0, ATSPI_TEXT_BOUNDARY_WORD_START) == told("two.\n\n   \n", 4, 14))
+        #expect(try piece("GetTextBeforeOffset", 27, ATSPI_TEXT_BOUNDARY_SENTENCE_START) == told("Three four.\n", 14, 26))
+        #expect(try piece("GetTextBeforeOffset", 27, ATSPI_TEXT_BOUNDARY_SENTENCE_END) == told("\n\n   \nThree four.", 8, 25))
+        #expect(try piece("GetTextAfterOffset", 27, ATSPI_TEXT_BOUNDARY_SENTENCE_START) == told("", 30, 30))
+    }
+
     /// Reading a wrapped label line by line with the older calls meets every laid-out line once,
     /// and the lines put together are the text.
     @Test func theOlderCallsStepThroughAWrappedLabelsLines() throws {

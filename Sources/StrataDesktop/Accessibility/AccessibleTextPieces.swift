@@ -34,8 +34,8 @@ struct AccessibleTextPieces {
     func piece(granularity: UInt32, at offset: Int) -> Range<Int>? {
         switch granularity {
         case ATSPI_TEXT_GRANULARITY_CHAR.rawValue: character(at: offset, step: 0)
-        case ATSPI_TEXT_GRANULARITY_WORD.rawValue: piece(of: wordStarts(), at: offset, step: 0)
-        case ATSPI_TEXT_GRANULARITY_SENTENCE.rawValue: piece(of: sentenceStarts(), at: offset, step: 0)
+        case ATSPI_TEXT_GRANULARITY_WORD.rawValue: piece(.wordStart, at: offset, step: 0)
+        case ATSPI_TEXT_GRANULARITY_SENTENCE.rawValue: piece(.sentenceStart, at: offset, step: 0)
         case ATSPI_TEXT_GRANULARITY_LINE.rawValue: line(at: offset)
         case ATSPI_TEXT_GRANULARITY_PARAGRAPH.rawValue: paragraph(at: offset)
         default: nil
@@ -49,10 +49,10 @@ struct AccessibleTextPieces {
     func piece(boundary: UInt32, at offset: Int, step: Int) -> Range<Int>? {
         switch boundary {
         case ATSPI_TEXT_BOUNDARY_CHAR.rawValue: character(at: offset, step: step)
-        case ATSPI_TEXT_BOUNDARY_WORD_START.rawValue: piece(of: wordStarts(), at: offset, step: step)
-        case ATSPI_TEXT_BOUNDARY_WORD_END.rawValue: piece(of: wordEnds(), at: offset, step: step)
-        case ATSPI_TEXT_BOUNDARY_SENTENCE_START.rawValue: piece(of: sentenceStarts(), at: offset, step: step)
-        case ATSPI_TEXT_BOUNDARY_SENTENCE_END.rawValue: piece(of: sentenceEnds(), at: offset, step: step)
+        case ATSPI_TEXT_BOUNDARY_WORD_START.rawValue: piece(.wordStart, at: offset, step: step)
+        case ATSPI_TEXT_BOUNDARY_WORD_END.rawValue: piece(.wordEnd, at: offset, step: step)
+        case ATSPI_TEXT_BOUNDARY_SENTENCE_START.rawValue: piece(.sentenceStart, at: offset, step: step)
+        case ATSPI_TEXT_BOUNDARY_SENTENCE_END.rawValue: piece(.sentenceEnd, at: offset, step: step)
         case ATSPI_TEXT_BOUNDARY_LINE_START.rawValue: lineStartPiece(at: offset, step: step)
         case ATSPI_TEXT_BOUNDARY_LINE_END.rawValue: lineEndPiece(at: offset, step: step)
         default: nil
@@ -82,40 +82,52 @@ struct AccessibleTextPieces {
 
     // MARK: Boundaries
 
-    /// 0, each word's start, and `count`.
-    private func wordStarts() -> [Int] {
-        let string = text.string
-        return bounds(offsets(of: TextSegmentation.wordSegments(in: string).filter(\.isWord).map(\.range.lowerBound), in: string))
+    /// Where words and sentences start or end.
+    private enum Bound { case wordStart, wordEnd, sentenceStart, sentenceEnd }
+
+    /// The piece `step` pieces from the one at `offset`, between bounds of `kind`.
+    private func piece(_ kind: Bound, at offset: Int, step: Int) -> Range<Int> {
+        piece(of: bounds(kind, around: offset, step: step), at: offset, step: step)
     }
 
-    /// 0, each word's end, and `count`.
-    private func wordEnds() -> [Int] {
-        let string = text.string
-        return bounds(offsets(of: TextSegmentation.wordSegments(in: string).filter(\.isWord).map(\.range.upperBound), in: string))
+    /// Enough bounds of `kind` around `offset`, ascending, for the piece `step` pieces away: a
+    /// paragraph's, widened a paragraph at a time, with 0 and `count` once the text's start or
+    /// end is reached. ICU breaks words and sentences at every line feed, so a paragraph's
+    /// bounds found alone are those found in the whole text, and a long document is not
+    /// segmented whole to answer for one word.
+    private func bounds(_ kind: Bound, around offset: Int, step: Int) -> [Int] {
+        guard count > 0 else { return [0] }
+        var window = paragraph(at: offset), found = bounds(kind, in: window)
+        while true {
+            var result = window.lowerBound == 0 ? [0] : []
+            for bound in found.sorted() where bound > (result.last ?? -1) && bound > 0 && bound < count { result.append(bound) }
+            if window.upperBound == count { result.append(count) }
+            let before = result.count(where: { $0 <= offset }), after = result.count - before
+            let needBefore = window.lowerBound > 0 && before < 1 + max(-step, 0)
+            let needAfter = window.upperBound < count && after < 1 + max(step, 0)
+            guard needBefore || needAfter else { return result }
+            let next = needBefore ? paragraph(at: window.lowerBound - 1) : paragraph(at: window.upperBound)
+            found += bounds(kind, in: next)
+            window = min(window.lowerBound, next.lowerBound)..<max(window.upperBound, next.upperBound)
+        }
     }
 
-    /// 0, each sentence's start, and `count`.
-    private func sentenceStarts() -> [Int] {
-        let string = text.string
-        return bounds(offsets(of: TextSegmentation.sentenceBoundaries(in: string), in: string))
-    }
-
-    /// 0, each sentence's end (after its punctuation, before the spaces ICU gives it), and
-    /// `count`.
-    private func sentenceEnds() -> [Int] {
-        bounds(sentenceStarts().map { start in
+    /// The bounds of `kind` ICU finds in one paragraph, as offsets in the whole text.
+    private func bounds(_ kind: Bound, in paragraph: Range<Int>) -> [Int] {
+        let string = substring(paragraph)
+        let local: [String.Index] = switch kind {
+        case .wordStart: TextSegmentation.wordSegments(in: string).filter(\.isWord).map(\.range.lowerBound)
+        case .wordEnd: TextSegmentation.wordSegments(in: string).filter(\.isWord).map(\.range.upperBound)
+        case .sentenceStart, .sentenceEnd: TextSegmentation.sentenceBoundaries(in: string)
+        }
+        let starts = offsets(of: local, in: string).map { $0 + paragraph.lowerBound }
+        guard kind == .sentenceEnd else { return starts }
+        // A sentence ends after its punctuation, before the spaces ICU gives it.
+        return starts.map { start in
             var end = start
             while end > 0, scalars[end - 1].properties.isWhitespace { end -= 1 }
             return end
-        })
-    }
-
-    /// `offsets` with 0 and `count`, ascending and without repeats.
-    private func bounds(_ offsets: [Int]) -> [Int] {
-        var result = [0]
-        for offset in offsets where offset > result[result.count - 1] && offset < count { result.append(offset) }
-        if count > 0 { result.append(count) }
-        return result
+        }
     }
 
     /// The scalar offsets of ascending `indices` of `string`, in one pass.
