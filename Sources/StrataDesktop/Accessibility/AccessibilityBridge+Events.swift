@@ -37,7 +37,9 @@ extension AccessibilityBridge: AccessibilityObserver {
         }
         for owner in owners { structureChanged(of: owner, in: entry) }
         // The focus moves between layers, or within the focused one, to a link in its text.
-        if changes.focusMoved || changes.elements.contains(where: { $0 === focusedElement(in: host) }) { focusMoved(in: host, entry) }
+        if changes.focusMoved || focusedElement(in: host).map({ focused in changes.elements.contains { $0 === focused } }) == true {
+            focusMoved(in: host, entry)
+        }
         // Compared with what was told last, the focus just now included, so nothing is told twice.
         for (node, id) in changed {
             if let old = snapshots[id] { elementChanged(node, id: id, from: old) }
