@@ -345,6 +345,7 @@ struct AccessibilityBridgeTests {
         // "0" became "12": one deleted at 8, two inserted there.
         #expect(told.contains("label TextChanged delete 8 1"))
         #expect(told.contains("label TextChanged insert 8 2"))
+        #expect(rig.signals.contains { $0.member == "TextChanged" && $0.values.count >= 4 && $0.values[3] == .variant(.string("12")) })
         // The new element joined the window's children, which were listed: that is told.
         #expect(told.contains { $0.hasSuffix("ChildrenChanged add 1 0") })
         #expect(told.count == 4, "\(told)")

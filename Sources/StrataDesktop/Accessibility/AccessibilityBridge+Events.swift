@@ -81,22 +81,30 @@ extension AccessibilityBridge: AccessibilityObserver {
     }
 
     /// The text's change as AT-SPI tells it: what was deleted, then what was inserted, between
-    /// the common start and end of the old and new text.
+    /// the common start and end of the old and new text. Walks both texts in place, without
+    /// copying them into arrays: a long document's keystroke costs a comparison, not two
+    /// allocations of four bytes a character.
     private func textChanged(path: String, from old: String, to new: String) {
-        let before = Array(old.unicodeScalars), after = Array(new.unicodeScalars)
-        var prefix = 0
-        while prefix < before.count, prefix < after.count, before[prefix] == after[prefix] { prefix += 1 }
-        var suffix = 0
-        while suffix < before.count - prefix, suffix < after.count - prefix,
-              before[before.count - 1 - suffix] == after[after.count - 1 - suffix] { suffix += 1 }
-        func text(_ scalars: ArraySlice<Unicode.Scalar>) -> String {
-            var view = String.UnicodeScalarView()
-            view.append(contentsOf: scalars)
-            return String(view)
+        let before = old.unicodeScalars, after = new.unicodeScalars
+        var start = (before.startIndex, after.startIndex), prefix = 0
+        while start.0 < before.endIndex, start.1 < after.endIndex, before[start.0] == after[start.1] {
+            before.formIndex(after: &start.0)
+            after.formIndex(after: &start.1)
+            prefix += 1
         }
-        let deleted = before[prefix..<(before.count - suffix)], inserted = after[prefix..<(after.count - suffix)]
-        if !deleted.isEmpty { emit(path: path, "TextChanged", detail: "delete", prefix, deleted.count, .variant(.string(text(deleted)))) }
-        if !inserted.isEmpty { emit(path: path, "TextChanged", detail: "insert", prefix, inserted.count, .variant(.string(text(inserted)))) }
+        var end = (before.endIndex, after.endIndex)
+        while end.0 > start.0, end.1 > start.1 {
+            let previous = (before.index(before: end.0), after.index(before: end.1))
+            guard before[previous.0] == after[previous.1] else { break }
+            end = previous
+        }
+        let deleted = before[start.0..<end.0], inserted = after[start.1..<end.1]
+        if !deleted.isEmpty {
+            emit(path: path, "TextChanged", detail: "delete", prefix, deleted.count, .variant(.string(String(deleted))))
+        }
+        if !inserted.isEmpty {
+            emit(path: path, "TextChanged", detail: "insert", prefix, inserted.count, .variant(.string(String(inserted))))
+        }
     }
 
     /// Children came or went below `layer`: tells the nearest element the assistive technology
