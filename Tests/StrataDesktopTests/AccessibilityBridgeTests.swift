@@ -355,6 +355,40 @@ struct AccessibilityBridgeTests {
         #expect(rig.bridge.statistics.busyTime > before.busyTime)
     }
 
+    /// A text longer than the bridge keeps a copy of: its caret moves are told, its edits not,
+    /// and once it is short again its edits are told as before.
+    @Test func aTextTooLongToKeepIsNotCopiedAndItsEditsAreNotTold() throws {
+        let rig = try Rig()
+        let document = Layer()
+        document.frame = Rect(x: 0, y: 0, width: 100, height: 20)
+        var element = AccessibilityElement(role: .textView, label: "document")
+        let long = String(repeating: "a", count: AccessibilityBridge.keptTextBytes)
+        element.text = AccessibilityText(long, caret: 0)
+        document.accessibility = element
+        rig.window.host.rootLayer.addSublayer(document)
+        let path = try rig.path(document)
+        try rig.window.scene.settle()
+        func change(_ text: String, caret: Int) throws -> [String] {
+            rig.signals.removeAll()
+            element.text = AccessibilityText(text, caret: caret)
+            document.accessibility = element
+            try rig.window.scene.settle()
+            try pump(rig.loop, until: { rig.signals.contains { $0.member == "TextCaretMoved" } })
+            try rig.flush()
+            return rig.signals.filter { $0.path == path }.map { "\($0.member ?? "") \($0.values.first?.string ?? "")" }
+        }
+
+        // At the limit it is kept: a letter more is told.
+        #expect(try change(long + "b", caret: 1).contains("TextChanged insert"))
+        // Now beyond it: the caret is told, the edit not, and the bridge says so.
+        let notCompared = rig.bridge.statistics.textsNotCompared
+        #expect(try change(long + "bc", caret: 2) == ["TextCaretMoved "])
+        #expect(rig.bridge.statistics.textsNotCompared == notCompared + 1)
+        // Short again: not told (nothing to compare with), then kept, and told.
+        _ = try change("short", caret: 3)
+        #expect(try change("shorter", caret: 4).contains("TextChanged insert"))
+    }
+
     @Test func aNodeThatLeftTheTreeIsUnknownAndItsParentSaysSo() throws {
         let rig = try Rig()
         let save = button("Save", frame: Rect(x: 10, y: 20, width: 80, height: 30))

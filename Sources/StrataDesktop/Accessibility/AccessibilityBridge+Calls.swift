@@ -231,10 +231,11 @@ extension AccessibilityBridge {
     /// it are told.
     func remember(_ node: Node) {
         guard let id = id(of: node), snapshots[id] == nil else { return }
-        snapshots[id] = snapshot(of: node)
+        snapshots[id] = snapshot(of: node).kept
         snapshots[id]?.selection = selectionSnapshot(of: node)
     }
 
+    /// What `node` is now, its whole text included: `kept` bounds what is stored.
     func snapshot(of node: Node) -> Snapshot {
         let element = element(of: node)
         return Snapshot(name: element?.label ?? "", help: element?.help ?? "", states: stateSet(of: node),

@@ -65,7 +65,10 @@ extension AccessibilityBridge: AccessibilityObserver {
                 emit(path: path, "StateChanged", detail: name, new.states.contains(state) ? 1 : 0, 0, .variant(.int32(0)))
             }
         }
-        if let text = new.text, let before = old.text, text != before {
+        if old.textTooLong, new.text != nil {
+            // No copy of the text before: whether, and how, it changed cannot be said.
+            statistics.textsNotCompared += 1
+        } else if let text = new.text, let before = old.text, text != before {
             // Working out the difference costs a pass over both texts: not for no one.
             if listeners.wants(interface: ATSPI_DBUS_INTERFACE_EVENT_OBJECT, member: "TextChanged", detail: "delete")
                 || listeners.wants(interface: ATSPI_DBUS_INTERFACE_EVENT_OBJECT, member: "TextChanged", detail: "insert") {
@@ -77,7 +80,7 @@ extension AccessibilityBridge: AccessibilityObserver {
         if new.caret != old.caret, let caret = new.caret {
             emit(path: path, "TextCaretMoved", detail: "", caret, 0, .variant(.int32(0)))
         }
-        snapshots[id] = new
+        snapshots[id] = new.kept
     }
 
     /// The text's change as AT-SPI tells it: what was deleted, then what was inserted, between

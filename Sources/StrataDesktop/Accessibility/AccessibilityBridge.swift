@@ -48,6 +48,9 @@ public final class AccessibilityBridge {
         /// Registrations the registry told that were not kept: malformed, too long, or beyond
         /// what is kept (`ATSPIEventListeners.maximumEntries`).
         public var registrationsRefused = 0
+        /// Changes to elements whose text is too long to keep a copy of (`keptTextBytes`): with
+        /// no copy of the text before, whether and how the text changed is not told.
+        public var textsNotCompared = 0
         /// Changes read from the hosts (once per frame each).
         public var changeBatches = 0
         /// Main-thread CPU time spent answering calls and telling changes: the bridge's whole
@@ -78,7 +81,7 @@ public final class AccessibilityBridge {
     static let windowEvents = "org.a11y.atspi.Event.Window"
     static let log = Logger(label: "strata.accessibility")
     /// Bounds on what an assistive technology sends: text to insert is the largest.
-    public static let limits = DBusLimits(maximumStringBytes: 1 << 20, maximumValues: 1024, maximumDepth: 8)
+    nonisolated public static let limits = DBusLimits(maximumStringBytes: 1 << 20, maximumValues: 1024, maximumDepth: 8)
     /// How many stale entries the table of known elements may hold before it is swept.
     static let sweepThreshold = 4096
 
@@ -128,13 +131,32 @@ public final class AccessibilityBridge {
         weak var layer: Layer?
     }
 
+    /// The longest text, in UTF-8 bytes, a snapshot keeps a copy of to tell how it changes:
+    /// as long as the longest text an assistive technology may send. A longer one (a large
+    /// document in a `TextView`) would double its memory and be compared whole each frame it
+    /// changes; its caret moves are still told, and a screen reader reads the text around the
+    /// caret then, but its edits are not (`Statistics.textsNotCompared`).
+    nonisolated public static let keptTextBytes = limits.maximumStringBytes
+
     /// What an element was when last told or answered, to tell what changed.
     struct Snapshot {
         var name: String
         var help: String
         var states: ATSPINumbers.StateSet
         var value: Double?
+        /// The text, when no longer than `keptTextBytes`.
         var text: String?
+        /// Whether the element has a text too long to keep.
+        var textTooLong = false
+
+        /// The snapshot as stored: without a text longer than `keptTextBytes`.
+        var kept: Snapshot {
+            guard let text, text.utf8.count > AccessibilityBridge.keptTextBytes else { return self }
+            var kept = self
+            kept.text = nil
+            kept.textTooLong = true
+            return kept
+        }
         var caret: Int?
         /// The children's numbers, once an assistive technology asked for them.
         var children: [UInt64]?
