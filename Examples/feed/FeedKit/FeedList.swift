@@ -104,6 +104,15 @@ public final class FeedCell: ListCell, ListItemCell {
         ])
     }
 
+    /// What a screen reader reads for the post: its author, whether it is liked, its time and
+    /// its text. The screen shows "✓ liked" in place of the author's name, which would leave a
+    /// listener hearing a liked post without knowing whose it is.
+    public override var accessibilityItemLabel: String {
+        guard let item = post?.item else { return super.accessibilityItemLabel }
+        let text = body.textLayout?.string ?? body.text
+        return [item.name, post?.isLiked == true ? "liked" : nil, item.timestamp, text].compactMap { $0 }.joined(separator: ", ")
+    }
+
     /// The name label, for harnesses that check when a change reaches the screen.
     public var nameLabel: Label { name }
     /// The body label, for harnesses that find a post's links.
