@@ -101,8 +101,10 @@ do {
         list.scrollToItem(at: 0, animated: false)
     }
     let composeHeight = 52.0
-    window.contentLayer.addSublayer(list)
+    // The compose bar first: Tab goes through the tree in order, and it is first on screen. The
+    // list clips to its bounds, so its posts never draw over the bar whatever the order.
     window.contentLayer.addSublayer(compose)
+    window.contentLayer.addSublayer(list)
     window.contentLayer.addSublayer(fps)
     window.contentLayer.addSublayer(banner)
     window.contentLayer.layoutHandler = { content in
