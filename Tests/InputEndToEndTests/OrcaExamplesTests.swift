@@ -1,0 +1,60 @@
+import Glibc
+import Testing
+import WaylandTestSupport
+
+/// Evdev codes of the keys these tests press.
+private enum Key {
+    static let tab: UInt32 = 15, enter: UInt32 = 28, down: UInt32 = 108, up: UInt32 = 103
+}
+
+/// Orca reading the examples other than the gallery, as `OrcaEndToEndTests` reads the gallery:
+/// the keys go to the app through sway's seat, and Orca follows the app's events.
+extension InputEndToEnd {
+    /// The feed by keyboard. Tab goes to the compose bar, then to the links in the posts, in
+    /// the order of the list's cells in the layer tree (the first post's cell is made first, so
+    /// its #release comes first); the posts themselves are the list's rows, which an arrow
+    /// reaches from a link in one, and Enter likes the row. The posts are FeedContent's: post 0
+    /// is Emil Novak's, with "#release" in it, post 1 Chen Zhao's.
+    @Test(.enabled(if: OrcaScreenReader.isInstalled || TestEnvironment.requiresSwayRun, "needs orca and xwayland: run Scripts/test"))
+    func orcaReadsTheFeedAsTheKeyboardGoesThroughIt() throws {
+        let orca = try OrcaScreenReader(display: display)
+        // Devices first: the window gets the keyboard focus when it maps on a seat that has one.
+        let input = try VirtualInput(display: display)
+        let feed = try ExampleProcess("feed", display: display, environment: orca.environment)
+        // Ready: the first screen of posts is drawn, so their links are found (on workers) and
+        // the links are where Tab goes; before, Tab would go to the list itself.
+        try feed.waitForLine(timeout: .seconds(30)) { $0 == "feed: ready" }
+        try orca.waitToSay("Strata feed · 动态 frame.")
+
+        // Tab reaches the compose bar first, as it is first on screen, then the first post's
+        // link; Enter opens that: the app says which.
+        try input.tap(Key.tab)
+        try orca.waitToSay("What's new? · 说点什么… entry.")
+        let beforeLink = orca.spoken.count
+        try input.tap(Key.tab)
+        try input.tap(Key.enter)
+        try feed.waitForLine { $0 == "feed: link hashtag(\"release\") in 0" }
+
+        // Down goes on from that post to the next, and Orca reads it: author, time and text.
+        try input.tap(Key.down)
+        let second = "Chen Zhao, 18 小时前, Benchmarks only count when the peer does the same work. 北京今天下雪了，路上很滑，大家注意安全。"
+        try orca.waitToSay(second)
+        // Orca hears the link's focus come before the post's, but says nothing of it yet: the
+        // bridge tells the focus of a link whose label it never registered (Orca finds no such
+        // object), and names the link's object and its Hyperlink by one path, so libatspi hands
+        // Orca the link's accessible where it asks for a Hyperlink, and Orca's braille fails on
+        // it before speaking ('Accessible' object has no attribute 'startIndex').
+        let saidBeforePost = orca.spoken[beforeLink...].prefix { $0 != second }
+        withKnownIssue("Orca is silent on a focused link in a post (issue 28)") {
+            #expect(saidBeforePost.contains { $0.hasPrefix("#release") && $0.contains("link") }, "Orca said: \(Array(saidBeforePost))")
+        }
+
+        // Enter likes the post, and Orca reads it liked when the cursor comes back to it.
+        try input.tap(Key.enter)
+        try feed.waitForLine { $0 == "feed: liked 1" }
+        try input.tap(Key.up)
+        try orca.waitToSpeak { $0.hasPrefix("Emil Novak, 3 小时前, The compositor only sees finished frames") }
+        try input.tap(Key.down)
+        try orca.waitToSay("Chen Zhao, liked, 18 小时前, Benchmarks only count when the peer does the same work. 北京今天下雪了，路上很滑，大家注意安全。")
+    }
+}
