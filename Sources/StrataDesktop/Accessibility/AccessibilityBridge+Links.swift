@@ -20,7 +20,7 @@ extension AccessibilityBridge {
     }
 
     func hypertextCall(_ member: String, _ arguments: Arguments, _ node: Node) throws(Refusal) -> [DBusValue] {
-        guard case let .element(layer, entry) = node, let links = element(of: node)?.text?.links else {
+        guard case let .element(layer, _) = node, let links = element(of: node)?.text?.links else {
             throw Refusal.unknownMethod(ATSPI_DBUS_INTERFACE_HYPERTEXT, member)
         }
         switch member {
@@ -29,7 +29,8 @@ extension AccessibilityBridge {
         case "GetLink":
             let index = try arguments.int32(0)
             guard index >= 0, Int(index) < links.count else { throw Refusal.invalidArgs("no link \(index) of \(links.count)") }
-            return [reference(to: .link(layer, entry, index: Int(index)))]
+            // Its `Hyperlink` answers at a path of its own, whose `GetObject` gives the link.
+            return [reference(path: hyperlinkPath(of: register(layer), index: Int(index)))]
         case "GetLinkIndex":
             let offset = Int(try arguments.int32(0))
             return [.int32(links.firstIndex { $0.range.contains(offset) }.map { Int32(clamping: $0) } ?? -1)]

@@ -303,6 +303,12 @@ public final class AccessibilityBridge {
 
     /// The path of link `index` of the element numbered `id`.
     func linkPath(of id: UInt64, index: Int) -> String { "\(Self.basePath)/\(id)/link/\(index)" }
+    /// The path of a link's `Hyperlink`, as `Hypertext.GetLink` gives it: not the link's own.
+    /// libatspi keeps one object a path, so a `Hyperlink` at the path of an accessible it
+    /// already holds comes back as that accessible, without the hyperlink's properties (Orca
+    /// 43 then fails on the focused link before speaking). at-spi2-atk gives hyperlinks their
+    /// own paths too.
+    func hyperlinkPath(of id: UInt64, index: Int) -> String { "\(Self.basePath)/\(id)/hyperlink/\(index)" }
 
     /// A reference to an object of this application: `(so)`.
     func reference(path: String) -> DBusValue {
@@ -315,7 +321,7 @@ public final class AccessibilityBridge {
     }
 
     /// `layer`'s number, which the bridge then answers for.
-    private func register(_ layer: Layer) -> UInt64 {
+    func register(_ layer: Layer) -> UInt64 {
         let id = layer.accessibilityID
         if known[id] == nil {
             known[id] = WeakLayer(layer: layer)
@@ -341,7 +347,7 @@ public final class AccessibilityBridge {
         let prefix = Self.basePath + "/"
         guard path.hasPrefix(prefix) else { return nil }
         let parts = path.dropFirst(prefix.count).split(separator: "/", omittingEmptySubsequences: false)
-        if parts.count == 3, parts[1] == "link", let id = UInt64(parts[0]), let index = Int(parts[2]),
+        if parts.count == 3, parts[1] == "link" || parts[1] == "hyperlink", let id = UInt64(parts[0]), let index = Int(parts[2]),
            case let .element(layer, entry)? = node(at: self.path(of: id)),
            let links = layer.resolvedAccessibilityElement?.text?.links, links.indices.contains(index) {
             return .link(layer, entry, index: index)
