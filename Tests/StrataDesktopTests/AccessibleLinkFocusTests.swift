@@ -56,4 +56,24 @@ struct AccessibleLinkFocusTests {
         #expect(try tab() == ["\(second) 0", "\(buttonPath) 1"])
         #expect(try !states(second).contains(focused) && states(buttonPath).contains(focused))
     }
+
+    /// The focus can reach a link before an assistive technology has asked about anything:
+    /// the object told focused answers, as Orca reads it at once.
+    @Test func aLinkFocusedBeforeAnyoneAskedAnswersAsALink() throws {
+        let rig = try Rig()
+        let hint = Label(text: "See #gallery")
+        hint.linkDetector = StandardLinkDetector()
+        hint.frame = Rect(x: 10, y: 10, width: 300, height: 20)
+        rig.window.host.rootLayer.addSublayer(hint)
+        try rig.window.scene.settle()
+        try rig.flush()
+        rig.signals.removeAll()
+        rig.window.host.input.post(.key(KeyInput(keysym: .tab, state: .pressed)))
+        try rig.window.scene.settle()
+        try pump(rig.loop, until: { rig.signals.contains { $0.member == "StateChanged" && $0.values.first?.string == "focused" } })
+        let path = try #require(rig.signals.first { $0.member == "StateChanged" && $0.values.first?.string == "focused" }?.path)
+        #expect(path.hasSuffix("/link/0"))
+        #expect(try rig.call(path, ATSPI_DBUS_INTERFACE_ACCESSIBLE, "GetRole").get().values == [.uint32(ATSPI_ROLE_LINK.rawValue)])
+        #expect(try rig.property(path, ATSPI_DBUS_INTERFACE_ACCESSIBLE, "Name") == .string("#gallery"))
+    }
 }

@@ -171,14 +171,14 @@ extension AccessibilityBridge: AccessibilityObserver {
         entry.focused = target
         guard let focused, let target, let node = node(for: focused, in: entry) else { return }
         let id = target.id
+        // The focused element is told of whether or not it was seen: Orca follows the focus.
+        _ = reference(to: focused)
         if let link = target.link {
             // The element stays the focused layer, but the focus Orca follows is on its link.
             remember(node)
             emit(path: linkPath(of: id, index: link), "StateChanged", detail: "focused", 1, 0, .variant(.int32(0)))
             return
         }
-        // The focused element is told of whether or not it was seen: Orca follows the focus.
-        _ = reference(to: focused)
         remember(node)
         // A row with the focus inside a menu or list: Orca hears when that selection moves on.
         if let container = focused.accessibleParent, container.host === host, let element = container.resolvedAccessibilityElement,
