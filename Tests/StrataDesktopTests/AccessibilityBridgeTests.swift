@@ -389,6 +389,45 @@ struct AccessibilityBridgeTests {
         #expect(try change("shorter", caret: 4).contains("TextChanged insert"))
     }
 
+    /// An announcement is a notification object that shows itself, which Orca speaks; its
+    /// window's children stay what the app shows, and only the last few are kept.
+    @Test func anAnnouncementIsANotificationThatShowsItself() throws {
+        let rig = try Rig()
+        let banner = Layer()
+        rig.window.host.rootLayer.addSublayer(banner)
+        try rig.window.scene.settle()
+        try rig.flush()
+        let windowPath = try #require(try rig.call(ATSPI_DBUS_PATH_ROOT, ATSPI_DBUS_INTERFACE_ACCESSIBLE, "GetChildAtIndex", [.int32(0)])
+            .get().values.first?.fields?[1].objectPath)
+        func announce(_ message: String) throws -> String {
+            rig.signals.removeAll()
+            banner.announceForAccessibility(message)
+            try rig.window.scene.settle()
+            try pump(rig.loop, until: { rig.signals.contains { $0.member == "StateChanged" && $0.values.first?.string == "showing" } })
+            let told = try #require(rig.signals.first { $0.member == "StateChanged" && $0.values.first?.string == "showing" })
+            #expect(told.values[1].int32 == 1)
+            return try #require(told.path)
+        }
+
+        let first = try announce("Posts tagged #release")
+        #expect(try rig.call(first, ATSPI_DBUS_INTERFACE_ACCESSIBLE, "GetRole").get().values == [.uint32(ATSPI_ROLE_NOTIFICATION.rawValue)])
+        #expect(try rig.property(first, ATSPI_DBUS_INTERFACE_ACCESSIBLE, "Name") == .string("Posts tagged #release"))
+        #expect(try rig.property(first, ATSPI_DBUS_INTERFACE_ACCESSIBLE, "Parent") == .structure([.string(rig.name), .objectPath(windowPath)]))
+        #expect(try rig.property(windowPath, ATSPI_DBUS_INTERFACE_ACCESSIBLE, "ChildCount") == .int32(0), "not among the window's children")
+        // A long message is cut; only the last few are kept.
+        let long = try announce(String(repeating: "x", count: AccessibilityChanges.maximumAnnouncementLength + 50))
+        #expect(try rig.property(long, ATSPI_DBUS_INTERFACE_ACCESSIBLE, "Name") == .string(String(repeating: "x", count: AccessibilityChanges.maximumAnnouncementLength)))
+        for number in 0..<AccessibilityBridge.keptAnnouncements { _ = try announce("Liked \(number)") }
+        #expect(throws: DBusError.self) { try rig.call(first, ATSPI_DBUS_INTERFACE_ACCESSIBLE, "GetRole").get() }
+        // Nothing is said for an empty message, or from a layer in no window.
+        rig.signals.removeAll()
+        banner.announceForAccessibility("")
+        Layer().announceForAccessibility("nowhere")
+        try rig.window.scene.settle()
+        try rig.flush()
+        #expect(!rig.signals.contains { $0.values.first?.string == "showing" })
+    }
+
     @Test func aNodeThatLeftTheTreeIsUnknownAndItsParentSaysSo() throws {
         let rig = try Rig()
         let save = button("Save", frame: Rect(x: 10, y: 20, width: 80, height: 30))

@@ -16,6 +16,19 @@ extension Layer {
         }
     }
 
+    /// Has a screen reader say `message` now, as UIKit's `.announcement` notification and
+    /// GTK's `gtk_accessible_announce` do: for what changes without the focus moving, such as a
+    /// banner shown or a post liked. Told with the frame, to the window this layer is in; does
+    /// nothing while no assistive technology listens or the layer is in no window.
+    ///
+    /// ```swift
+    /// banner.text = "Posts tagged #release"
+    /// banner.announceForAccessibility(banner.text)
+    /// ```
+    public func announceForAccessibility(_ message: String) {
+        host?.accessibilityAnnounce(message)
+    }
+
     /// A name for assistive technologies that replaces the element's own, as UIKit's
     /// `accessibilityLabel` does: for an icon-only button, say.
     public var accessibilityLabel: String? {

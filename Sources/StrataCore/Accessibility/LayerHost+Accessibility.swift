@@ -16,9 +16,18 @@ public struct AccessibilityChanges {
     public var structure: [Layer] = []
     /// Whether the focused layer changed.
     public var focusMoved = false
+    /// Messages to say now (`Layer.announceForAccessibility(_:)`), oldest first: at most
+    /// `maximumAnnouncements` a frame, each at most `maximumAnnouncementLength` characters.
+    public var announcements: [String] = []
+
+    /// The most announcements kept for a frame: the newest, as a screen reader would cut off
+    /// the older ones anyway.
+    public static let maximumAnnouncements = 4
+    /// The most characters an announcement keeps.
+    public static let maximumAnnouncementLength = 1000
 
     /// Whether nothing changed.
-    public var isEmpty: Bool { elements.isEmpty && structure.isEmpty && !focusMoved }
+    public var isEmpty: Bool { elements.isEmpty && structure.isEmpty && !focusMoved && announcements.isEmpty }
 }
 
 /// Changes gathered for a host's observer until the frame is done.
@@ -68,6 +77,17 @@ extension LayerHost {
     func accessibilityFocusChanged() {
         guard accessibilityTracking.observer != nil else { return }
         accessibilityTracking.pending.focusMoved = true
+        accessibilityChangePending()
+    }
+
+    func accessibilityAnnounce(_ message: String) {
+        guard accessibilityTracking.observer != nil else { return }
+        let kept = message.count > AccessibilityChanges.maximumAnnouncementLength
+            ? String(message.prefix(AccessibilityChanges.maximumAnnouncementLength)) : message
+        guard !kept.isEmpty else { return }
+        var announcements = accessibilityTracking.pending.announcements
+        announcements.append(kept)
+        accessibilityTracking.pending.announcements = Array(announcements.suffix(AccessibilityChanges.maximumAnnouncements))
         accessibilityChangePending()
     }
 

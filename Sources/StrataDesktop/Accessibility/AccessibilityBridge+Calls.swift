@@ -122,6 +122,9 @@ extension AccessibilityBridge {
                 ? String(String.UnicodeScalarView(scalars.dropFirst(link.range.lowerBound).prefix(link.range.count))) : link.target
             return AccessibilityElement(role: .link, label: name, help: link.target,
                                         actions: [AccessibilityAction("click", description: "Follows the link", perform: link.activate)])
+        case let .announcement(entry, number):
+            guard let text = entry.announcements.first(where: { $0.number == number })?.text else { return nil }
+            return AccessibilityElement(role: .notification, label: text)
         }
     }
 
@@ -139,7 +142,7 @@ extension AccessibilityBridge {
             return window.host.rootLayer.accessibleChildren.map { .element($0, entry) }
         case let .element(layer, entry):
             return layer.accessibleChildren.map { .element($0, entry) } + links(of: layer, in: entry)
-        case .link:
+        case .link, .announcement:
             return []
         }
     }
@@ -153,6 +156,8 @@ extension AccessibilityBridge {
             return self.node(for: parent, in: entry)
         case let .link(layer, entry, _):
             return self.node(for: layer, in: entry)
+        case let .announcement(entry, _):
+            return entry.window.map { .window(entry, $0) }
         }
     }
 
@@ -162,7 +167,7 @@ extension AccessibilityBridge {
         case let .window(entry, _): entry.id
         case let .element(layer, _): layer.accessibilityID
         // Links are told of with their element, and have no number of their own.
-        case .link: nil
+        case .link, .announcement: nil
         }
     }
 
@@ -207,6 +212,7 @@ extension AccessibilityBridge {
             // A link takes the focus, as in every toolkit: Tab goes through a label's links.
             states.insert(ATSPI_STATE_FOCUSABLE)
             return states
+        case .announcement: return ATSPINumbers.states(element, shown: true, focused: false)
         }
     }
 
@@ -403,6 +409,7 @@ extension AccessibilityBridge {
             let rect = layer.convert(layer.bounds, to: nil), origin = entry.window?.accessibilityOrigin ?? .zero
             return Rect(x: rect.minX + origin.x, y: rect.minY + origin.y, width: rect.width, height: rect.height)
         case .link: return linkExtents(of: node)
+        case .announcement: return .zero
         }
     }
 
@@ -484,7 +491,7 @@ extension AccessibilityBridge {
     private func elementAt(_ point: Point, in node: Node) -> Node? {
         let host: LayerHost, entry: WindowEntry
         switch node {
-        case .application, .link: return nil
+        case .application, .link, .announcement: return nil
         case let .window(windowEntry, window): (host, entry) = (window.host, windowEntry)
         case let .element(layer, windowEntry):
             guard let layerHost = layer.host else { return nil }

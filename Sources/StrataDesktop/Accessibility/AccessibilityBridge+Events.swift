@@ -45,6 +45,19 @@ extension AccessibilityBridge: AccessibilityObserver {
             if let old = snapshots[id] { elementChanged(node, id: id, from: old) }
         }
         selectionsChanged(changes.elements, restructured: owners, in: entry)
+        for message in changes.announcements { announce(message, in: entry) }
+    }
+
+    /// Says `message` through a notification object that shows itself: Orca 43 speaks a
+    /// notification as it becomes showing, as it does GNOME Shell's (AT-SPI's newer
+    /// `Announcement` event would have newer readers say it twice). It is not among the
+    /// window's children, which stay what the app shows; the last few can still be read.
+    private func announce(_ message: String, in entry: WindowEntry) {
+        entry.announcementsMade += 1
+        let number = entry.announcementsMade
+        entry.announcements.append((number, message))
+        if entry.announcements.count > Self.keptAnnouncements { entry.announcements.removeFirst() }
+        emit(path: announcementPath(of: entry, number: number), "StateChanged", detail: "showing", 1, 0, .variant(.int32(0)))
     }
 
     /// Tells each difference between what was last told of `node` and what it is now.

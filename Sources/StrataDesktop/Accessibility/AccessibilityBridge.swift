@@ -119,6 +119,10 @@ public final class AccessibilityBridge {
         var focused: FocusedObject?
         var title: String
         var isActive: Bool
+        /// The last messages announced in it, by number (`AccessibilityChanges.announcements`):
+        /// each an object a screen reader may still read, the oldest forgotten.
+        var announcements: [(number: Int, text: String)] = []
+        var announcementsMade = 0
         init(window: any AccessibleWindow, id: UInt64) {
             self.window = window
             self.id = id
@@ -297,7 +301,12 @@ public final class AccessibilityBridge {
         case element(Layer, WindowEntry)
         /// Link `index` of an element's text: an object of its own below the element.
         case link(Layer, WindowEntry, index: Int)
+        /// A message announced in a window: a notification object, outside its children.
+        case announcement(WindowEntry, number: Int)
     }
+
+    /// How many announcements of a window are kept for a screen reader to read.
+    public static let keptAnnouncements = 4
 
     func path(of id: UInt64) -> String { "\(Self.basePath)/\(id)" }
 
@@ -309,6 +318,7 @@ public final class AccessibilityBridge {
     /// 43 then fails on the focused link before speaking). at-spi2-atk gives hyperlinks their
     /// own paths too.
     func hyperlinkPath(of id: UInt64, index: Int) -> String { "\(Self.basePath)/\(id)/hyperlink/\(index)" }
+    func announcementPath(of entry: WindowEntry, number: Int) -> String { "\(Self.basePath)/\(entry.id)/announcement/\(number)" }
 
     /// A reference to an object of this application: `(so)`.
     func reference(path: String) -> DBusValue {
@@ -336,6 +346,7 @@ public final class AccessibilityBridge {
         case let .window(entry, _): reference(path: path(of: entry.id))
         case let .element(layer, _): reference(to: layer)
         case let .link(layer, _, index): reference(path: linkPath(of: register(layer), index: index))
+        case let .announcement(entry, number): reference(path: announcementPath(of: entry, number: number))
         }
     }
 
@@ -351,6 +362,10 @@ public final class AccessibilityBridge {
            case let .element(layer, entry)? = node(at: self.path(of: id)),
            let links = layer.resolvedAccessibilityElement?.text?.links, links.indices.contains(index) {
             return .link(layer, entry, index: index)
+        }
+        if parts.count == 3, parts[1] == "announcement", let id = UInt64(parts[0]), let number = Int(parts[2]),
+           let entry = windows.first(where: { $0.id == id }), entry.announcements.contains(where: { $0.number == number }) {
+            return .announcement(entry, number: number)
         }
         guard parts.count == 1, let id = UInt64(parts[0]) else { return nil }
         if let entry = windows.first(where: { $0.id == id }), let window = entry.window { return .window(entry, window) }
