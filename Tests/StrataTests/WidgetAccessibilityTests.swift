@@ -6,9 +6,11 @@ import Testing
 @MainActor
 private final class RecordingObserver: AccessibilityObserver {
     var changed: [Layer] = []
+    var announced: [String] = []
 
     func accessibilityChanged(in host: LayerHost, _ changes: AccessibilityChanges) {
         changed.append(contentsOf: changes.elements)
+        announced.append(contentsOf: changes.announcements)
     }
 
     func saw(_ layer: Layer) -> Bool { changed.contains { $0 === layer } }
@@ -347,9 +349,14 @@ struct WidgetAccessibilityTests {
 
     @Test func aToastIsANotificationNamedByItsText() throws {
         let overlay = ToastOverlay()
-        let (scene, _) = try scene(with: overlay, frame: Rect(x: 0, y: 0, width: 300, height: 200))
+        let (scene, observer) = try scene(with: overlay, frame: Rect(x: 0, y: 0, width: 300, height: 200))
         overlay.show(Toast("Copied"))
         try scene.settle()
+        // Shown away from the focus, so it is announced, once, when it shows.
+        #expect(observer.announced == ["Copied"])
+        overlay.show(Toast("Deleted", actionTitle: "Undo"))
+        try scene.settle()
+        #expect(observer.announced == ["Copied"], "waits its turn, unannounced")
         let view = try #require(overlay.toastView)
         let element = try element(view)
         #expect(element.role == .notification && element.label == "Copied")

@@ -124,6 +124,8 @@ public final class ToastOverlay: Layer {
         view.onClose = { [weak self] in self?.finish(.closed) }
         toastView = view
         addSublayer(view)
+        // Shown where the focus is not: a screen reader says it, and its action's name.
+        announceForAccessibility([toast.title, toast.actionTitle].compactMap { $0 }.joined(separator: ", "))
         layoutToast()
         // Slides up and fades in.
         view.opacity = 0
