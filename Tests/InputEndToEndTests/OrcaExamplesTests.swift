@@ -34,6 +34,8 @@ extension InputEndToEnd {
         try orca.waitToSpeak { $0.hasPrefix("#release") && $0.contains("link") }
         try input.tap(Key.enter)
         try feed.waitForLine { $0 == "feed: link hashtag(\"release\") in 0" }
+        // The banner it shows is announced, away from the focus.
+        try orca.waitToSpeak { $0.contains("Posts tagged #release") }
 
         // Down goes on from that post to the next, and Orca reads it: author, time and text.
         try input.tap(Key.down)
@@ -42,6 +44,7 @@ extension InputEndToEnd {
         // Enter likes the post, and Orca reads it liked when the cursor comes back to it.
         try input.tap(Key.enter)
         try feed.waitForLine { $0 == "feed: liked 1" }
+        try orca.waitToSpeak { $0.contains("Liked") }
         try input.tap(Key.up)
         try orca.waitToSpeak { $0.hasPrefix("Emil Novak, 3 小时前, The compositor only sees finished frames") }
         try input.tap(Key.down)

@@ -113,7 +113,11 @@ do {
         fps.frame = Rect(x: content.bounds.width - 176, y: 15, width: 160, height: 22)
         banner.frame = Rect(x: (content.bounds.width - 420) / 2, y: content.bounds.height - 64, width: 420, height: 40)
     }
-    source.onLikeChanged = { index, liked in report("\(liked ? "liked" : "unliked") \(index)") }
+    source.onLikeChanged = { [weak list] index, liked in
+        report("\(liked ? "liked" : "unliked") \(index)")
+        // The heart changes where the focus is not: a screen reader is told.
+        list?.announceForAccessibility(liked ? "Liked" : "Like removed")
+    }
     var bannerTimer: MainLoop.Token?
     source.onLinkActivated = { index, link in
         let shown: String = switch link.target {
@@ -125,6 +129,7 @@ do {
         report("link \(link.target) in \(index)")
         banner.text = shown
         banner.isHidden = false
+        banner.announceForAccessibility(shown)
         if let bannerTimer { session.loop.cancelTimer(bannerTimer) }
         bannerTimer = session.loop.addTimer(after: .seconds(3)) { banner.isHidden = true }
     }
