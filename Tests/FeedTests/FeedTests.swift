@@ -292,4 +292,30 @@ struct GridZoomTests {
         #expect(press(Keysym(rawValue: 0x2D), []) == 4, "minus alone is no shortcut")
         #expect(GridZoom(grid: ListView(), columns: -9).columns == 2 && GridZoom(grid: ListView(), columns: .max).columns == 5)
     }
+
+    /// Each step is said to a screen reader, and so is a step past either end.
+    @Test func eachStepIsAnnounced() throws {
+        let scene = HeadlessScene(width: 400, height: 300)
+        let grid = ListView()
+        grid.frame = Rect(x: 0, y: 0, width: 400, height: 300)
+        scene.root.addSublayer(grid)
+        let zoom = GridZoom(grid: grid, columns: 3)
+        let listener = AnnouncementListener()
+        scene.host.accessibilityObserver = listener
+        // Told with the next frame, or without one after a moment: waits for each.
+        zoom.step(in: true)
+        try scene.step(until: { listener.announced.count == 1 })
+        zoom.step(in: true)
+        try scene.step(until: { listener.announced.count == 2 })
+        zoom.step(in: false)
+        try scene.step(until: { listener.announced.count == 3 })
+        #expect(listener.announced == ["2 columns", "Largest photos", "3 columns"])
+    }
+}
+
+/// Hears what is announced, as an accessibility bridge would.
+@MainActor
+private final class AnnouncementListener: AccessibilityObserver {
+    var announced: [String] = []
+    func accessibilityChanged(in host: LayerHost, _ changes: AccessibilityChanges) { announced += changes.announcements }
 }

@@ -92,12 +92,17 @@ public final class GridZoom {
         arrange()
     }
 
-    /// One step: in is fewer, larger columns. Nothing happens at either end of the range.
+    /// One step: in is fewer, larger columns. Nothing happens at either end of the range, but
+    /// a screen reader hears which end it is; each step says how many columns there are.
     public func step(in zoomingIn: Bool) {
         let next = min(max(columns + (zoomingIn ? -1 : 1), Self.columnRange.lowerBound), Self.columnRange.upperBound)
-        guard next != columns else { return }
+        guard next != columns else {
+            grid?.announceForAccessibility(zoomingIn ? "Largest photos" : "Smallest photos")
+            return
+        }
         columns = next
         arrange()
+        grid?.announceForAccessibility("\(columns) columns")
     }
 
     /// Ctrl with plus (Shift and equals on most layouts, or equals alone) or keypad plus zooms
