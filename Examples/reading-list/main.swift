@@ -55,14 +55,19 @@ func run() throws {
     func updateFooter() {
         footer.text = "\(articles.items.filter(\.isRead).count) of \(articles.items.count) read"
     }
+    // What changed is said to a screen reader: the row's tick and the footer's count change
+    // away from the focus.
     articles.onSelect = { _, index in
         articles.update(itemAt: index) { $0.isRead.toggle() }
         updateFooter()
+        let item = articles.items[index]
+        list.announceForAccessibility("\(item.isRead ? "Read" : "Unread"): \(item.title). \(footer.text)")
     }
     add.addAction(for: .primaryActionTriggered) { _ in
         articles.apply(articles.items + [article(articles.items.count)])
         list.scrollToItem(at: articles.items.count - 1, animated: true)
         updateFooter()
+        add.announceForAccessibility("Added \(articles.items[articles.items.count - 1].title). \(footer.text)")
     }
     updateFooter()
 
