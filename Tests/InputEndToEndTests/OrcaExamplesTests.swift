@@ -4,7 +4,7 @@ import WaylandTestSupport
 
 /// Evdev codes of the keys these tests press.
 private enum Key {
-    static let tab: UInt32 = 15, enter: UInt32 = 28, down: UInt32 = 108, up: UInt32 = 103
+    static let tab: UInt32 = 15, enter: UInt32 = 28, space: UInt32 = 57, down: UInt32 = 108, up: UInt32 = 103
 }
 
 /// Orca reading the examples other than the gallery, as `OrcaEndToEndTests` reads the gallery:
@@ -49,5 +49,24 @@ extension InputEndToEnd {
         try orca.waitToSpeak { $0.hasPrefix("Emil Novak, 3 小时前, The compositor only sees finished frames") }
         try input.tap(Key.down)
         try orca.waitToSay("Chen Zhao, liked, 18 小时前, Benchmarks only count when the peer does the same work. 北京今天下雪了，路上很滑，大家注意安全。")
+    }
+
+    /// The reading list says what its keys change away from the focus: an added article, an
+    /// article marked read, and the footer's count, which no Tab reaches.
+    @Test(.enabled(if: OrcaScreenReader.isInstalled || TestEnvironment.requiresSwayRun, "needs orca and xwayland: run Scripts/test"))
+    func orcaHearsWhatTheReadingListsKeysChange() throws {
+        let orca = try OrcaScreenReader(display: display)
+        let input = try VirtualInput(display: display)
+        let app = try ExampleProcess("reading-list", display: display, environment: orca.environment)
+        try orca.waitToSay("Reading list frame.")
+        try input.tap(Key.tab)
+        try orca.waitToSay("Add push button.")
+        try input.tap(Key.space)
+        try orca.waitToSpeak { $0.contains("Added ") && $0.contains("0 of 51 read") }
+        // On to the list, where Enter marks the article at the cursor read.
+        try input.tap(Key.tab)
+        try input.tap(Key.enter)
+        try orca.waitToSpeak { $0.contains("Read: ") && $0.contains("1 of 51 read") }
+        withExtendedLifetime(app) {}
     }
 }
