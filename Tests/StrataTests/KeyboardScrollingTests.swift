@@ -154,6 +154,51 @@ struct KeyboardScrollingTests {
         #expect(!keys.scroll.acceptsFocus)
     }
 
+    /// Tab to a control out of view scrolls as little as shows it, as GTK's focus adjustments
+    /// do; Shift+Tab back scrolls back to it.
+    @Test func tabToAControlOutOfViewScrollsItIntoView() throws {
+        let keys = try KeyScene(content: nil)
+        keys.scroll.contentSize = Size(width: 200, height: 2000)
+        let top = Button(title: "Top"), low = Button(title: "Low")
+        top.frame = Rect(x: 0, y: 50, width: 80, height: 30)
+        low.frame = Rect(x: 0, y: 600, width: 80, height: 30)
+        keys.scroll.contentLayer.addSublayer(top)
+        keys.scroll.contentLayer.addSublayer(low)
+        try keys.scene.settle()
+        let clock = MotionClock()
+        keys.input.moveFocus(forward: true)
+        clock.finish(keys.scroll)
+        #expect(top.isFocused && keys.scroll.contentOffset.y == 0, "in view: no scroll")
+        keys.input.moveFocus(forward: true)
+        clock.finish(keys.scroll)
+        #expect(low.isFocused && keys.scroll.contentOffset.y == 430, "its bottom at the view's")
+        keys.input.moveFocus(forward: false)
+        clock.finish(keys.scroll)
+        #expect(top.isFocused && keys.scroll.contentOffset.y == 50, "its top at the view's")
+    }
+
+    /// Tab from a focused layer that Tab itself passes over (a scroll view clicked, whose
+    /// controls are the stops) goes on from its place, not from the first stop of the window.
+    @Test func tabFromAPassedOverLayerGoesOnFromItsPlace() throws {
+        let keys = try KeyScene(content: nil)
+        keys.scroll.contentSize = Size(width: 200, height: 2000)
+        keys.scroll.frame = Rect(x: 0, y: 40, width: 200, height: 160)
+        let before = Button(title: "Before"), inside = Button(title: "Inside"), after = Button(title: "After")
+        before.frame = Rect(x: 0, y: 0, width: 80, height: 30)
+        inside.frame = Rect(x: 0, y: 10, width: 80, height: 30)
+        after.frame = Rect(x: 100, y: 0, width: 80, height: 30)
+        keys.scene.root.insertSublayer(before, at: 0)
+        keys.scroll.contentLayer.addSublayer(inside)
+        keys.scene.root.addSublayer(after)
+        try keys.scene.settle()
+        #expect(keys.scroll.becomeFocused())
+        keys.input.moveFocus(forward: true)
+        #expect(inside.isFocused)
+        #expect(keys.scroll.becomeFocused())
+        keys.input.moveFocus(forward: false)
+        #expect(before.isFocused)
+    }
+
     @Test func endInAListReachesTheLastItemAsItsHeightsAreMeasured() throws {
         let list = ListView()
         let source = RowSource(count: 300)

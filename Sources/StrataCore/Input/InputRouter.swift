@@ -239,6 +239,14 @@ public final class InputRouter {
         focusRingHiddenWhileInactive = false
         if old !== layer { old?.focusChanged() }
         layer?.focusChanged()
+        if isVisible, old !== layer, let layer {
+            // Reached by the keyboard: each scrolling ancestor brings it into view.
+            var ancestor = layer.superlayer
+            while let current = ancestor {
+                current.revealFocusedDescendant(layer)
+                ancestor = current.superlayer
+            }
+        }
         if old !== layer, let host {
             host.textInput?.focusChanged(in: host)
             host.accessibilityFocusChanged()
@@ -250,10 +258,13 @@ public final class InputRouter {
     /// `forward` is false), wrapping around, as Tab and Shift+Tab do.
     public func moveFocus(forward: Bool) {
         guard let root = host?.rootLayer else { return }
-        let candidates = Self.focusOrder(in: root)
+        // The focused layer keeps its place even if Tab would pass over it (a list deferring to
+        // the links in its rows): the next stop is the one after it, not the first of all.
+        let candidates = Self.focusOrder(in: root, keeping: focusedLayer)
         guard !candidates.isEmpty else { return }
         let next: Layer
         if let current = focusedLayer, let index = candidates.firstIndex(where: { $0 === current }) {
+            guard candidates.count > 1 else { return }
             next = candidates[(index + (forward ? 1 : candidates.count - 1)) % candidates.count]
         } else {
             next = forward ? candidates[0] : candidates[candidates.count - 1]
@@ -265,7 +276,7 @@ public final class InputRouter {
     /// sublayer first); a layer that defers to its descendants (`defersTabFocusToDescendants`)
     /// only when none of them is in the order. Iterative, so a deep tree cannot overflow the
     /// stack.
-    package static func focusOrder(in root: Layer) -> [Layer] {
+    package static func focusOrder(in root: Layer, keeping kept: Layer? = nil) -> [Layer] {
         enum Step {
             case visit(Layer)
             /// The subtree of the deferring layer at this index of the result is done.
@@ -277,7 +288,7 @@ public final class InputRouter {
             switch step {
             case let .close(index):
                 // Deeper deferring layers were closed first and sit after it: the index holds.
-                if result.count > index + 1 { result.remove(at: index) }
+                if result.count > index + 1, result[index] !== kept { result.remove(at: index) }
             case let .visit(layer):
                 guard !layer.isHidden, layer.isUserInteractionEnabled, layer.opacity > 0 else { continue }
                 if layer.acceptsFocus, !layer.bounds.isEmpty {

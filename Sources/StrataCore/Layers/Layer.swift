@@ -587,6 +587,10 @@ open class Layer {
     /// scrolled window is a Tab stop only when nothing in it is; a click still focuses it.
     /// False by default.
     open var defersTabFocusToDescendants: Bool { false }
+    /// The keyboard moved the focus to `descendant`: scroll so that it shows, as a scroll view
+    /// does (GTK's focus adjustments, UIKit's focus engine). Asked of each ancestor, nearest
+    /// first. The default does nothing.
+    open func revealFocusedDescendant(_ descendant: Layer) {}
     /// The pointer moved over the layer while no layer holds a grab. Return true to stop it
     /// bubbling.
     open func pointerMoved(_ event: PointerEvent) -> Bool { false }

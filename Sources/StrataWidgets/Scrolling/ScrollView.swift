@@ -123,6 +123,23 @@ open class ScrollView: Layer {
         addSublayer(focusRing)
     }
 
+    /// Scrolls as little as shows all of a descendant the keyboard focused (its top-left part,
+    /// when it is larger than the view), easing there.
+    open override func revealFocusedDescendant(_ descendant: Layer) {
+        guard descendant.isDescendant(of: contentLayer) else { return }
+        let rect = descendant.convert(descendant.bounds, to: contentLayer)
+        guard rect.minX.isFinite, rect.minY.isFinite, rect.maxX.isFinite, rect.maxY.isFinite else { return }
+        let visible = Rect(origin: contentOffset, size: bounds.size)
+        func axis(_ low: Double, _ high: Double, _ shownLow: Double, _ shownHigh: Double, _ current: Double) -> Double {
+            if low < shownLow || high - low > shownHigh - shownLow { return low }
+            if high > shownHigh { return current + high - shownHigh }
+            return current
+        }
+        let target = Point(x: axis(rect.minX, rect.maxX, visible.minX, visible.maxX, contentOffset.x),
+                           y: axis(rect.minY, rect.maxY, visible.minY, visible.maxY, contentOffset.y))
+        if target != contentOffset { setContentOffset(target, animated: true) }
+    }
+
     /// Moves the content so that `offset` is at the top-left corner, within the content's
     /// extent; `animated` eases there over a short time.
     public func setContentOffset(_ offset: Point, animated: Bool) {
