@@ -322,6 +322,24 @@ public final class WaylandSession {
         }
     }
 
+    /// Embedded surfaces alive now, in the order they were made, held weakly: each holds the
+    /// session. Told to assistive technologies as frames of the application.
+    var embeddedSurfaces: [EmbeddedSurface] { openEmbeddedSurfaces.compactMap(\.surface) }
+    private var openEmbeddedSurfaces: [WeakEmbeddedSurface] = []
+
+    func embeddedSurfaceOpened(_ surface: EmbeddedSurface) {
+        openEmbeddedSurfaces.removeAll { $0.surface == nil }
+        openEmbeddedSurfaces.append(WeakEmbeddedSurface(surface))
+        accessibility?.add(surface)
+    }
+
+    /// Called from the surface's deinit, where weak references to it already read nil: the
+    /// bridge drops it as a frame that went away.
+    func embeddedSurfaceClosed(_ surface: EmbeddedSurface) {
+        openEmbeddedSurfaces.removeAll { $0.surface == nil || $0.surface === surface }
+        accessibility?.remove(surface)
+    }
+
     /// Popups open now, in the order they opened: told to assistive technologies as windows of
     /// the application, as GTK tells its menus.
     var openPopups: [WeakPopup] = []
@@ -432,6 +450,12 @@ enum Versions {
 private struct WeakWindow {
     weak var window: Window?
     init(_ window: Window) { self.window = window }
+}
+
+@MainActor
+private struct WeakEmbeddedSurface {
+    weak var surface: EmbeddedSurface?
+    init(_ surface: EmbeddedSurface) { self.surface = surface }
 }
 
 @MainActor

@@ -8,7 +8,12 @@ import WaylandClient
 /// frame callbacks and buffer releases are dispatched by Strata's loop and the host's queue and
 /// listeners are never touched. Either Strata's `MainLoop` runs the process, or the host's loop
 /// drives Strata through the pump API (`MainLoop.fileDescriptor` and `dispatch()`). The host
-/// positions, maps and configures the surface; Strata only fills it. Main actor only.
+/// positions, maps and configures the surface; Strata only fills it.
+///
+/// To assistive technologies the surface is a frame of the application, as a window is: while
+/// one is active (see `WaylandSession.followAccessibility(on:)`) its layer tree is told over
+/// AT-SPI under `accessibilityTitle`, and it is the active frame while it has the keyboard
+/// (the host forwards its keyboard's `enter`). Main actor only.
 @MainActor
 public final class EmbeddedSurface {
     /// The session on the host's display.
@@ -36,7 +41,24 @@ public final class EmbeddedSurface {
         host.clipboard = session.clipboard
         host.primarySelection = session.primarySelection
         backend.isReady = true
+        session.embeddedSurfaceOpened(self)
     }
+
+    isolated deinit {
+        session.embeddedSurfaceClosed(self)
+    }
+
+    /// The name assistive technologies know the surface's frame by: the host window's title, or
+    /// what the host calls the part Strata shows. Empty until set.
+    public var accessibilityTitle = "" {
+        didSet { session.accessibility?.windowChanged(self) }
+    }
+    /// Where the surface sits in the host's window, in points: the surface's elements are told
+    /// to assistive technologies in the window's coordinates, as a window's are.
+    public var accessibilityOrigin = Point(x: 0, y: 0)
+    /// While set, the surface reads inactive to assistive technologies (see
+    /// `tellAccessibility(_:)`).
+    var holdsAccessibilityActivation = false
 
     /// The root of the layer tree shown on the surface.
     public var rootLayer: Layer { host.rootLayer }
@@ -62,6 +84,12 @@ public final class EmbeddedSurface {
     /// changes).
     public func post(_ event: InputEvent, time: UInt32? = nil) {
         host.input.post(event, time: time)
+        switch event {
+        // Having the keyboard makes the surface the frame the user works in: a screen reader
+        // follows the focus into it from there.
+        case .keyboardEntered, .keyboardExited: session.accessibility?.windowChanged(self)
+        default: break
+        }
     }
 
     /// Translates and delivers the host's own `wl_keyboard` events (keymap, enter, leave, key,
