@@ -2,7 +2,8 @@
 // it itself, and embeds a Strata layer tree in a subsurface. It runs its own poll loop and
 // drives Strata through the pump API, and forwards its own seat's pointer, touch and keyboard
 // input to Strata, where a button counts clicks (reported on standard output). Runs
-// until closed, or for STRATA_DEMO_SECONDS seconds.
+// until closed, or for STRATA_DEMO_SECONDS seconds. With a screen reader running, the embedded
+// part is read as the app's frame, "embed-host".
 import Glibc
 import Strata
 
@@ -77,6 +78,10 @@ func run() throws {
     let session = try WaylandSession(adopting: connection.anchor.display, loop: loop)
     let embedded = try EmbeddedSurface(session: session, surface: child.raw!, size: Size(width: 280, height: 160))
     embedded.backgroundColor = embeddedBackground
+    // To a screen reader the embedded part is the app's frame: named as the host's window, and
+    // told where it sits in it.
+    embedded.accessibilityTitle = "embed-host"
+    embedded.accessibilityOrigin = Point(x: 40, y: 40)
     let painter = Pulse()
     let bar = AsyncLayer(delegate: painter)
     bar.frame = Rect(x: 20, y: 120, width: 240, height: 20)

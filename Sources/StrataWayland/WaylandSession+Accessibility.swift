@@ -15,8 +15,10 @@ extension WaylandSession {
 
     /// Follows whether an assistive technology is active (`org.a11y.Status` on `sessionBus`),
     /// as GTK does: while one is, the session's windows are told to it over AT-SPI; while none
-    /// is, nothing is read and no accessibility bus is connected. Sessions that read their
-    /// display do this on the session bus by themselves unless `STRATA_ACCESSIBILITY=0`.
+    /// is, nothing is read and no accessibility bus is connected. Every session does this on the
+    /// session bus by itself unless `STRATA_ACCESSIBILITY=0`: one adopted by a host client too,
+    /// which tells its embedded surfaces as frames of an application of their own (a host that
+    /// tells them through its own tree calls `stopFollowingAccessibility()`).
     public func followAccessibility(on sessionBus: DBusConnection) {
         stopFollowingAccessibility()
         let monitor = AccessibilityStatusMonitor(connection: sessionBus)

@@ -260,8 +260,9 @@ public final class WaylandSession {
         }
         try connection.roundtrip(timeout: timeout)
         if followsDesktopAppearance { followDesktop() }
-        // A host client that embeds Strata speaks for its own surfaces.
-        if reads, getenv("STRATA_ACCESSIBILITY").map({ String(cString: $0) }) != "0" { followAccessibilityOnSessionBus() }
+        // An adopted session too: its host cannot tell of the embedded surfaces' trees, so
+        // without this an app that embeds Strata is silent to a screen reader.
+        if getenv("STRATA_ACCESSIBILITY").map({ String(cString: $0) }) != "0" { followAccessibilityOnSessionBus() }
     }
 
     /// Starts reading the desktop's appearance: from the portal on the session bus, else from
