@@ -86,8 +86,8 @@ final class PointerStage: Layer {
 
 /// A card drawn once; it moves on springs at composition and is never drawn again.
 @MainActor
-func makeSpringCard() -> AsyncLayer {
-    let card = AsyncLayer(display: { canvas, size, _ in
+func makeSpringCard() -> SpringCard {
+    let card = SpringCard(display: { canvas, size, _ in
         let bounds = Rect(origin: .zero, size: size)
         canvas.fill(bounds, with: .linearGradient(LinearGradient(start: .zero, end: Point(x: size.width, y: size.height),
                                                                  colors: [Color(rgb: 0x5856D6), Color(rgb: 0xAF52DE)])),
@@ -116,6 +116,12 @@ do {
     let subtitle = Label(text: "Async rendering for Wayland · 异步渲染，主线程不卡顿", font: Font(size: 13), color: Color(rgb: 0x6E6E73))
     content.addSublayer(title)
     content.addSublayer(subtitle)
+    // To a screen reader the title is a heading, and the stage a panel it names: as the first Tab
+    // stop takes the focus, Orca says the panel's name and then its labels that label nothing
+    // (the subtitle, the text card and the FPS label), as it does on entering a named group in GTK.
+    title.accessibility = AccessibilityElement(role: .heading, label: title.text)
+    stage.accessibility = AccessibilityElement(role: .panel)
+    stage.accessibilityLabelledBy = title
 
     // Each display captures the phase of the moment, a snapshot for the worker.
     var phase = 0.0
@@ -133,15 +139,22 @@ do {
         content.addSublayer(card)
         let caption = Label(text: ["Render queue", "Sentinel", "Transaction"][index], font: Font(size: 13, weight: .semibold), color: .white)
         content.addSublayer(caption)
+        // A picture named by its caption; neither is a Tab stop, as nothing is done with them.
+        card.accessibility = AccessibilityElement(role: .image)
+        card.accessibilityLabelledBy = caption
         cards.append((card, caption))
     }
 
-    let mixed = MixedView(items: [
+    let cardTitle = "Strata 卡片"
+    let cardText = "Text, images and layout render on worker queues; the main thread only attaches and commits. 文字、图片与排版都在后台线程绘制。"
+    let mixed = TextCard(items: [
         .image(makeAvatar(), size: Size(width: 34, height: 34), cornerRadius: 17),
-        .text("  Strata 卡片", TextStyle(font: Font(size: 16, weight: .semibold), color: Color(rgb: 0x1C1C1E))),
-        .text("\nText, images and layout render on worker queues; the main thread only attaches and commits. 文字、图片与排版都在后台线程绘制。",
-              TextStyle(font: Font(size: 12), color: Color(rgb: 0x3A3A3C))),
+        .text("  " + cardTitle, TextStyle(font: Font(size: 16, weight: .semibold), color: Color(rgb: 0x1C1C1E))),
+        .text("\n" + cardText, TextStyle(font: Font(size: 12), color: Color(rgb: 0x3A3A3C))),
     ])
+    // Its name to a screen reader: its title and text, without the avatar, which is decoration
+    // (read as the text's object character otherwise) or the layout's spaces and line break.
+    mixed.accessibilityLabel = cardTitle + ". " + cardText
     mixed.backgroundColor = .white
     mixed.cornerRadius = 14
     mixed.insets = 12
@@ -163,6 +176,7 @@ do {
         })
     }
     content.addSublayer(overlay)
+    overlay.accessibility = AccessibilityElement(role: .image, label: "Frame intervals and main-thread time")
     let fps = FPSLabel()
     content.addSublayer(fps)
 
@@ -179,6 +193,17 @@ do {
         springCard.animate(.transform, to: pressed ? LayerTransform(scaleX: 1.15, scaleY: 1.15, rotation: -0.06) : .identity,
                            with: .spring(SpringParameters(response: 0.3, dampingFraction: 0.6)))
     }
+    // From the keyboard, once Tab has reached it: the arrows move it on the same spring, kept on
+    // the stage, and Space or Enter presses it.
+    springCard.onStep = { step in
+        let size = springCard.bounds.size, bounds = content.bounds
+        let origin = springCard.frame.origin
+        let x = min(max(origin.x + step.x, 0), max(bounds.width - size.width, 0))
+        let y = min(max(origin.y + step.y, 0), max(bounds.height - size.height, 0))
+        springCard.animate(.position, to: Point(x: x, y: y), with: follow)
+    }
+    springCard.onPress = stage.onPress
+    springCard.schedule = { delay, work in session.loop.addTimer(after: delay) { MainActor.assumeIsolated { work() } } }
 
     var placedSpringCard = false
     content.layoutHandler = { content in

@@ -1,0 +1,158 @@
+// The demo's keyboard and screen-reader side: the text card and the spring card are Tab stops
+// with a focus ring when the keyboard reached them, and the spring card moves and is pressed
+// from the keyboard as it is with the pointer.
+import Strata
+
+/// The ring a layer shows while it has the focus and the keyboard put it there, inside its edges
+/// and on top of what it draws, as the toolkit's list cells show theirs. It is in the tree only
+/// while shown, so an unfocused layer composes exactly as before.
+@MainActor
+final class FocusRing {
+    private let ring = Layer()
+
+    init() {
+        ring.isUserInteractionEnabled = false
+        ring.borderWidth = 3
+    }
+
+    /// Shows or hides the ring on `layer` after its focus changed.
+    func update(on layer: Layer) {
+        let shown = layer.isFocused && layer.host?.input.isFocusVisible == true
+        guard shown else {
+            ring.removeFromSuperlayer()
+            return
+        }
+        ring.borderColor = layer.theme.colors.focusRing
+        if ring.superlayer !== layer { layer.addSublayer(ring) }
+        place(in: layer)
+    }
+
+    /// Covers `layer`'s bounds, with its corners.
+    func place(in layer: Layer) {
+        guard ring.superlayer === layer else { return }
+        ring.frame = Rect(origin: .zero, size: layer.bounds.size)
+        ring.cornerRadius = layer.cornerRadius
+    }
+}
+
+/// The mixed text-and-image card (a `MixedView`'s content in a label of its own, since
+/// `MixedView` cannot be subclassed): a Tab stop, so the keyboard reaches it and a screen reader
+/// reads its text, as GTK reads a focusable label. It does not select, so a press or drag on it
+/// still reaches the stage and moves the spring card.
+@MainActor
+final class TextCard: Label {
+    private let focusRing = FocusRing()
+
+    /// A card showing `items` in order, on as many lines as they need, as `MixedView` shows them.
+    init(items: [MixedView.Item]) {
+        super.init()
+        numberOfLines = 0
+        verticalAlignment = .top
+        var text = AttributedText()
+        var style = TextStyle(font: font, color: textColor)
+        for item in items {
+            switch item {
+            case let .text(string, itemStyle):
+                style = itemStyle
+                text.append(string, style: itemStyle)
+            case let .image(image, size, radius):
+                text.append(TextAttachment(image: image, size: size, alignment: .center, cornerRadius: radius), style: style)
+            }
+        }
+        attributedText = text
+    }
+
+    override var acceptsFocus: Bool { true }
+
+    override func focusChanged() {
+        super.focusChanged()
+        focusRing.update(on: self)
+    }
+
+    override func boundsSizeChanged() {
+        super.boundsSizeChanged()
+        focusRing.place(in: self)
+    }
+
+    /// The label's text element, focusable, since Tab stops on it.
+    override var accessibilityElement: AccessibilityElement? {
+        guard var element = super.accessibilityElement else { return nil }
+        element.states.insert(.focusable)
+        return element
+    }
+}
+
+/// The card that follows the pointer on a spring: a Tab stop that the arrow keys move as a drag
+/// does (Shift for longer steps), and that Space or Enter presses as the pointer's button does,
+/// growing while the key is held. Presses and moves of the pointer go on to the stage.
+@MainActor
+final class SpringCard: AsyncLayer {
+    /// Asks for the card to move by an offset, in points.
+    var onStep: ((Point) -> Void)?
+    /// Asks for the card to show it is pressed, or not.
+    var onPress: ((Bool) -> Void)?
+    /// Releases a press made by an assistive technology's action.
+    var schedule: ((Duration, @escaping @MainActor () -> Void) -> Void)?
+    private let focusRing = FocusRing()
+    private var pressedByKey = false
+
+    override var acceptsFocus: Bool { true }
+
+    override func focusChanged() {
+        super.focusChanged()
+        focusRing.update(on: self)
+        if !isFocused, pressedByKey {
+            pressedByKey = false
+            onPress?(false)
+        }
+    }
+
+    override func boundsSizeChanged() {
+        super.boundsSizeChanged()
+        focusRing.place(in: self)
+    }
+
+    override func keyPressed(_ event: KeyEvent) -> Bool {
+        guard event.modifiers.isDisjoint(with: [.control, .alt, .logo]) else { return false }
+        let step = event.modifiers.contains(.shift) ? 96.0 : 24.0
+        switch event.keysym {
+        case .left: onStep?(Point(x: -step, y: 0))
+        case .right: onStep?(Point(x: step, y: 0))
+        case .up: onStep?(Point(x: 0, y: -step))
+        case .down: onStep?(Point(x: 0, y: step))
+        case .space, .return, .keypadEnter:
+            if !event.isRepeat, !pressedByKey {
+                pressedByKey = true
+                onPress?(true)
+            }
+        default: return false
+        }
+        return true
+    }
+
+    override func keyReleased(_ event: KeyEvent) -> Bool {
+        guard pressedByKey, [.space, .return, .keypadEnter].contains(event.keysym) else { return false }
+        pressedByKey = false
+        onPress?(false)
+        return true
+    }
+
+    /// A button to assistive technologies, named by what it shows and described by what it
+    /// does; its action presses it briefly, as a click does. The description is not a tool tip:
+    /// the card sits under the resting pointer it follows, so a tool tip would always be up.
+    override var accessibilityElement: AccessibilityElement? {
+        if let accessibility { return accessibility }
+        return AccessibilityElement(role: .button, label: "Spring · 弹簧", help: Self.help, states: .focusable, actions: [
+            AccessibilityAction("click", description: "Press the card") { [weak self] in self?.pressBriefly() },
+        ])
+    }
+
+    override var hasAccessibilityElement: Bool { true }
+
+    static let help = "Follows the pointer on a spring. Arrow keys move it; Space or Enter presses it."
+
+    private func pressBriefly() {
+        onPress?(true)
+        schedule?(.milliseconds(200)) { [weak self] in self?.onPress?(false) }
+    }
+}
