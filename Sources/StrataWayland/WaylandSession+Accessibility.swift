@@ -62,7 +62,7 @@ extension WaylandSession {
                     accessibility = bridge
                     for window in windows { bridge.add(window) }
                     for popup in openPopups.compactMap(\.popup) { bridge.add(popup) }
-                    for surface in embeddedSurfaces { surface.tellAccessibility(bridge) }
+                    for surface in embeddedSurfaces { bridge.add(surface) }
                 case let .failure(error):
                     accessibilityLog.warning("assistive technologies are active, but the accessibility bus is unreachable: \(error)")
                 }
@@ -91,19 +91,8 @@ extension Window: AccessibleWindow {
 /// It is named as the host names it, and active while the host gives it the keyboard.
 extension EmbeddedSurface: AccessibleWindow {
     public var accessibilityRole: AccessibilityRole { .frame }
-    public var isAccessibilityActive: Bool { !holdsAccessibilityActivation && host.input.hasKeyboardFocus }
+    public var isAccessibilityActive: Bool { host.input.hasKeyboardFocus }
     public var isAccessibilityModal: Bool { false }
-
-    /// Adds the surface to a bridge that just connected, and then tells it active if it has the
-    /// keyboard: Orca learns which frame the user works in from its activation, and stays
-    /// silent for an application whose frame was already active when it was added (the host
-    /// may give it the keyboard before the accessibility bus answers).
-    func tellAccessibility(_ bridge: AccessibilityBridge) {
-        holdsAccessibilityActivation = true
-        bridge.add(self)
-        holdsAccessibilityActivation = false
-        bridge.windowChanged(self)
-    }
 }
 
 /// A popup is a window of the application to assistive technologies, with no frame of its own;

@@ -428,6 +428,22 @@ struct AccessibilityBridgeTests {
         #expect(!rig.signals.contains { $0.values.first?.string == "showing" })
     }
 
+    /// A frame that has the keyboard when added (the bus answered after the compositor gave it
+    /// the keyboard) is told activated, or Orca never learns the user works in it; a popup is
+    /// not, its focus says enough.
+    @Test func aFrameAddedActiveIsToldActivatedAndAPopupNot() throws {
+        let rig = try Rig()
+        try rig.flush()
+        let framePath = rig.windowPath
+        #expect(rig.signals.contains { $0.path == framePath && $0.member == "StateChanged" && $0.values.first?.string == "active" && $0.values[1].int32 == 1 })
+        rig.signals.removeAll()
+        let popup = FakeWindow()
+        popup.accessibilityRole = .window
+        rig.bridge.add(popup)
+        try rig.flush()
+        #expect(!rig.signals.contains { $0.member == "StateChanged" && $0.values.first?.string == "active" })
+    }
+
     @Test func aNodeThatLeftTheTreeIsUnknownAndItsParentSaysSo() throws {
         let rig = try Rig()
         let save = button("Save", frame: Rect(x: 10, y: 20, width: 80, height: 30))
@@ -592,6 +608,7 @@ struct AccessibilityBridgeTests {
         try rig.flush()
         rig.signals.removeAll()
         let next = FakeWindow()
+        next.isAccessibilityActive = false   // only the children are told, no activation
         rig.bridge.add(next)
         // Waited for: the bridge's signals come through the bus on another connection, which
         // a round trip of the client's own does not order them against.

@@ -245,6 +245,14 @@ public final class AccessibilityBridge {
         windows.append(entry)
         window.host.accessibilityObserver = self
         childrenChangedOfApplication(added: entry, index: windows.count - 1)
+        // A frame that has the keyboard already (the accessibility bus answered after the
+        // compositor gave it) is told activated: Orca learns from that which application the
+        // user works in, and says nothing of one it never heard activate. A popup that takes
+        // the keyboard is told by its focus alone, as GTK's menus are.
+        if entry.isActive, window.accessibilityRole == .frame {
+            emit(path: path(of: entry.id), "StateChanged", detail: "active", 1, 0, .variant(.int32(0)))
+            emit(path: path(of: entry.id), interface: Self.windowEvents, "Activate", detail: "", 0, 0, .variant(.string(entry.title)))
+        }
         // A menu opening takes the keyboard: its highlighted row, or the menu, has the focus.
         if window.isAccessibilityActive { focusMoved(in: window.host, entry) }
     }

@@ -56,9 +56,6 @@ public final class EmbeddedSurface {
     /// Where the surface sits in the host's window, in points: the surface's elements are told
     /// to assistive technologies in the window's coordinates, as a window's are.
     public var accessibilityOrigin = Point(x: 0, y: 0)
-    /// While set, the surface reads inactive to assistive technologies (see
-    /// `tellAccessibility(_:)`).
-    var holdsAccessibilityActivation = false
 
     /// The root of the layer tree shown on the surface.
     public var rootLayer: Layer { host.rootLayer }
