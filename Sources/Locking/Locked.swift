@@ -9,15 +9,23 @@ import Glibc
 /// mutexes, so with this lock its reports stay meaningful, and the README's test command runs
 /// the core under TSan.
 ///
-/// `@unchecked Sendable`: `value` is touched only inside `withLock`, with the mutex held. The
+/// `@unchecked Sendable`: `storage` is touched only inside `withLock`, with the mutex held. The
 /// mutex is error-checking, so relocking it from the same thread traps instead of deadlocking.
 public final class Locked<Value>: @unchecked Sendable {
     private let mutex: UnsafeMutablePointer<pthread_mutex_t>
-    private var value: Value
+    private var storage: Storage
+
+    /// The value with a byte beside it. Swift gives a zero-sized stored property (a `Locked(())`)
+    /// its object's base address, so TSan saw each guarded access as a write to the object's
+    /// header, which `withLock` reads unlocked on entry: a false race on every contended call.
+    private struct Storage {
+        var value: Value
+        let nonEmpty: UInt8 = 0
+    }
 
     /// Guards `value` with a new error-checking mutex.
     public init(_ value: Value) {
-        self.value = value
+        storage = Storage(value: value)
         mutex = .allocate(capacity: 1)
         var attributes = pthread_mutexattr_t()
         pthread_mutexattr_init(&attributes)
@@ -39,6 +47,6 @@ public final class Locked<Value>: @unchecked Sendable {
         let locked = pthread_mutex_lock(mutex)
         precondition(locked == 0, "Locked: lock failed (\(locked)); relocked on the same thread?")
         defer { pthread_mutex_unlock(mutex) }
-        return try body(&value)
+        return try body(&storage.value)
     }
 }
