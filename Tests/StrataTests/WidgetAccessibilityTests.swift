@@ -265,6 +265,39 @@ struct WidgetAccessibilityTests {
         #expect(try self.element(list).role == .table)
     }
 
+    /// A list reuses cells in whatever order they were recycled, so its cells sit in the tree
+    /// in no particular order; a screen reader and Tab still go through them as they are shown.
+    @Test func aListsChildrenAreInItemOrderHoweverItsCellsWereReused() throws {
+        let list = ListView()
+        let (scene, _) = try scene(with: list, frame: Rect(x: 0, y: 0, width: 300, height: 200), size: Size(width: 300, height: 200))
+        let source = ListItems<StandardCell>(list: list, items: (0..<500).map { StandardRow(id: "\($0)", title: "Row \($0)") })
+        _ = source
+        for target in [200, 30, 0, 120, 7] {
+            list.scrollToItem(at: target, animated: false)
+            try scene.settle(until: { list.pendingPrelayouts == 0 && list.cell(at: target) != nil })
+        }
+        let shown = list.accessibleChildren.compactMap { ($0 as? ListCell)?.index }
+        #expect(shown.count > 3 && shown == shown.sorted(), "children in item order: \(shown)")
+        let cellsInTree = list.contentLayer.sublayers.compactMap { ($0 as? ListCell)?.index }
+        #expect(cellsInTree != cellsInTree.sorted(), "the cells' tree order is not already the items' order: \(cellsInTree)")
+    }
+
+    /// Tab goes through a scroll view's content top to bottom, whatever order it was added in.
+    @Test func tabGoesThroughAScrollViewsContentAsItIsShown() throws {
+        let scroll = ScrollView()
+        let (scene, _) = try scene(with: scroll, frame: Rect(x: 0, y: 0, width: 300, height: 200), size: Size(width: 300, height: 200))
+        scroll.contentSize = Size(width: 300, height: 400)
+        let buttons = (0..<3).map { Button(title: "B\($0)") }
+        for (row, button) in buttons.enumerated().reversed() {
+            button.frame = Rect(x: 10, y: 10 + Double(row) * 60, width: 100, height: 40)
+            scroll.contentLayer.addSublayer(button)
+        }
+        try scene.settle()
+        let order = InputRouter.focusOrder(in: scene.root).compactMap { layer in buttons.firstIndex { $0 === layer } }
+        #expect(order == [0, 1, 2])
+        #expect(scroll.accessibleChildren.compactMap { layer in buttons.firstIndex { $0 === layer } } == [0, 1, 2])
+    }
+
     /// The tree is walked through `hasAccessibilityElement`, which widgets answer without
     /// building their element: it must say what the element says.
     @Test func everyWidgetSaysWhetherItHasAnElementAsItsElementDoes() throws {

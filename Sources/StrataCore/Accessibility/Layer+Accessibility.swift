@@ -138,18 +138,18 @@ extension Layer {
         return made
     }
 
-    /// The elements directly below this layer in the semantic tree, in order: each visible
-    /// sublayer with an element, and, for one without, its own such sublayers, and so on down.
+    /// The elements directly below this layer in the semantic tree, in reading order
+    /// (`sublayersInReadingOrder`): each visible sublayer with an element, and, for one without, its own such sublayers, and so on down.
     /// Iterative, so a deep tree cannot overflow the stack.
     package var accessibleChildren: [Layer] {
         var result: [Layer] = []
-        var stack = Array(sublayers.reversed())
+        var stack = Array(sublayersInReadingOrder.reversed())
         while let layer = stack.popLast() {
             guard !layer.isHidden else { continue }
             if layer.hasAccessibilityElement {
                 result.append(layer)
             } else {
-                stack.append(contentsOf: layer.sublayers.reversed())
+                stack.append(contentsOf: layer.sublayersInReadingOrder.reversed())
             }
         }
         return result

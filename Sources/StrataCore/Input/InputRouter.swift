@@ -272,8 +272,8 @@ public final class InputRouter {
         focus(next, visible: true)
     }
 
-    /// Focusable layers that can be seen and take input, in tree order (pre-order, bottom
-    /// sublayer first); a layer that defers to its descendants (`defersTabFocusToDescendants`)
+    /// Focusable layers that can be seen and take input, in tree order (pre-order, sublayers in
+    /// reading order); a layer that defers to its descendants (`defersTabFocusToDescendants`)
     /// only when none of them is in the order. Iterative, so a deep tree cannot overflow the
     /// stack.
     package static func focusOrder(in root: Layer, keeping kept: Layer? = nil) -> [Layer] {
@@ -295,7 +295,7 @@ public final class InputRouter {
                     if layer.defersTabFocusToDescendants { stack.append(.close(result.count)) }
                     result.append(layer)
                 }
-                stack.append(contentsOf: layer.sublayers.reversed().map(Step.visit))
+                stack.append(contentsOf: layer.sublayersInReadingOrder.reversed().map(Step.visit))
             }
         }
         return result

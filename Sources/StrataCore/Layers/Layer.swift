@@ -207,6 +207,11 @@ open class Layer {
         compactSublayers()
         return sublayerStorage
     }
+    /// The sublayers in the order a reader meets them, which Tab and assistive technologies
+    /// follow: `sublayers`, the drawing order, unless a subclass knows better, as a scroll
+    /// view's content does (its list cells are in the tree in the order they were made).
+    /// Hidden sublayers may be left out: neither reads them.
+    open var sublayersInReadingOrder: [Layer] { sublayers }
     /// The sublayers in order, with `Layer.vacated` in the slots of those removed since the last
     /// compaction. Removing a sublayer only empties its slot, so a parent's children can be taken
     /// away in any order at a constant cost each; the next read of `sublayers` closes the gaps.

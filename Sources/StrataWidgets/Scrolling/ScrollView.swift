@@ -30,7 +30,7 @@ import StrataCore
 open class ScrollView: Layer {
     /// The scrolled content: add sublayers here, in content coordinates. Its frame is
     /// `(0, 0, contentSize)`.
-    public let contentLayer = Layer()
+    public let contentLayer: Layer = ScrollContentLayer()
     /// The size of the content; the offset is kept within it.
     public var contentSize = Size.zero {
         didSet {
@@ -710,3 +710,21 @@ open class ScrollView: Layer {
     /// Whether the view follows the display link now; for tests of idleness.
     package var followsFrames: Bool { frames != nil }
 }
+
+/// A scroll view's content, read by position: top to bottom, then left to right. A list
+/// realises, reuses and recycles cells as it scrolls, so their order in the tree is the order
+/// they were made in, not their items'; Tab and a screen reader go by what the user sees.
+final class ScrollContentLayer: Layer {
+    override var sublayersInReadingOrder: [Layer] {
+        // Without the hidden ones: a list keeps its pooled cells here, hidden.
+        let layers = sublayers.filter { !$0.isHidden }
+        guard layers.count > 1 else { return layers }
+        func key(_ offset: Int) -> (Double, Double, Int) {
+            let origin = layers[offset].frame.origin
+            // A NaN would make the order inconsistent; such a layer reads as if at the origin.
+            return (origin.y.isNaN ? 0 : origin.y, origin.x.isNaN ? 0 : origin.x, offset)
+        }
+        return layers.indices.map(key).sorted { $0 < $1 }.map { layers[$0.2] }
+    }
+}
+
