@@ -1,86 +1,7 @@
-// The demo's keyboard and screen-reader side: the text card and the spring card are Tab stops
-// with a focus ring when the keyboard reached them, and the spring card moves and is pressed
-// from the keyboard as it is with the pointer.
+// The demo's keyboard and screen-reader side: the spring card is a Tab stop with a focus ring
+// when the keyboard reached it, and moves and is pressed from the keyboard as it is with the
+// pointer.
 import Strata
-
-/// The ring a layer shows while it has the focus and the keyboard put it there, inside its edges
-/// and on top of what it draws, as the toolkit's list cells show theirs. It is in the tree only
-/// while shown, so an unfocused layer composes exactly as before.
-@MainActor
-final class FocusRing {
-    private let ring = Layer()
-
-    init() {
-        ring.isUserInteractionEnabled = false
-        ring.borderWidth = 3
-    }
-
-    /// Shows or hides the ring on `layer` after its focus changed.
-    func update(on layer: Layer) {
-        let shown = layer.isFocused && layer.host?.input.isFocusVisible == true
-        guard shown else {
-            ring.removeFromSuperlayer()
-            return
-        }
-        ring.borderColor = layer.theme.colors.focusRing
-        if ring.superlayer !== layer { layer.addSublayer(ring) }
-        place(in: layer)
-    }
-
-    /// Covers `layer`'s bounds, with its corners.
-    func place(in layer: Layer) {
-        guard ring.superlayer === layer else { return }
-        ring.frame = Rect(origin: .zero, size: layer.bounds.size)
-        ring.cornerRadius = layer.cornerRadius
-    }
-}
-
-/// The mixed text-and-image card (a `MixedView`'s content in a label of its own, since
-/// `MixedView` cannot be subclassed): a Tab stop, so the keyboard reaches it and a screen reader
-/// reads its text, as GTK reads a focusable label. It does not select, so a press or drag on it
-/// still reaches the stage and moves the spring card.
-@MainActor
-final class TextCard: Label {
-    private let focusRing = FocusRing()
-
-    /// A card showing `items` in order, on as many lines as they need, as `MixedView` shows them.
-    init(items: [MixedView.Item]) {
-        super.init()
-        numberOfLines = 0
-        verticalAlignment = .top
-        var text = AttributedText()
-        var style = TextStyle(font: font, color: textColor)
-        for item in items {
-            switch item {
-            case let .text(string, itemStyle):
-                style = itemStyle
-                text.append(string, style: itemStyle)
-            case let .image(image, size, radius):
-                text.append(TextAttachment(image: image, size: size, alignment: .center, cornerRadius: radius), style: style)
-            }
-        }
-        attributedText = text
-    }
-
-    override var acceptsFocus: Bool { true }
-
-    override func focusChanged() {
-        super.focusChanged()
-        focusRing.update(on: self)
-    }
-
-    override func boundsSizeChanged() {
-        super.boundsSizeChanged()
-        focusRing.place(in: self)
-    }
-
-    /// The label's text element, focusable, since Tab stops on it.
-    override var accessibilityElement: AccessibilityElement? {
-        guard var element = super.accessibilityElement else { return nil }
-        element.states.insert(.focusable)
-        return element
-    }
-}
 
 /// The card that follows the pointer on a spring: a Tab stop that the arrow keys move as a drag
 /// does (Shift for longer steps), and that Space or Enter presses as the pointer's button does,
@@ -109,7 +30,7 @@ final class SpringCard: AsyncLayer {
 
     override func boundsSizeChanged() {
         super.boundsSizeChanged()
-        focusRing.place(in: self)
+        focusRing.update(on: self)
     }
 
     override func keyPressed(_ event: KeyEvent) -> Bool {

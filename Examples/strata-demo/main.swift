@@ -147,7 +147,7 @@ do {
 
     let cardTitle = "Strata 卡片"
     let cardText = "Text, images and layout render on worker queues; the main thread only attaches and commits. 文字、图片与排版都在后台线程绘制。"
-    let mixed = TextCard(items: [
+    let mixed = MixedView(items: [
         .image(makeAvatar(), size: Size(width: 34, height: 34), cornerRadius: 17),
         .text("  " + cardTitle, TextStyle(font: Font(size: 16, weight: .semibold), color: Color(rgb: 0x1C1C1E))),
         .text("\n" + cardText, TextStyle(font: Font(size: 12), color: Color(rgb: 0x3A3A3C))),
@@ -155,6 +155,9 @@ do {
     // Its name to a screen reader: its title and text, without the avatar, which is decoration
     // (read as the text's object character otherwise) or the layout's spaces and line break.
     mixed.accessibilityLabel = cardTitle + ". " + cardText
+    // A Tab stop, so the keyboard reaches it and a screen reader reads it, as GTK's focusable
+    // labels; it does not select, so a press or drag on it still moves the spring card.
+    mixed.isFocusable = true
     mixed.backgroundColor = .white
     mixed.cornerRadius = 14
     mixed.insets = 12

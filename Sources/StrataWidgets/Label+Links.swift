@@ -142,6 +142,8 @@ extension Label {
     /// Puts highlight layers over the pressed link (filled) or the link Tab reached (a ring),
     /// one per rectangle the link covers.
     func showLinkHighlight() {
+        // The label's own ring shows only while no link has the focus.
+        updateFocusRing()
         for layer in linkHighlights { layer.removeFromSuperlayer() }
         linkHighlights = []
         let links = shownLinks

@@ -38,9 +38,10 @@ extension Label: TextEditingView {
             selectionController = controller
         } else {
             selectionController = nil
-            if isFocused, !acceptsLinkFocus { resignFocus() }
+            if isFocused, !acceptsFocus { resignFocus() }
         }
         setNeedsDisplayAtNextTick()
+        updateFocusRing()
         accessibilityDidChange()
     }
 
@@ -53,10 +54,10 @@ extension Label: TextEditingView {
         var element = AccessibilityElement(role: role, label: string)
         if let editor = selectionController?.editor, editor.text == string {
             element.text = editor.accessibilityText(replace: nil)
-            element.states.insert(.focusable)
         } else {
             element.text = AccessibilityText(string)
         }
+        if acceptsFocus { element.states.insert(.focusable) }
         if acceptsLinkFocus {
             element.text?.links = accessibilityLinks(in: string)
             element.text?.focusedLink = focusedLink

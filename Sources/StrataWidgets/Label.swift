@@ -128,6 +128,7 @@ open class Label: AsyncLayer, AsyncLayerDelegate {
         } else if selectedRange != nil, selectionColorValue.isThemed {
             setNeedsDisplayAtNextTick()
         }
+        if focusRing?.isShown == true { updateFocusRing() }
     }
 
     /// Measures the text on any thread: the size it needs within a range, insets included,
@@ -281,8 +282,9 @@ open class Label: AsyncLayer, AsyncLayerDelegate {
 
     // MARK: Links (Label+Links.swift)
 
-    /// A label with links takes the focus, so Tab reaches them.
-    open override var acceptsFocus: Bool { acceptsLinkFocus || isSelectable }
+    /// A label with links takes the focus, so Tab reaches them, as selectable and focusable
+    /// ones do.
+    open override var acceptsFocus: Bool { acceptsLinkFocus || isSelectable || isFocusable }
     open override func pointerPressed(_ event: PointerEvent) -> Bool { linkPointerPressed(event) || selectionPointerPressed(event) }
     open override func pointerDragged(_ event: PointerEvent) {
         linkPointerDragged(event)
@@ -319,6 +321,36 @@ open class Label: AsyncLayer, AsyncLayerDelegate {
     open override func focusChanged() {
         linkFocusChanged()
         if !isFocused { hideSelectionHandles() }
+        updateFocusRing()
+    }
+
+    // MARK: Focus
+
+    /// Whether Tab stops on the label though it has no links and does not select, so the
+    /// keyboard and a screen reader reach its text, as GTK's focusable labels. Off by default.
+    public var isFocusable = false {
+        didSet {
+            guard isFocusable != oldValue else { return }
+            if isFocused, !acceptsFocus { resignFocus() }
+            accessibilityDidChange()
+        }
+    }
+    /// The ring that shows the keyboard's focus on the label itself, made when first shown:
+    /// links show their own highlight instead.
+    private var focusRing: FocusRing?
+
+    func updateFocusRing() {
+        let wanted = isFocused && focusedLink == nil && (isSelectable || isFocusable) && host?.input.isFocusVisible == true
+        guard wanted || focusRing?.isShown == true else { return }
+        let ring = focusRing ?? FocusRing()
+        focusRing = ring
+        ring.isEnabled = wanted
+        ring.update(on: self)
+    }
+
+    open override func boundsSizeChanged() {
+        super.boundsSizeChanged()
+        if focusRing?.isShown == true { updateFocusRing() }
     }
     open override func keyPressed(_ event: KeyEvent) -> Bool {
         if linkKeyPressed(event) { return true }

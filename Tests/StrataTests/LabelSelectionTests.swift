@@ -35,6 +35,45 @@ struct LabelSelectionTests {
         scene.host.input.post(.pointerButton(.left, isPressed: false))
     }
 
+    /// The ring a label shows on itself: its sublayer bordered in the theme's ring colour.
+    private func ring(on label: Label) -> Layer? {
+        label.sublayers.first { layer in
+            layer.borderWidth > 0 && layer.borderColor == label.theme.colors.focusRing && !label.linkHighlights.contains { $0 === layer }
+        }
+    }
+
+    /// A selectable or focusable label the keyboard reached shows a focus ring, as controls
+    /// do; a click focuses without one, and a link with the focus shows its own highlight.
+    @Test func theKeyboardsFocusOnALabelShowsARing() throws {
+        let (scene, label) = try scene("Plain words, no links", selectable: true)
+        scene.host.input.focus(label, visible: true)
+        let shown = try #require(ring(on: label))
+        #expect(shown.frame == Rect(origin: .zero, size: label.bounds.size))
+        label.frame.size.width = 200
+        #expect(ring(on: label)?.frame.width == 200, "the ring follows the label's size")
+        scene.host.input.focus(nil, visible: false)
+        #expect(ring(on: label) == nil)
+        scene.host.input.focus(label, visible: false)
+        #expect(label.isFocused && ring(on: label) == nil, "a click's focus shows no ring")
+
+        // Not selectable: no Tab stop, unless made focusable.
+        let (other, plain) = try self.scene("Plain words, no links", selectable: false)
+        #expect(!plain.acceptsFocus && !InputRouter.focusOrder(in: other.root).contains { $0 === plain })
+        plain.isFocusable = true
+        #expect(InputRouter.focusOrder(in: other.root).contains { $0 === plain })
+        #expect(try #require(plain.accessibilityElement).states.contains(.focusable))
+        other.host.input.focus(plain, visible: true)
+        #expect(ring(on: plain) != nil)
+        plain.isFocusable = false
+        #expect(!plain.isFocused && ring(on: plain) == nil, "no longer a Tab stop: the focus and its ring leave")
+
+        // A link with the focus shows its highlight, not the label's ring.
+        let (third, linked) = try self.scene("Read https://strata.dev/docs today", selectable: true)
+        third.host.input.focus(linked, visible: true)
+        #expect(linked.focusedLink == 0)
+        #expect(!linked.linkHighlights.isEmpty && ring(on: linked) == nil)
+    }
+
     /// On touch, a resting finger selects the word under it and shows the handles; dragging the
     /// start handle moves the start; a key puts them away. A label that was never long-pressed
     /// makes no handle layers.
