@@ -51,7 +51,9 @@ extension Label: TextEditingView {
     /// that text with the caret and selection of selectable text, in scalars.
     func accessibleTextElement(role: AccessibilityRole) -> AccessibilityElement {
         let string = textLayout?.string ?? text
-        var element = AccessibilityElement(role: role, label: string)
+        // Named as read aloud: an image in the text by its own label, or not at all.
+        let name = textLayout == nil ? attributedText.accessibleName : string.filter { $0 != "\u{FFFC}" }
+        var element = AccessibilityElement(role: role, label: name)
         if let editor = selectionController?.editor, editor.text == string {
             element.text = editor.accessibilityText(replace: nil)
         } else {

@@ -455,7 +455,8 @@ public final class MixedView: Label {
         /// Text in a style.
         case text(String, TextStyle)
         /// An image drawn at `size` points, rounded by `cornerRadius`; nil leaves the space empty.
-        case image(Bitmap?, size: Size, cornerRadius: Double = 0)
+        /// A screen reader says `accessibilityLabel` for it; nil leaves it out, as decoration.
+        case image(Bitmap?, size: Size, cornerRadius: Double = 0, accessibilityLabel: String? = nil)
     }
 
     /// The content, in order. Images take the style of the text before them for their line.
@@ -479,8 +480,9 @@ public final class MixedView: Label {
             case let .text(string, itemStyle):
                 style = itemStyle
                 text.append(string, style: itemStyle)
-            case let .image(image, size, radius):
-                text.append(TextAttachment(image: image, size: size, alignment: .center, cornerRadius: radius), style: style)
+            case let .image(image, size, radius, label):
+                text.append(TextAttachment(image: image, size: size, alignment: .center, cornerRadius: radius, accessibilityLabel: label),
+                            style: style)
             }
         }
         attributedText = text

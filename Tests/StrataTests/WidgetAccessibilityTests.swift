@@ -62,6 +62,20 @@ struct WidgetAccessibilityTests {
         #expect(presses == 1, "a disabled button does nothing, as a click on it does nothing")
     }
 
+    /// An image in a label's text is read by its own label, or not at all when it is
+    /// decoration, never as an object character; the text offered for reading keeps U+FFFC in
+    /// its place, so offsets still match what is drawn.
+    @Test func anImageInTextIsNamedByItsLabelOrLeftOut() throws {
+        let card = MixedView(items: [
+            .image(nil, size: Size(width: 20, height: 20)),
+            .text(" Ana ", TextStyle(font: Font(size: 14), color: .black)),
+            .image(nil, size: Size(width: 16, height: 16), accessibilityLabel: "verified"),
+        ])
+        let element = try element(card)
+        #expect(element.label == " Ana verified")
+        #expect(element.text?.string == "\u{FFFC} Ana \u{FFFC}")
+    }
+
     @Test func theAppsOwnElementAndLabelWin() throws {
         let button = Button(title: "✕")
         button.accessibilityLabel = "Close"

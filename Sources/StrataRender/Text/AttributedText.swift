@@ -139,13 +139,18 @@ public struct TextAttachment: Sendable {
     public var alignment: Alignment
     /// Rounds the image's corners when drawn, in points; 0 or less draws it square.
     public var cornerRadius: Double
+    /// What a screen reader says for the image where it names the text (`accessibleName`);
+    /// nil, the default, leaves it out, as decoration. The text itself keeps U+FFFC there.
+    public var accessibilityLabel: String?
 
     /// An attachment showing `image` in a `size` box (points), centred on the line by default.
-    public init(image: Bitmap?, size: Size, alignment: Alignment = .center, cornerRadius: Double = 0) {
+    public init(image: Bitmap?, size: Size, alignment: Alignment = .center, cornerRadius: Double = 0,
+                accessibilityLabel: String? = nil) {
         self.image = image
         self.size = size
         self.alignment = alignment
         self.cornerRadius = cornerRadius
+        self.accessibilityLabel = accessibilityLabel
     }
 }
 
@@ -191,6 +196,17 @@ public struct AttributedText: Sendable, Equatable {
         pieces.map { if case let .text(text, _) = $0 { text } else { "\u{FFFC}" } }.joined()
     }
 
+    /// The text as a screen reader names it: each attachment as its `accessibilityLabel`, or
+    /// left out, so that no object character is read aloud.
+    public var accessibleName: String {
+        pieces.map { piece in
+            switch piece {
+            case let .text(text, _): text
+            case let .attachment(attachment, _): attachment.accessibilityLabel ?? ""
+            }
+        }.joined()
+    }
+
     /// True when there are no pieces: no characters and no attachments.
     public var isEmpty: Bool { pieces.isEmpty }
 
@@ -200,7 +216,7 @@ public struct AttributedText: Sendable, Equatable {
             case let (.text(a, styleA), .text(b, styleB)): a == b && styleA == styleB
             case let (.attachment(a, styleA), .attachment(b, styleB)):
                 a.image === b.image && a.size == b.size && a.cornerRadius == b.cornerRadius && styleA == styleB
-                    && a.alignment == b.alignment
+                    && a.alignment == b.alignment && a.accessibilityLabel == b.accessibilityLabel
             default: false
             }
         }
