@@ -35,7 +35,9 @@ extension AccessibilityBridge: AccessibilityObserver {
             }
             changed.append((node, id))
         }
-        for owner in owners { structureChanged(of: owner, in: entry) }
+        // Each owner's children, read once for the structure and the selection both.
+        var childrenNow: [ObjectIdentifier: [Layer]] = [:]
+        for owner in owners { structureChanged(of: owner, in: entry, children: &childrenNow) }
         // The focus moves between layers, or within the focused one, to a link in its text.
         if changes.focusMoved || focusedElement(in: host).map({ focused in changes.elements.contains { $0 === focused } }) == true {
             focusMoved(in: host, entry)
@@ -44,7 +46,7 @@ extension AccessibilityBridge: AccessibilityObserver {
         for (node, id) in changed {
             if let old = snapshots[id] { elementChanged(node, id: id, from: old) }
         }
-        selectionsChanged(changes.elements, restructured: owners, in: entry)
+        selectionsChanged(changes.elements, restructured: owners, children: childrenNow, in: entry)
         for message in changes.announcements { announce(message, in: entry) }
     }
 
@@ -136,9 +138,10 @@ extension AccessibilityBridge: AccessibilityObserver {
 
     /// Tells which of `owner`'s child elements came and went, if an assistive technology listed
     /// them. Links are told with their element's text, not here.
-    private func structureChanged(of owner: Layer, in entry: WindowEntry) {
+    private func structureChanged(of owner: Layer, in entry: WindowEntry, children: inout [ObjectIdentifier: [Layer]]) {
         guard let node = node(for: owner, in: entry), let id = id(of: node), let old = snapshots[id]?.children else { return }
         let now = owner.accessibleChildren
+        children[ObjectIdentifier(owner)] = now
         let ids = now.map(\.accessibilityID)
         guard ids != old else { return }
         let path = path(of: id)

@@ -76,7 +76,8 @@ extension AccessibilityBridge {
     /// `changed` are the layers whose elements changed this frame and `restructured` those
     /// whose children may have: only those children's elements are read again (a list's
     /// other rows are never built), and the rest keep what they said last time.
-    func selectionsChanged(_ changed: [Layer], restructured: [Layer], in entry: WindowEntry) {
+    func selectionsChanged(_ changed: [Layer], restructured: [Layer], children childrenNow: [ObjectIdentifier: [Layer]],
+                           in entry: WindowEntry) {
         var containers: [Layer] = [], visited: Set<ObjectIdentifier> = []
         func consider(_ container: Layer?) {
             guard let container, visited.insert(ObjectIdentifier(container)).inserted,
@@ -92,8 +93,9 @@ extension AccessibilityBridge {
                   let old = snapshots[containerID]?.selection else { continue }
             let previous = Set(old.children)
             var now = SelectionSnapshot(children: [], selected: [])
-            for child in children(of: node) {
-                guard let childID = id(of: child) else { continue }
+            // A container's children with numbers are its child elements; its links have none.
+            for layer in childrenNow[ObjectIdentifier(container)] ?? container.accessibleChildren {
+                let child = Node.element(layer, entry), childID = layer.accessibilityID
                 now.children.append(childID)
                 let selected = previous.contains(childID) && !changedIDs.contains(childID)
                     ? old.selected.contains(childID)
