@@ -107,6 +107,9 @@ final class Rig {
         try client.subscribe(to: DBusMatchRule(interface: ATSPI_DBUS_INTERFACE_EVENT_OBJECT)) { [unowned self] in
             if case let .success(message) = $0 { signals.append(message) }
         }
+        // The bus has the subscription once it answers a later call: signals sent from here on,
+        // the window's own activation first, reach the client.
+        try client.roundtripForTests(loop: loop)
         let bridge = bridge
         try pump(loop, until: { bridge.isRegistered })
         if listening != nil { try pump(loop, until: { bridge.sendsOnlyListenedEvents }) }

@@ -41,6 +41,8 @@ struct AccessibilityListenerTests {
         layer.accessibility = element
         try rig.window.scene.settle()
         try pump(rig.loop, until: { rig.signals.contains { $0.values.first == .string("accessible-name") && $0.values[3] == .variant(.string(marker)) } })
+        // Both changes may be told in one batch, the name first: the rest follows it.
+        try rig.flush()
         return rig.signals.map { "\($0.member ?? "") \($0.values.first?.string ?? "")" }
     }
 
