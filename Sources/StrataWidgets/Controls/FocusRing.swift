@@ -10,6 +10,7 @@ public final class FocusRing {
     /// Whether the ring may show at all: false hides it whatever the focus.
     public var isEnabled = true
 
+    /// A ring not yet shown on any layer.
     public init() {
         ring.isUserInteractionEnabled = false
         ring.borderWidth = ControlStyle.focusRingWidth
