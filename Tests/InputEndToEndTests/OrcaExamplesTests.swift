@@ -4,15 +4,16 @@ import WaylandTestSupport
 
 /// Evdev codes of the keys these tests press.
 private enum Key {
-    static let tab: UInt32 = 15, enter: UInt32 = 28, space: UInt32 = 57, down: UInt32 = 108, up: UInt32 = 103
+    static let tab: UInt32 = 15, enter: UInt32 = 28, space: UInt32 = 57, down: UInt32 = 108, up: UInt32 = 103, right: UInt32 = 106
+    static let minus: UInt32 = 12, equal: UInt32 = 13
 }
 
 /// Orca reading the examples other than the gallery, as `OrcaEndToEndTests` reads the gallery:
 /// the keys go to the app through sway's seat, and Orca follows the app's events.
 extension InputEndToEnd {
     /// The feed by keyboard. Tab goes to the compose bar, then to the links in the posts, in
-    /// the order of the list's cells in the layer tree (the first post's cell is made first, so
-    /// its #release comes first); the posts themselves are the list's rows, which an arrow
+    /// the order the posts are shown (post 0's #release first), whatever order the list made
+    /// their cells in; the posts themselves are the list's rows, which an arrow
     /// reaches from a link in one, and Enter likes the row. The posts are FeedContent's: post 0
     /// is Emil Novak's, with "#release" in it, post 1 Chen Zhao's.
     @Test(.enabled(if: OrcaScreenReader.isInstalled || TestEnvironment.requiresSwayRun, "needs orca and xwayland: run Scripts/test"))
@@ -67,6 +68,26 @@ extension InputEndToEnd {
         try input.tap(Key.tab)
         try input.tap(Key.enter)
         try orca.waitToSpeak { $0.contains("Read: ") && $0.contains("1 of 51 read") }
+        withExtendedLifetime(app) {}
+    }
+
+    /// The photo grid by keyboard: Tab reaches the grid, whose cursor photo Orca reads by its
+    /// caption; Right goes on to the next photo; Ctrl with = and - zoom, and each step is heard,
+    /// since the focus stays where it was.
+    @Test(.enabled(if: OrcaScreenReader.isInstalled || TestEnvironment.requiresSwayRun, "needs orca and xwayland: run Scripts/test"))
+    func orcaReadsThePhotoGridAndHearsItsZoom() throws {
+        let orca = try OrcaScreenReader(display: display)
+        let input = try VirtualInput(display: display)
+        let app = try ExampleProcess("photo-grid", display: display, environment: orca.environment)
+        try orca.waitToSay("Photos frame.")
+        try input.tap(Key.tab)
+        try orca.waitToSpeak { $0.contains("1. Hills at noon") }
+        try input.tap(Key.right)
+        try orca.waitToSpeak { $0.contains("2. The long way round") }
+        try input.shortcut(Key.equal)
+        try orca.waitToSpeak { $0.contains("2 columns") }
+        try input.shortcut(Key.minus)
+        try orca.waitToSpeak { $0.contains("3 columns") }
         withExtendedLifetime(app) {}
     }
 }
