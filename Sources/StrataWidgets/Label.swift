@@ -340,12 +340,12 @@ open class Label: AsyncLayer, AsyncLayerDelegate {
     private var focusRing: FocusRing?
 
     func updateFocusRing() {
-        let wanted = isFocused && focusedLink == nil && (isSelectable || isFocusable) && host?.input.isFocusVisible == true
-        guard wanted || focusRing?.isShown == true else { return }
+        let wanted = focusedLink == nil && (isSelectable || isFocusable)
+        // No ring is made for a label that never shows one.
+        if focusRing == nil, !(wanted && isFocused && host?.input.isFocusVisible == true) { return }
         let ring = focusRing ?? FocusRing()
         focusRing = ring
-        ring.isEnabled = wanted
-        ring.update(on: self)
+        ring.update(on: self, when: wanted)
     }
 
     open override func boundsSizeChanged() {

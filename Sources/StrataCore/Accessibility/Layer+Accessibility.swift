@@ -139,7 +139,8 @@ extension Layer {
     }
 
     /// The elements directly below this layer in the semantic tree, in reading order
-    /// (`sublayersInReadingOrder`): each visible sublayer with an element, and, for one without, its own such sublayers, and so on down.
+    /// (`sublayersInReadingOrder`): each visible sublayer with an element, and, for one
+    /// without, its own such sublayers, and so on down.
     /// Iterative, so a deep tree cannot overflow the stack.
     package var accessibleChildren: [Layer] {
         var result: [Layer] = []

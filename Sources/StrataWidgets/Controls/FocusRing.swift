@@ -7,8 +7,6 @@ import StrataCore
 @MainActor
 public final class FocusRing {
     private let ring = Layer()
-    /// Whether the ring may show at all: false hides it whatever the focus.
-    public var isEnabled = true
 
     /// A ring not yet shown on any layer.
     public init() {
@@ -19,11 +17,11 @@ public final class FocusRing {
     /// Whether the ring shows on the layer it was last updated on.
     public var isShown: Bool { ring.superlayer != nil }
 
-    /// Shows the ring on `layer` while it has the focus and the window shows where the focus is
-    /// (after a key, not a click, as GTK does), covering its bounds with its corners; hides it
-    /// otherwise.
-    public func update(on layer: Layer) {
-        guard isEnabled, layer.isFocused, layer.host?.input.isFocusVisible == true else {
+    /// Shows the ring on `layer` while it has the focus, the window shows where the focus is
+    /// (after a key, not a click, as GTK does) and `condition` holds, covering its bounds with
+    /// its corners; hides it otherwise.
+    public func update(on layer: Layer, when condition: Bool = true) {
+        guard condition, layer.isFocused, layer.host?.input.isFocusVisible == true else {
             ring.removeFromSuperlayer()
             return
         }
