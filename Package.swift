@@ -40,6 +40,8 @@ let package = Package(
         systemLibrary("CFontconfig", pkgConfig: "fontconfig", apt: "libfontconfig-dev"),
         systemLibrary("CHarfBuzz", pkgConfig: "harfbuzz", apt: "libharfbuzz-dev"),
         systemLibrary("CPNG", pkgConfig: "libpng", apt: "libpng-dev"),
+        systemLibrary("CWebP", pkgConfig: "libwebpdemux", apt: "libwebp-dev"),
+        systemLibrary("CGIF", pkgConfig: "libgif", apt: "libgif-dev"),
         systemLibrary("CSDBus", pkgConfig: "libsystemd", apt: "libsystemd-dev"),
         // AT-SPI2's numbers only (a header with no library behind it), so no pkg-config: its
         // pkg-config file would link libatspi and GLib.
@@ -69,10 +71,14 @@ let package = Package(
         // ICU's segmentation, bidi and scripts (libicu-dev) behind plain C types: Foundation has an
         // ICU module of its own whose types would clash with the system's in its clients.
         .target(name: "CStrataICU", linkerSettings: [.linkedLibrary("icuuc"), .linkedLibrary("icudata")]),
-        // Rendering: geometry, colour, bitmaps, the pixman canvas, text, PNG.
+        // libjpeg-turbo behind functions that return errors: libjpeg reports them by longjmp, which
+        // must never cross a Swift frame, so every libjpeg call is made from C (libjpeg62-turbo-dev);
+        // with libexif (libexif-dev) for the orientation in a JPEG's EXIF block.
+        .target(name: "CStrataJPEG", linkerSettings: [.linkedLibrary("jpeg"), .linkedLibrary("exif")]),
+        // Rendering: geometry, colour, bitmaps, the pixman canvas, text, image decoding.
         .target(
             name: "StrataRender",
-            dependencies: ["CPixman", "CPNG", "CFreeType", "CHarfBuzz", "CFontconfig", "CStrataICU", "StrataPlatform", "Locking", system, log]
+            dependencies: ["CPixman", "CPNG", "CWebP", "CGIF", "CStrataJPEG", "CFreeType", "CHarfBuzz", "CFontconfig", "CStrataICU", "StrataPlatform", "Locking", system, log]
         ),
         // The async display core; knows no Wayland: layers, transactions, the frame clock, the host,
         // composition, buffers, the headless backend, the display link.
@@ -122,7 +128,7 @@ let package = Package(
         // Golden-image comparison shared by the render and core tests.
         .target(name: "RenderTestSupport", dependencies: ["StrataRender", "StrataPlatform"], path: "Tests/RenderTestSupport"),
         // Golden images and test fonts are read from the source tree by path, so they are excluded, not resources.
-        .testTarget(name: "StrataRenderTests", dependencies: ["StrataRender", "RenderTestSupport", "StrataPlatform", system], exclude: ["Golden", "Fonts"]),
+        .testTarget(name: "StrataRenderTests", dependencies: ["StrataRender", "RenderTestSupport", "StrataPlatform", system], exclude: ["Golden", "Fonts", "ImageFiles"]),
         .testTarget(name: "StrataPlatformTests", dependencies: ["StrataPlatform", "WaylandTestSupport", "main-thread-probe", system]),
         // A headless host and recording painters, shared by the core and widget tests.
         .target(name: "CoreTestSupport", dependencies: ["StrataCore", "Locking"], path: "Tests/CoreTestSupport"),

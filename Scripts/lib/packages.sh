@@ -5,6 +5,8 @@ STRATA_PACKAGES=(
     # C libraries bound by the system-library targets
     libwayland-dev libxkbcommon-dev libpixman-1-dev libfreetype-dev libfontconfig-dev
     libharfbuzz-dev libpng-dev libicu-dev libsystemd-dev
+    # image decoders: JPEG (with its EXIF orientation), WebP still and animated, GIF
+    libjpeg62-turbo-dev libexif-dev libwebp-dev libgif-dev
     # a private session bus for the D-Bus tests, and the desktop's appearance settings to follow:
     # the portal with its GTK backend, GNOME's schemas, gsettings and dconf behind them
     dbus-daemon dbus-bin xdg-desktop-portal xdg-desktop-portal-gtk gsettings-desktop-schemas

@@ -115,7 +115,7 @@ public enum PNG {
     /// Rejects what is plainly not a PNG, and reads the IHDR dimensions ourselves so that an
     /// oversized image is `imageTooLarge` even beyond libpng's own limit (10⁶ pixels a side),
     /// which it would report as a generic error.
-    private static func checkHeader(_ bytes: [UInt8], maximumPixels: Int) throws(RenderError) {
+    static func checkHeader(_ bytes: [UInt8], maximumPixels: Int) throws(RenderError) {
         guard bytes.count >= 8, bytes[0..<8].elementsEqual(signature) else {
             throw RenderError(.corruptImage, bytes.isEmpty ? "no data" : "not a PNG (bad signature)")
         }

@@ -7,7 +7,8 @@ public struct RenderError: Error, CustomStringConvertible, Sendable {
     /// What kind of failure. New codes may be added; match with `==` or a `default`.
     public struct Code: Hashable, Sendable, CustomStringConvertible {
         private enum Value: String, Sendable {
-            case invalidSize, corruptImage, imageTooLarge, io, outOfMemory, corruptFont, fileTooLarge, invalidArgument, textTooLong, loadFailed
+            case invalidSize, corruptImage, imageTooLarge, io, outOfMemory, corruptFont, fileTooLarge, invalidArgument, textTooLong, loadFailed,
+                 unsupportedFormat
         }
         private let value: Value
         private init(_ value: Value) { self.value = value }
@@ -15,11 +16,12 @@ public struct RenderError: Error, CustomStringConvertible, Sendable {
         /// A bitmap size or stride that is zero, negative, larger than `Bitmap.maximumDimension`
         /// or inconsistent with the width.
         public static let invalidSize = Code(.invalidSize)
-        /// Image data that is not a PNG, is truncated, or fails libpng's checks.
+        /// Image data that is truncated, or that its format's library (libpng, libjpeg-turbo,
+        /// libwebp, giflib) rejects.
         public static let corruptImage = Code(.corruptImage)
-        /// An image whose header claims a side beyond `Bitmap.maximumDimension` or more pixels than
-        /// the decoder's limit (`PNG.defaultMaximumPixels`); refused before any pixel memory is
-        /// allocated.
+        /// An image whose header claims a side beyond `Bitmap.maximumDimension`, more pixels than
+        /// the decoder's limit (`ImageDecodingLimits.maximumPixels`) or more frames than
+        /// `ImageDecodingLimits.maximumFrames`; refused before any pixel memory is allocated.
         public static let imageTooLarge = Code(.imageTooLarge)
         /// A file could not be opened, read or written; when a system call failed, `cause` is its
         /// `SystemCallError` and `errno` its errno.
@@ -39,6 +41,9 @@ public struct RenderError: Error, CustomStringConvertible, Sendable {
 
         /// An app's image loader (`ImageSource.loader(key:_:)`) threw; `cause` is what it threw.
         public static let loadFailed = Code(.loadFailed)
+        /// Bytes in no image format Strata decodes (PNG, JPEG, WebP, GIF): told from their first
+        /// bytes, so an empty or unknown file is this rather than `corruptImage`.
+        public static let unsupportedFormat = Code(.unsupportedFormat)
 
         public var description: String { value.rawValue }
     }

@@ -1,0 +1,198 @@
+#include "CStrataJPEG.h"
+
+#include <setjmp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <jpeglib.h>
+#include <jerror.h>
+#include <libexif/exif-data.h>
+
+// Browsers and libjpeg-turbo's TurboJPEG API refuse progressive files of more scans than this: each
+// scan re-reads the whole coefficient buffer, so a small file of many tiny scans is a way to burn
+// minutes of CPU.
+enum { MAX_SCANS = 500 };
+
+typedef struct {
+    struct jpeg_error_mgr manager;
+    jmp_buf jump;
+    StrataJPEGInfo *info;
+    int result;
+} ErrorState;
+
+static void fail(j_common_ptr cinfo) {
+    ErrorState *state = (ErrorState *)cinfo->err;
+    (*cinfo->err->format_message)(cinfo, state->info->message);
+    if (state->result == STRATA_JPEG_OK) {
+        // libjpeg's own out-of-memory, or a virtual array needing backing store beyond
+        // max_memory_to_use: the file asked for more working memory than allowed.
+        int code = cinfo->err->msg_code;
+        state->result = (code == JERR_OUT_OF_MEMORY || code == JERR_NO_BACKING_STORE) ? STRATA_JPEG_TOO_LARGE : STRATA_JPEG_CORRUPT;
+    }
+    longjmp(state->jump, 1);
+}
+
+// Warnings are kept silent (libjpeg would print them to stderr) except one: data that ends early,
+// which libjpeg pads with grey and calls a warning, is a truncated file, and fails.
+static void warn(j_common_ptr cinfo, int level) {
+    if (level >= 0) return;
+    ErrorState *state = (ErrorState *)cinfo->err;
+    (*cinfo->err->format_message)(cinfo, state->info->message);
+    if (cinfo->err->msg_code == JWRN_JPEG_EOF) {
+        state->result = STRATA_JPEG_CORRUPT;
+        longjmp(state->jump, 1);
+    }
+}
+
+static void count_scans(j_common_ptr cinfo) {
+    if (cinfo->is_decompressor) {
+        j_decompress_ptr d = (j_decompress_ptr)cinfo;
+        if (d->progressive_mode && d->input_scan_number > MAX_SCANS) {
+            ErrorState *state = (ErrorState *)cinfo->err;
+            snprintf(state->info->message, sizeof state->info->message, "progressive JPEG has more than %d scans", MAX_SCANS);
+            state->result = STRATA_JPEG_CORRUPT;
+            longjmp(state->jump, 1);
+        }
+    }
+}
+
+// The EXIF orientation in an APP1 marker, through libexif; 1 when there is none.
+static int orientation(j_decompress_ptr cinfo) {
+    for (jpeg_saved_marker_ptr marker = cinfo->marker_list; marker; marker = marker->next) {
+        if (marker->marker != JPEG_APP0 + 1 || marker->data_length < 6 || memcmp(marker->data, "Exif\0\0", 6) != 0) continue;
+        ExifData *exif = exif_data_new();
+        if (!exif) return 1;
+        // Only IFD 0's orientation is wanted: skip interpreting maker notes.
+        exif_data_unset_option(exif, EXIF_DATA_OPTION_FOLLOW_SPECIFICATION);
+        exif_data_set_option(exif, EXIF_DATA_OPTION_IGNORE_UNKNOWN_TAGS);
+        exif_data_load_data(exif, marker->data, marker->data_length);
+        int value = 1;
+        ExifEntry *entry = exif_content_get_entry(exif->ifd[EXIF_IFD_0], EXIF_TAG_ORIENTATION);
+        if (entry && entry->format == EXIF_FORMAT_SHORT && entry->components >= 1 && entry->size >= 2) {
+            ExifShort found = exif_get_short(entry->data, exif_data_get_byte_order(exif));
+            if (found >= 1 && found <= 8) value = found;
+        }
+        exif_data_unref(exif);
+        return value;
+    }
+    return 1;
+}
+
+static void fill_info(j_decompress_ptr cinfo, StrataJPEGInfo *info) {
+    info->width = (int)cinfo->image_width;
+    info->height = (int)cinfo->image_height;
+    info->components = cinfo->num_components;
+    info->progressive = cinfo->progressive_mode ? 1 : 0;
+    info->orientation = orientation(cinfo);
+}
+
+static void begin(j_decompress_ptr cinfo, ErrorState *state, struct jpeg_progress_mgr *progress,
+                  const uint8_t *data, size_t size) {
+    cinfo->err = jpeg_std_error(&state->manager);
+    state->manager.error_exit = fail;
+    state->manager.emit_message = warn;
+    jpeg_create_decompress(cinfo);
+    progress->progress_monitor = count_scans;
+    cinfo->progress = progress;
+    jpeg_mem_src(cinfo, data, (unsigned long)size);
+    jpeg_save_markers(cinfo, JPEG_APP0 + 1, 0xFFFF);
+}
+
+int strata_jpeg_read_info(const uint8_t *data, size_t size, StrataJPEGInfo *info) {
+    memset(info, 0, sizeof *info);
+    struct jpeg_decompress_struct cinfo;
+    struct jpeg_progress_mgr progress;
+    ErrorState state = { .info = info, .result = STRATA_JPEG_OK };
+    if (setjmp(state.jump)) {
+        jpeg_destroy_decompress(&cinfo);
+        return state.result;
+    }
+    begin(&cinfo, &state, &progress, data, size);
+    jpeg_read_header(&cinfo, TRUE);
+    fill_info(&cinfo, info);
+    jpeg_destroy_decompress(&cinfo);
+    return STRATA_JPEG_OK;
+}
+
+// A row of CMYK as opaque ARGB32. Adobe's applications write CMYK inverted (0 is full ink), and
+// say so with their APP14 marker; others write it plain.
+static void cmyk_to_argb(const JSAMPLE *cmyk, uint32_t *argb, JDIMENSION width, int inverted) {
+    for (JDIMENSION x = 0; x < width; x++) {
+        unsigned c = cmyk[4 * x], m = cmyk[4 * x + 1], y = cmyk[4 * x + 2], k = cmyk[4 * x + 3];
+        if (!inverted) { c = 255 - c; m = 255 - m; y = 255 - y; k = 255 - k; }
+        unsigned r = (c * k + 127) / 255, g = (m * k + 127) / 255, b = (y * k + 127) / 255;
+        argb[x] = 0xFF000000u | r << 16 | g << 8 | b;
+    }
+}
+
+int strata_jpeg_decode(const uint8_t *data, size_t size, int min_width, int min_height,
+                       long max_side, long max_pixels, long max_memory,
+                       StrataJPEGAllocate allocate, void *context, StrataJPEGInfo *info) {
+    memset(info, 0, sizeof *info);
+    struct jpeg_decompress_struct cinfo;
+    struct jpeg_progress_mgr progress;
+    ErrorState state = { .info = info, .result = STRATA_JPEG_OK };
+    // Volatile: changed after setjmp and read after the longjmp back to it.
+    JSAMPLE *volatile cmyk_row = NULL;
+    if (setjmp(state.jump)) {
+        jpeg_destroy_decompress(&cinfo);
+        free(cmyk_row);
+        return state.result;
+    }
+    begin(&cinfo, &state, &progress, data, size);
+    cinfo.mem->max_memory_to_use = max_memory;
+    jpeg_read_header(&cinfo, TRUE);
+    fill_info(&cinfo, info);
+    if ((long)cinfo.image_width > max_side || (long)cinfo.image_height > max_side
+        || (unsigned long long)cinfo.image_width * cinfo.image_height > (unsigned long long)max_pixels) {
+        snprintf(info->message, sizeof info->message, "JPEG is %u×%u; the limit is %ld a side and %ld pixels",
+                 cinfo.image_width, cinfo.image_height, max_side, max_pixels);
+        jpeg_destroy_decompress(&cinfo);
+        return STRATA_JPEG_TOO_LARGE;
+    }
+
+    int cmyk = cinfo.jpeg_color_space == JCS_CMYK || cinfo.jpeg_color_space == JCS_YCCK;
+#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    cinfo.out_color_space = cmyk ? JCS_CMYK : JCS_EXT_BGRA;
+#else
+    cinfo.out_color_space = cmyk ? JCS_CMYK : JCS_EXT_ARGB;
+#endif
+    // The smallest eighth that still covers the target on both sides.
+    cinfo.scale_denom = 8;
+    cinfo.scale_num = 8;
+    if (min_width > 0 && min_height > 0) {
+        for (unsigned num = 1; num <= 8; num++) {
+            cinfo.scale_num = num;
+            jpeg_calc_output_dimensions(&cinfo);
+            if ((int)cinfo.output_width >= min_width && (int)cinfo.output_height >= min_height) break;
+        }
+    }
+    jpeg_start_decompress(&cinfo);
+    info->output_width = (int)cinfo.output_width;
+    info->output_height = (int)cinfo.output_height;
+
+    size_t stride = 0;
+    uint8_t *pixels = allocate(context, (int)cinfo.output_width, (int)cinfo.output_height, &stride);
+    if (!pixels) {
+        jpeg_destroy_decompress(&cinfo);
+        return STRATA_JPEG_NO_MEMORY;
+    }
+    if (cmyk) {
+        cmyk_row = malloc((size_t)cinfo.output_width * 4);
+        if (!cmyk_row) {
+            jpeg_destroy_decompress(&cinfo);
+            return STRATA_JPEG_NO_MEMORY;
+        }
+    }
+    while (cinfo.output_scanline < cinfo.output_height) {
+        uint8_t *row = pixels + (size_t)cinfo.output_scanline * stride;
+        JSAMPROW target = cmyk ? cmyk_row : row;
+        if (jpeg_read_scanlines(&cinfo, &target, 1) != 1) break;
+        if (cmyk) cmyk_to_argb(cmyk_row, (uint32_t *)row, cinfo.output_width, cinfo.saw_Adobe_marker);
+    }
+    jpeg_finish_decompress(&cinfo);
+    jpeg_destroy_decompress(&cinfo);
+    free(cmyk_row);
+    return STRATA_JPEG_OK;
+}
