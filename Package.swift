@@ -117,6 +117,8 @@ let package = Package(
             dependencies: ["WaylandScanner", "StrataPlatform"],
             resources: [.copy("Fixtures")]
         ),
+        // One image decode's peak memory, measured in a process of its own.
+        .executableTarget(name: "decode-probe", dependencies: ["StrataRender"], path: "Tests/DecodeProbe"),
         .executableTarget(name: "main-thread-probe", dependencies: ["StrataPlatform", "CLinux"], path: "Tests/MainThreadProbe"),
         .testTarget(
             name: "WaylandClientTests",

@@ -25,10 +25,12 @@ static void fail(j_common_ptr cinfo) {
     ErrorState *state = (ErrorState *)cinfo->err;
     (*cinfo->err->format_message)(cinfo, state->info->message);
     if (state->result == STRATA_JPEG_OK) {
-        // libjpeg's own out-of-memory, or a virtual array needing backing store beyond
-        // max_memory_to_use: the file asked for more working memory than allowed.
+        // A header beyond libjpeg's own size limit, libjpeg's out-of-memory, or a virtual array
+        // needing backing store beyond max_memory_to_use: the file asks for too much.
         int code = cinfo->err->msg_code;
-        state->result = (code == JERR_OUT_OF_MEMORY || code == JERR_NO_BACKING_STORE) ? STRATA_JPEG_TOO_LARGE : STRATA_JPEG_CORRUPT;
+        int too_large = code == JERR_IMAGE_TOO_BIG || code == JERR_WIDTH_OVERFLOW || code == JERR_OUT_OF_MEMORY
+            || code == JERR_NO_BACKING_STORE;
+        state->result = too_large ? STRATA_JPEG_TOO_LARGE : STRATA_JPEG_CORRUPT;
     }
     longjmp(state->jump, 1);
 }
