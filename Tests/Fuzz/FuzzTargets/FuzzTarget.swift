@@ -8,7 +8,7 @@ public struct FuzzTarget: Sendable {
     public let run: @Sendable ([UInt8]) -> Void
 
     /// Every target, in the order `Scripts/fuzz` runs them.
-    public static let all: [FuzzTarget] = [.png, .font, .textLayout, .textQueries, .textEditing, .scanner, .waylandEvents]
+    public static let all: [FuzzTarget] = [.png, .jpeg, .webp, .gif, .font, .textLayout, .textQueries, .textEditing, .scanner, .waylandEvents]
 
     /// The target called `name`, if there is one.
     public static func named(_ name: String) -> FuzzTarget? { all.first { $0.name == name } }
