@@ -16,11 +16,13 @@ import Synchronization
 /// - `center` shows one image pixel per point, so at a device scale of 2 it is scaled up 2×.
 /// - For a round avatar, set `cornerRadius` and `clipsToBounds = true` on the view: the compositor
 ///   rounds the contents then, so the display task does not round anything itself.
-/// - A `source` is decoded through `ImageCache.shared` on a worker: by the render, or by the
-///   measurer when a layout spec is solved on a worker (a list's prelayout), so the render after
-///   it finds the image cached. On the main thread the measurer only looks in the cache; an image
-///   not there yet measures as nothing until a worker has decoded it, and the view is then laid
-///   out again at its size.
+/// - A `source` is decoded through `ImageCache.shared` on a worker, straight to the size the view
+///   shows it at in device pixels (a 4000×3000 photo in a 300×200 view is decoded at 300×226,
+///   never at full size), and shared by every view showing it so.
+/// - Measuring needs only the image's headers: they are read on a worker by the measurer when a
+///   layout spec is solved there (a list's prelayout), or by the render. On the main thread the
+///   measurer only looks in the cache; an image whose headers are not there yet measures as
+///   nothing until a worker has read them, and the view is then laid out again at its size.
 /// - With `displaysAsynchronously` off, the render runs on the main thread, and so does the
 ///   decode.
 /// - The bitmap is read on render queues while it is shown, possibly several at once: never draw
@@ -83,7 +85,8 @@ public final class ImageView: AsyncLayer, AsyncLayerDelegate {
 
     /// Called on the main thread, once per source set, when `source` cannot be shown: `io` or
     /// `fileTooLarge` for a file, `loadFailed` when a loader threw (its error is the `cause`),
-    /// `corruptImage` or `imageTooLarge` for the bytes. Never called for a source since replaced.
+    /// `unsupportedFormat`, `corruptImage` or `imageTooLarge` for the bytes. Never called for a
+    /// source since replaced.
     public var onImageFailure: ((RenderError) -> Void)?
 
     /// How the image fills the view's bounds.
@@ -109,16 +112,16 @@ public final class ImageView: AsyncLayer, AsyncLayerDelegate {
         guard let source, let progress else { return { $0.min } }
         if let decodedSize { return Self.measurer(natural: decodedSize) }
         return { range in
-            let found: Bitmap?
+            let found: Size?
             if MainThread.isCurrent {
-                found = source.cachedImage()
-                // Measured as nothing for now: whoever decodes it lays the view out again.
+                found = source.cachedInfo().map { Size(width: Double($0.width), height: Double($0.height)) }
+                // Measured as nothing for now: whoever reads the headers lays the view out again.
                 if found == nil { progress.measuredBeforeDecoding.store(true, ordering: .releasing) }
             } else {
-                found = progress.decode(source)
+                found = progress.measure(source)
             }
             guard let found else { return range.min }
-            return Self.fit(Size(width: Double(found.width), height: Double(found.height)), in: range)
+            return Self.fit(found, in: range)
         }
     }
 
@@ -141,21 +144,16 @@ public final class ImageView: AsyncLayer, AsyncLayerDelegate {
         guard let source, let progress else { return DisplayTask(display: nil) }
         return DisplayTask(display: { canvas, size, isCancelled in
             // A failure draws nothing: the background shows, as for no image.
-            guard let image = progress.decode(source), !isCancelled() else { return }
+            guard progress.measure(source) != nil, !isCancelled() else { return }
             let bounds = Rect(origin: .zero, size: size)
-            // Drawn at the view's own pixel size once, through the cache, for every view showing
-            // it so; then copied here pixel for pixel.
-            if let pixels = Self.pixelSize(of: size, on: canvas), pixels != (image.width, image.height) {
-                do {
-                    let shown = try source.image(width: pixels.width, height: pixels.height, mode: mode)
-                    canvas.draw(shown, in: bounds)
-                    return
-                } catch {
-                    // The image was decoded just above, so only the drawn copy can fail (no memory
-                    // for it): the image is drawn straight from the decoded one instead, as before
-                    // there was a cache, and the view loses nothing.
-                }
+            // Decoded at the view's own pixel size once, through the cache, for every view
+            // showing it so; at that size the draw below copies pixels. A view under a transform
+            // of its own, or of no whole pixel size, gets the image at full size.
+            let pixels = Self.pixelSize(of: size, on: canvas)
+            let image = progress.decode { () throws(RenderError) in
+                if let pixels { try source.image(width: pixels.width, height: pixels.height, mode: mode) } else { try source.image() }
             }
+            guard let image, !isCancelled() else { return }
             canvas.draw(image, in: bounds, contentMode: mode)
         }, didDisplay: { layer, finished in
             // A render made stale (a newer source, a new size) says nothing: the sentinel saw to it.
@@ -175,9 +173,9 @@ public final class ImageView: AsyncLayer, AsyncLayerDelegate {
         return (Int(width.rounded()), Int(height.rounded()))
     }
 
-    /// A view too small to draw (a spec measured it as nothing before its image was decoded)
-    /// still needs the image's size, and must report a failure: a worker decodes it without
-    /// drawing, once per source.
+    /// A view too small to draw (a spec measured it as nothing before its image's headers were
+    /// read) still needs the image's size, and must report a failure: a worker reads the headers
+    /// without drawing, once per source.
     public override func display(in context: DisplayContext) {
         super.display(in: context)
         guard let source, let progress, !loadStarted, decodedSize == nil, !failureReported,
@@ -185,7 +183,7 @@ public final class ImageView: AsyncLayer, AsyncLayerDelegate {
         loadStarted = true
         let post = context.post
         context.renderQueues.next().async {
-            _ = progress.decode(source)
+            _ = progress.measure(source)
             post { [weak self] in self?.learn(from: progress) }
         }
     }
@@ -213,18 +211,31 @@ public final class ImageView: AsyncLayer, AsyncLayerDelegate {
 /// apart by identity.
 private final class SourceProgress: Sendable {
     private let result = Mutex<Result<Size, RenderError>?>(nil)
-    /// A measurer ran on the main thread before the image was decoded, and measured nothing.
+    /// A measurer ran on the main thread before the headers were read, and measured nothing.
     let measuredBeforeDecoding = Atomic<Bool>(false)
 
-    /// The last decode's outcome: the image's size in pixels, or why it failed.
+    /// The last outcome: the image's size in pixels, or why it cannot be shown.
     var outcome: Result<Size, RenderError>? { result.withLock { $0 } }
 
-    /// Decodes `source` through the shared cache (a hit when decoded before) and keeps the outcome.
-    func decode(_ source: ImageSource) -> Bitmap? {
+    /// The image's size from its headers, through the shared cache (a hit when read before); a
+    /// failure is kept as the outcome.
+    func measure(_ source: ImageSource) -> Size? {
         do {
-            let image = try source.image()
-            result.withLock { $0 = .success(Size(width: Double(image.width), height: Double(image.height))) }
-            return image
+            let info = try source.info()
+            let size = Size(width: Double(info.width), height: Double(info.height))
+            result.withLock { $0 = .success(size) }
+            return size
+        } catch {
+            result.withLock { $0 = .failure(error) }
+            return nil
+        }
+    }
+
+    /// The pixels `decode` gives; its failure (a file that is corrupt past its headers) is kept
+    /// as the outcome.
+    func decode(_ decode: () throws(RenderError) -> Bitmap) -> Bitmap? {
+        do {
+            return try decode()
         } catch {
             result.withLock { $0 = .failure(error) }
             return nil

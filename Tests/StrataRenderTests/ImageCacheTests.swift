@@ -85,7 +85,7 @@ struct ImageCacheTests {
             #expect(error.cause is Offline)
         }
         expectError(.io) { () throws(RenderError) in try cache.image(forKey: "io") { throw RenderError(.io, "gone") } }
-        expectError(.corruptImage) { () throws(RenderError) in try cache.image(forKey: "junk") { [1, 2, 3] } }
+        expectError(.unsupportedFormat) { () throws(RenderError) in try cache.image(forKey: "junk") { [1, 2, 3] } }
         #expect(cache.count == 1)
 
         let decoded = ImageCache.decodesOnCurrentThread
@@ -131,7 +131,7 @@ struct ImageCacheTests {
         #expect(try cache.image(forKey: "c", data: []).pixel(x: 0, y: 0) == Color(rgb: 0x0000FF).premultipliedARGB)
         #expect(cache.misses == missesBefore)
         // b was evicted: with no data to decode it now fails, and counts a miss.
-        expectError(.corruptImage) { () throws(RenderError) in try cache.image(forKey: "b", data: []) }
+        expectError(.unsupportedFormat) { () throws(RenderError) in try cache.image(forKey: "b", data: []) }
         #expect(cache.misses == missesBefore + 1)
 
         // A bigger image evicts as many as needed: 20×20 is 1600 bytes, over the capacity, so it
@@ -170,9 +170,10 @@ struct ImageCacheTests {
         let truncated = Array(try png(0x336699, side: 32).prefix(60))
         let notAPNG: [UInt8] = Array("definitely not a png".utf8)
 
-        for (key, data) in [("corrupt", corrupt), ("truncated", truncated), ("garbage", notAPNG)] {
+        for (key, data, code) in [("corrupt", corrupt, RenderError.Code.corruptImage), ("truncated", truncated, .corruptImage),
+                                  ("garbage", notAPNG, .unsupportedFormat)] {
             for _ in 0..<2 {
-                expectError(.corruptImage) { () throws(RenderError) in try cache.image(forKey: key, data: data) }
+                expectError(code) { () throws(RenderError) in try cache.image(forKey: key, data: data) }
             }
         }
         #expect(cache.count == 0 && cache.cachedBytes == 0)

@@ -125,8 +125,10 @@ func expectRenderError<T>(_ code: RenderError.Code, sourceLocation: SourceLocati
     // MARK: Decoding to display size
 
     @Test func fittedSizesFillTheViewWithoutUpscaling() {
-        #expect(ImageDecoder.fittedSize(width: 4000, height: 3000, toFill: 300, 200, mode: .aspectFill) == (300, 225))
-        #expect(ImageDecoder.fittedSize(width: 4000, height: 3000, toFill: 300, 200, mode: .aspectFit) == (267, 200))
+        // 300×225 and 266.7×200 exactly, evened against the view so centring lands on whole pixels.
+        #expect(ImageDecoder.fittedSize(width: 4000, height: 3000, toFill: 300, 200, mode: .aspectFill) == (300, 226))
+        #expect(ImageDecoder.fittedSize(width: 4000, height: 3000, toFill: 300, 200, mode: .aspectFit) == (268, 200))
+        #expect(ImageDecoder.fittedSize(width: 4000, height: 3000, toFill: 301, 200, mode: .aspectFill) == (301, 226))
         #expect(ImageDecoder.fittedSize(width: 4000, height: 3000, toFill: 300, 200, mode: .scaleToFill) == (300, 200))
         #expect(ImageDecoder.fittedSize(width: 4000, height: 3000, toFill: 300, 200, mode: .center) == (4000, 3000))
         #expect(ImageDecoder.fittedSize(width: 100, height: 50, toFill: 300, 200, mode: .aspectFill) == (100, 50))
@@ -140,6 +142,9 @@ func expectRenderError<T>(_ code: RenderError.Code, sourceLocation: SourceLocati
         let bytes = try imageFile("jpeg-6000x4000.jpg")
         let thumbnail = try ImageDecoder.decode(bytes, width: 300, height: 200, mode: .aspectFill)
         #expect(thumbnail.width == 300 && thumbnail.height == 200)
+        // A 4:3 photo in the same view.
+        let cropped = try ImageDecoder.decode(try imageFile("jpeg-baseline.jpg"), width: 30, height: 20, mode: .aspectFill)
+        #expect(cropped.width == 30 && cropped.height == 24, "22.5, rounded up and evened")
         expectQuadrants(thumbnail, tolerance: 10)
         let webp = try ImageDecoder.decode(try imageFile("webp-lossless.webp"), width: 32, height: 24, mode: .aspectFit)
         #expect(webp.width == 32 && webp.height == 24)

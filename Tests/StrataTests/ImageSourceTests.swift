@@ -98,28 +98,32 @@ struct ImageSourceTests {
         #expect(scene.pixel(60, 12) == Color(rgb: 0x202020).premultipliedARGB)
     }
 
-    /// Views showing one image at one size share one bitmap drawn at that size, made once and
-    /// kept in the cache; each view copies its pixels, which are the ones a direct draw makes.
-    @Test func viewsOfOneImageAtOneSizeShareOneBitmapDrawnAtThatSize() throws {
+    /// Views showing one image at one size share one bitmap decoded at the size that fills them,
+    /// made once and kept in the cache; each view copies its pixels.
+    @Test func viewsOfOneImageAtOneSizeShareOneBitmapDecodedAtThatSize() throws {
         let scene = HeadlessScene(width: 200, height: 60, background: Color(rgb: 0x202020))
-        let picture = try quadrantImage(cornerDot: true, width: 24, height: 12)
-        let source = ImageSource.bytes(try PNG.encode(picture), key: uniqueKey("shared"))
+        let png = try PNG.encode(try quadrantImage(cornerDot: true, width: 96, height: 48))
+        let source = ImageSource.bytes(png, key: uniqueKey("shared"))
         let frames = (0..<4).map { Rect(x: 5 + 48 * Double($0), y: 10, width: 40, height: 30) }
-        let reference = ImageView(image: try PNG.decode(try PNG.encode(picture)), contentMode: .aspectFill)
+        // 96×48 filling 40×30 is decoded at 60×30, and cropped by the view.
+        let reference = ImageView(image: try ImageDecoder.decode(png, width: 40, height: 30, mode: .aspectFill), contentMode: .aspectFill)
         reference.frame = frames[0]
         scene.root.addSublayer(reference)
         for frame in frames.dropFirst() { _ = view(source, mode: .aspectFill, in: scene, frame: frame) }
         try scene.settle()
         let shared = try #require(source.cachedImage(width: 40, height: 30, mode: .aspectFill), "no bitmap kept at the views' size")
-        #expect(shared.width == 40 && shared.height == 30)
+        #expect(shared.width == 60 && shared.height == 30)
+        #expect(source.cachedImage() == nil, "the full-size image was decoded")
         for frame in frames.dropFirst() { expectSamePixels(scene, frames[0], frame) }
 
-        // Through the API: the same size and mode is the same bitmap; another mode is another.
+        // Through the API: the same size and mode is the same bitmap; another fitted size is another.
         let cache = ImageCache()
         let first = try source.image(width: 40, height: 30, mode: .aspectFill, in: cache)
         #expect(try source.image(width: 40, height: 30, mode: .aspectFill, in: cache) === first)
-        #expect(try source.image(width: 40, height: 30, mode: .aspectFit, in: cache) !== first)
-        #expect(cache.count == 3, "the decoded image and one bitmap per mode")
+        #expect(try source.image(width: 60, height: 10, mode: .aspectFill, in: cache) === first, "60×30 fills 60×10 too")
+        let fit = try source.image(width: 40, height: 30, mode: .aspectFit, in: cache)
+        #expect(fit !== first && fit.width == 40 && fit.height == 20)
+        #expect(cache.count == 2, "one bitmap per fitted size, and no full-size one")
         #expect(throws: RenderError.self) { try source.image(width: 0, height: 30, mode: .aspectFill, in: cache) }
     }
 
@@ -188,10 +192,10 @@ struct ImageSourceTests {
             return header
         }()
         let cases: [(ImageSource, RenderError.Code)] = [
-            (.bytes(Array("not a png".utf8), key: uniqueKey("corrupt")), .corruptImage),
+            (.bytes(Array("not a png".utf8), key: uniqueKey("corrupt")), .unsupportedFormat),
             (.file("\(folder)/missing.png"), .io),
             (.file(folder), .io),
-            (CountingLoader(bytes: [], failing: nil).source(key: uniqueKey("empty")), .corruptImage),
+            (CountingLoader(bytes: [], failing: nil).source(key: uniqueKey("empty")), .unsupportedFormat),
             (.loader(key: uniqueKey("throws")) { throw NoSuchPhoto() }, .loadFailed),
             (.bytes(huge, key: uniqueKey("huge")), .imageTooLarge),
         ]

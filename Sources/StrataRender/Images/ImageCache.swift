@@ -1,10 +1,17 @@
 import StrataPlatform
 
 /// Decoded images by file path or by key, shared by all threads: the main thread and every render
-/// worker may look up at once.
+/// worker may look up at once. PNG, JPEG, WebP and GIF, through `ImageDecoder`.
 ///
 /// - Bounded by bytes (pixels, keys and a fixed overhead per image), evicting the least recently
 ///   used images first. An image larger than the whole capacity is returned but not kept.
+/// - An image is kept decoded at the sizes views show it at (`ImageSource.image(width:height:mode:)`),
+///   after Texture's and SDWebImage's: decoded straight to that size from its bytes (a JPEG
+///   thumbnail never holds the photo's full-size pixels), and shared by every view showing it so.
+/// - Beside the pixels, the cache keeps each image's headers (`ImageInfo`, for measuring a view
+///   without decoding) and the encoded bytes of files and loaders, in a budget of their own
+///   (`encodedCapacityBytes`), so a second size of the same picture neither reads the file nor
+///   calls the loader again.
 /// - Decoding (and reading the file) happens outside the lock, so a slow decode never blocks other
 ///   lookups. Two threads that miss the same key at once both decode it; the first to finish is
 ///   kept and the other gets that same bitmap back, so every caller sees one instance per key.
@@ -12,61 +19,68 @@ import StrataPlatform
 ///   and throws again.
 /// - Files are cached by path: a file changed on disk is read again only after its image was
 ///   evicted or `removeAll()` ran. Paths and `forKey:` keys are separate namespaces.
-/// - An image is also kept drawn at the sizes views show it at (`ImageSource.image(width:height:mode:)`),
-///   after Texture's and SDWebImage's scaled images: a list of cells showing the same pictures
-///   at the same size filters each picture once, not once per cell.
 ///
 /// The bitmaps returned are shared with every other caller: read and draw them, never draw into
 /// them (the `Bitmap` access check stops a program that writes one while it is being read).
 public final class ImageCache: Sendable {
-    /// The process-wide cache, 64 MiB.
+    /// The process-wide cache: 64 MiB of pixels and 16 MiB of encoded bytes.
     public static let shared = ImageCache()
 
     /// What each image costs beyond its pixels and its key's bytes: the `Bitmap` and pixman
     /// image objects and the cache's own bookkeeping.
     public static let entryOverhead = 512
 
-    /// The most bytes kept.
+    /// The most bytes of pixels kept.
     public let capacityBytes: Int
+    /// The most bytes of encoded images kept.
+    public let encodedCapacityBytes: Int
 
     private let storage: ByteBudgetCache<Key, Bitmap>
+    private let encoded: ByteBudgetCache<Key.Name, [UInt8]>
+    private let infos: ByteBudgetCache<Key.Name, ImageInfo>
 
-    /// An empty cache keeping at most `capacityBytes` (64 MiB by default); 0 or less keeps
-    /// nothing, so every lookup decodes. Each image costs its pixels (`Bitmap.byteCount`), its
-    /// path or key in UTF-8, and `entryOverhead`.
-    public init(capacityBytes: Int = 64 << 20) {
+    /// An empty cache keeping at most `capacityBytes` of pixels (64 MiB by default) and
+    /// `encodedCapacityBytes` of encoded images (16 MiB); 0 or less keeps nothing, so every
+    /// lookup decodes. Each image costs its pixels (`Bitmap.byteCount`), its path or key in UTF-8,
+    /// and `entryOverhead`. Headers are kept in a fixed 1 MiB.
+    public init(capacityBytes: Int = 64 << 20, encodedCapacityBytes: Int = 16 << 20) {
         self.capacityBytes = Swift.max(0, capacityBytes)
+        self.encodedCapacityBytes = Swift.max(0, encodedCapacityBytes)
         storage = ByteBudgetCache(budget: self.capacityBytes, entryOverhead: Self.entryOverhead)
+        encoded = ByteBudgetCache(budget: self.encodedCapacityBytes, entryOverhead: Self.entryOverhead)
+        infos = ByteBudgetCache(budget: 1 << 20)
     }
 
-    /// Decoded pixels of the PNG at `path`, from the cache when present.
-    /// - Throws: as `PNG.read(from:)` does: `io` for a missing file or one that is not a regular
-    ///   file, `fileTooLarge`, `corruptImage` or `imageTooLarge`.
+    /// Decoded pixels of the image file at `path`, from the cache when present.
+    /// - Throws: `io` for a missing file or one that is not a regular file, `fileTooLarge`, and
+    ///   what `ImageDecoder.decode(_:limits:)` throws.
     public func image(contentsOf path: String) throws(RenderError) -> Bitmap {
-        try image(for: .file(path)) { () throws(RenderError) in try PNG.read(from: path) }
-    }
-
-    /// Decoded pixels of PNG `data`, cached under `key`. On a hit `data` is not looked at.
-    public func image(forKey key: String, data: [UInt8]) throws(RenderError) -> Bitmap {
-        try image(for: .data(key)) { () throws(RenderError) in try PNG.decode(data) }
-    }
-
-    /// Encoded bytes of the image under `key` from `load`, decoded as PNG and cached under `key`
-    /// (the namespace `image(forKey:data:)` uses). `load` is called only on a miss, on the
-    /// calling thread; what it throws becomes a `loadFailed` error whose `cause` is the error
-    /// thrown (a `RenderError` it throws is passed on as it is).
-    public func image(forKey key: String, loading load: () throws -> [UInt8]) throws(RenderError) -> Bitmap {
-        try image(for: .data(key)) { () throws(RenderError) in
-            let bytes: [UInt8]
-            do {
-                bytes = try load()
-            } catch let error as RenderError {
-                throw error
-            } catch {
-                throw RenderError(.loadFailed, "the loader of image \(LogText.quoted(key)) failed", cause: error)
-            }
-            return try PNG.decode(bytes)
+        let name = Key.Name.file(path)
+        return try image(for: Key(name: name, drawn: nil)) { () throws(RenderError) in
+            try ImageDecoder.decode(bytes(of: name, fetch: Origin.file(path)))
         }
+    }
+
+    /// Decoded pixels of encoded image `data`, cached under `key`. On a hit `data` is not looked at.
+    public func image(forKey key: String, data: [UInt8]) throws(RenderError) -> Bitmap {
+        try image(for: .data(key)) { () throws(RenderError) in try ImageDecoder.decode(data) }
+    }
+
+    /// Encoded bytes of the image under `key` from `load`, decoded and cached under `key` (the
+    /// namespace `image(forKey:data:)` uses). `load` is called only when neither the image nor
+    /// its encoded bytes are cached, on the calling thread; what it throws becomes a `loadFailed`
+    /// error whose `cause` is the error thrown (a `RenderError` it throws is passed on as it is).
+    public func image(forKey key: String, loading load: () throws -> [UInt8]) throws(RenderError) -> Bitmap {
+        let name = Key.Name.data(key)
+        // `load` is only called within this call.
+        let result = withoutActuallyEscaping(load) { load in
+            Result { () throws(RenderError) in
+                try image(for: Key(name: name, drawn: nil)) { () throws(RenderError) in
+                    try ImageDecoder.decode(bytes(of: name, fetch: Origin.loader(key, load)))
+                }
+            }
+        }
+        return try result.get()
     }
 
     /// The image of the file at `path` if it is cached now; never reads or decodes, and counts
@@ -79,7 +93,7 @@ public final class ImageCache: Sendable {
 
     /// How many images this thread has decoded (or tried to) through any `ImageCache`, ever: a
     /// check that the main thread decodes nothing, as `TextLayout.layoutsMadeOnCurrentThread`
-    /// is for text.
+    /// is for text. Reading headers for `ImageSource.info()` counts too.
     public static var decodesOnCurrentThread: Int { decodeCount.value }
 
     private static let decodeCount = ThreadCounter()
@@ -88,33 +102,93 @@ public final class ImageCache: Sendable {
     public var hits: Int { storage.statistics.hits }
     /// Lookups that had to decode (whether or not the decode succeeded).
     public var misses: Int { storage.statistics.misses }
-    /// Estimated bytes held now (pixels, keys and `entryOverhead` per image); at most
+    /// Estimated bytes of pixels held now (pixels, keys and `entryOverhead` per image); at most
     /// `capacityBytes`.
     public var cachedBytes: Int { storage.cachedBytes }
-    /// Images held now.
+    /// Images held now, at every size.
     public var count: Int { storage.statistics.count }
     /// Hits, misses, evictions and what is held now, in one snapshot.
     public var statistics: CacheStatistics { storage.statistics }
+    /// The same for the encoded bytes kept.
+    public var encodedStatistics: CacheStatistics { encoded.statistics }
 
-    /// Forgets every image (bitmaps still in use elsewhere stay alive there). The counters keep
-    /// counting.
-    public func removeAll() { storage.removeAll() }
+    /// Forgets every image, its headers and its encoded bytes (bitmaps still in use elsewhere stay
+    /// alive there). The counters keep counting.
+    public func removeAll() {
+        storage.removeAll()
+        encoded.removeAll()
+        infos.removeAll()
+    }
 
     /// The image under `key` if it is cached now; counts neither a hit nor a miss.
     func peek(_ key: Key) -> Bitmap? { storage.peek(key) }
 
-    /// The image cached under `base` drawn by `mode` into exactly `width`×`height` pixels
-    /// (bilinear when scaled), cached beside it and evicted as any image is. Only when that is
-    /// missing is `decoded` asked for the image itself.
-    /// - Throws: what `decoded` throws; `invalidSize` or `outOfMemory` for a size `Bitmap` refuses.
-    func scaled(of base: Key, width: Int, height: Int, mode: ContentMode,
-                decoded: () throws(RenderError) -> Bitmap) throws(RenderError) -> Bitmap {
-        try self.image(for: .scaled(base, width: width, height: height, mode: mode), counted: false) { () throws(RenderError) in
-            let image = try decoded()
-            let bitmap = try Bitmap(width: width, height: height)
-            Canvas(bitmap: bitmap).draw(image, in: Rect(x: 0, y: 0, width: Double(width), height: Double(height)), contentMode: mode)
-            return bitmap
+    /// Where an image's encoded bytes come from.
+    enum Origin {
+        case file(String)
+        case bytes([UInt8])
+        case loader(String, () throws -> [UInt8])
+    }
+
+    /// The encoded bytes of the image `name`: from the cache, or fetched now (a file read, a
+    /// loader called) and kept. Bytes an app handed over in memory are not copied into the cache.
+    private func bytes(of name: Key.Name, fetch origin: Origin) throws(RenderError) -> [UInt8] {
+        if case let .bytes(bytes) = origin { return bytes }
+        if let cached = encoded.value(for: name) { return cached }
+        let bytes: [UInt8]
+        switch origin {
+        case let .file(path):
+            bytes = try FileIO.read(path, maximumBytes: ImageDecodingLimits.default.maximumFileBytes)
+        case let .loader(key, load):
+            do {
+                bytes = try load()
+            } catch let error as RenderError {
+                throw error
+            } catch {
+                throw RenderError(.loadFailed, "the loader of image \(LogText.quoted(key)) failed", cause: error)
+            }
+        case let .bytes(given):
+            bytes = given
         }
+        return encoded.insert(bytes, cost: bytes.count + name.bytes, for: name)
+    }
+
+    /// The headers of the image `name`: from the cache, or read from its bytes now and kept.
+    func info(of name: Key.Name, origin: Origin) throws(RenderError) -> ImageInfo {
+        if let cached = infos.value(for: name) { return cached }
+        Self.decodeCount.increment()
+        let info = try ImageDecoder.info(of: bytes(of: name, fetch: origin))
+        return infos.insert(info, cost: name.bytes, for: name)
+    }
+
+    /// The headers of the image `name` if they are cached now.
+    func cachedInfo(of name: Key.Name) -> ImageInfo? { infos.peek(name) }
+
+    /// The image `name` decoded at the size that fills `width`×`height` device pixels by `mode`
+    /// (`ImageDecoder.fittedSize`), from the cache or decoded now and kept; the full decoded
+    /// image itself when that is its size and it is cached.
+    /// - Throws: `invalidSize` for a target below 1×1 or beyond `Bitmap.maximumDimension`; what
+    ///   reading, loading or decoding throws.
+    func fitted(_ name: Key.Name, origin: Origin, width: Int, height: Int, mode: ContentMode) throws(RenderError) -> Bitmap {
+        guard (1...Bitmap.maximumDimension).contains(width), (1...Bitmap.maximumDimension).contains(height) else {
+            throw RenderError(.invalidSize, "a view of \(width)×\(height) pixels is outside 1...\(Bitmap.maximumDimension)")
+        }
+        let info = try info(of: name, origin: origin)
+        let size = ImageDecoder.fittedSize(width: info.width, height: info.height, toFill: width, height, mode: mode)
+        if size == (info.width, info.height), let whole = storage.peek(Key(name: name, drawn: nil)) { return whole }
+        return try image(for: Key(name: name, drawn: Key.Drawn(width: size.width, height: size.height))) { () throws(RenderError) in
+            // Already fitted, so scaleToFill takes it as it is.
+            try ImageDecoder.decode(bytes(of: name, fetch: origin), width: size.width, height: size.height, mode: .scaleToFill)
+        }
+    }
+
+    /// The image `name` at the size that fills `width`×`height` by `mode`, if its headers and
+    /// that size are cached now; never reads or decodes.
+    func cachedFitted(_ name: Key.Name, width: Int, height: Int, mode: ContentMode) -> Bitmap? {
+        guard let info = infos.peek(name) else { return nil }
+        let size = ImageDecoder.fittedSize(width: info.width, height: info.height, toFill: width, height, mode: mode)
+        if size == (info.width, info.height), let whole = storage.peek(Key(name: name, drawn: nil)) { return whole }
+        return storage.peek(Key(name: name, drawn: Key.Drawn(width: size.width, height: size.height)))
     }
 
     private func image(for key: Key, counted: Bool = true, decode: () throws(RenderError) -> Bitmap) throws(RenderError) -> Bitmap {
@@ -132,12 +206,19 @@ public final class ImageCache: Sendable {
         enum Name: Hashable, Sendable {
             case file(String)
             case data(String)
+
+            /// The path's or key's UTF-8 bytes, counted with what is cached under it.
+            var bytes: Int {
+                switch self {
+                case .file(let path): path.utf8.count
+                case .data(let key): key.utf8.count
+                }
+            }
         }
 
-        /// A size and mode an image is drawn at.
+        /// A size an image is decoded at, other than its own.
         struct Drawn: Hashable, Sendable {
             let width: Int, height: Int
-            let mode: ContentMode
         }
 
         let name: Name
@@ -145,17 +226,8 @@ public final class ImageCache: Sendable {
 
         static func file(_ path: String) -> Key { Key(name: .file(path), drawn: nil) }
         static func data(_ key: String) -> Key { Key(name: .data(key), drawn: nil) }
-        static func scaled(_ base: Key, width: Int, height: Int, mode: ContentMode) -> Key {
-            Key(name: base.name, drawn: Drawn(width: width, height: height, mode: mode))
-        }
 
         /// What the key holds, counted with its image.
-        var bytes: Int {
-            let name = switch self.name {
-            case .file(let path): path.utf8.count
-            case .data(let key): key.utf8.count
-            }
-            return name + (drawn == nil ? 0 : MemoryLayout<Drawn>.size)
-        }
+        var bytes: Int { name.bytes + (drawn == nil ? 0 : MemoryLayout<Drawn>.size) }
     }
 }

@@ -1,6 +1,6 @@
-/// An image named by a cache key, with a way to get its encoded (PNG) bytes: what an
-/// `ImageView` decodes on a worker, so a view can be given a picture on the main thread without
-/// decoding it there.
+/// An image named by a cache key, with a way to get its encoded bytes (PNG, JPEG, WebP or GIF):
+/// what an `ImageView` decodes on a worker, so a view can be given a picture on the main thread
+/// without decoding it there.
 ///
 /// ```swift
 /// avatar.source = .file("/usr/share/pixmaps/ana.png")
@@ -12,8 +12,8 @@
 ///   looks at neither).
 /// - Files are keyed by path; `bytes(_:key:)` and `loader(key:_:)` share one namespace of keys,
 ///   apart from paths, the same as `ImageCache`'s.
-/// - Every byte is hostile: files must be regular and at most `PNG.defaultMaximumFileBytes`,
-///   and headers claiming more than `PNG.defaultMaximumPixels` are refused before allocating.
+/// - Every byte is hostile: files must be regular and within `ImageDecodingLimits`' file size,
+///   and headers claiming more than its pixels or frames are refused before allocating.
 public struct ImageSource: Hashable, Sendable, CustomStringConvertible {
     private enum Origin: Sendable {
         case bytes(key: String, [UInt8])
@@ -36,19 +36,20 @@ public struct ImageSource: Hashable, Sendable, CustomStringConvertible {
         }
     }
 
-    /// PNG bytes already in memory, cached under `key`.
+    /// Encoded bytes already in memory, cached under `key`.
     public static func bytes(_ bytes: [UInt8], key: String) -> ImageSource {
         ImageSource(origin: .bytes(key: key, bytes))
     }
 
-    /// The PNG file at `path`, read when it is decoded (on a worker), and cached by path. A file
+    /// The image file at `path`, read when it is decoded (on a worker), and cached by path. A file
     /// that is missing, not a regular file (a FIFO, a device, a directory) or larger than
-    /// `PNG.defaultMaximumFileBytes` fails with `io` or `fileTooLarge`, without blocking.
+    /// `ImageDecodingLimits.default.maximumFileBytes` fails with `io` or `fileTooLarge`, without
+    /// blocking.
     public static func file(_ path: String) -> ImageSource {
         ImageSource(origin: .file(path: path))
     }
 
-    /// PNG bytes from `load`, cached under `key`. `load` runs on whichever worker finds the image
+    /// Encoded bytes from `load`, cached under `key`. `load` runs on whichever worker finds the image
     /// missing from the cache: never on the main thread when an `ImageView` decodes it, possibly
     /// more than once (after an eviction, after a failure, or on two workers missing at once).
     /// What it throws is reported as `RenderError.loadFailed`, with the error as `cause`.
@@ -56,27 +57,39 @@ public struct ImageSource: Hashable, Sendable, CustomStringConvertible {
         ImageSource(origin: .loader(key: key, load))
     }
 
-    /// The image drawn by `mode` into exactly `width`×`height` pixels, as a view of that many
-    /// device pixels shows it: from `cache` when it is there, otherwise made from the decoded
-    /// image (itself from the cache, or decoded now) and kept, so that every view showing this
-    /// image at this size shares one bitmap and the filtering is done once. Blocking; call it on
+    /// The image decoded for a view of `width`×`height` device pixels showing it by `mode`: at
+    /// the smallest size that fills the view (`ImageDecoder.fittedSize`), straight from its bytes,
+    /// from `cache` when it is there and kept there otherwise, so that every view showing this
+    /// image at this size shares one bitmap. Draw it by `mode` into the view. Blocking; call it on
     /// a worker.
-    /// - Throws: as `image(in:)`, and `invalidSize` (or `outOfMemory`) for a size `Bitmap`
-    ///   refuses.
+    /// - Throws: as `image(in:)`, and `invalidSize` for a size below 1×1 or beyond
+    ///   `Bitmap.maximumDimension`.
     public func image(width: Int, height: Int, mode: ContentMode, in cache: ImageCache = .shared) throws(RenderError) -> Bitmap {
-        try cache.scaled(of: cacheKey, width: width, height: height, mode: mode) { () throws(RenderError) in try image(in: cache) }
+        try cache.fitted(cacheKey.name, origin: cacheOrigin, width: width, height: height, mode: mode)
     }
 
-    /// The decoded image: from `cache` when it is there, otherwise read, loaded and decoded now,
-    /// on the calling thread, and kept in `cache`. Blocking; call it on a worker.
+    /// The decoded image at full size: from `cache` when it is there, otherwise read, loaded and
+    /// decoded now, on the calling thread, and kept in `cache`. Blocking; call it on a worker.
     /// - Throws: `io` or `fileTooLarge` for a file, `loadFailed` when a loader throws,
-    ///   `corruptImage` or `imageTooLarge` for the bytes.
+    ///   `unsupportedFormat`, `corruptImage` or `imageTooLarge` for the bytes.
     public func image(in cache: ImageCache = .shared) throws(RenderError) -> Bitmap {
         switch origin {
         case let .file(path): try cache.image(contentsOf: path)
         case let .bytes(key, bytes): try cache.image(forKey: key, data: bytes)
         case let .loader(key, load): try cache.image(forKey: key, loading: load)
         }
+    }
+
+    /// The image's format, size as shown and frames, from its headers: from `cache`, or read
+    /// (and loaded) now without decoding pixels. Blocking; call it on a worker.
+    /// - Throws: as `image(in:)`.
+    public func info(in cache: ImageCache = .shared) throws(RenderError) -> ImageInfo {
+        try cache.info(of: cacheKey.name, origin: cacheOrigin)
+    }
+
+    /// The image's headers if `cache` holds them now; never reads, so cheap on any thread.
+    public func cachedInfo(in cache: ImageCache = .shared) -> ImageInfo? {
+        cache.cachedInfo(of: cacheKey.name)
     }
 
     /// The decoded image if `cache` holds it now; never reads, loads or decodes, so it is cheap
@@ -88,10 +101,19 @@ public struct ImageSource: Hashable, Sendable, CustomStringConvertible {
         }
     }
 
-    /// The image drawn at `width`×`height` pixels by `mode` if the cache holds it now; never
-    /// decodes or draws.
+    /// The image decoded for a view of `width`×`height` pixels by `mode` if the cache holds it
+    /// (and its headers) now; never decodes.
     public func cachedImage(width: Int, height: Int, mode: ContentMode, in cache: ImageCache = .shared) -> Bitmap? {
-        cache.peek(.scaled(cacheKey, width: width, height: height, mode: mode))
+        cache.cachedFitted(cacheKey.name, width: width, height: height, mode: mode)
+    }
+
+    /// Where the cache gets the encoded bytes from.
+    private var cacheOrigin: ImageCache.Origin {
+        switch origin {
+        case let .file(path): .file(path)
+        case let .bytes(_, bytes): .bytes(bytes)
+        case let .loader(key, load): .loader(key, load)
+        }
     }
 
     /// The image's name in `ImageCache`.

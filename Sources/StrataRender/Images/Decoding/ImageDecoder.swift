@@ -83,10 +83,16 @@ public enum ImageDecoder {
     }
 
     /// The size an image of `width`×`height` is decoded at for a view of `targetWidth`×`targetHeight`
-    /// showing it by `mode`: the smallest that still fills the view at one image pixel per device
-    /// pixel, never larger than the image. `aspectFill` covers the view, `aspectFit` fits inside
-    /// it (both keeping the aspect ratio, the deciding side exact), `scaleToFill` takes each side
-    /// on its own, and `center` shows the image's own pixels, so it is not scaled.
+    /// device pixels showing it by `mode`: the smallest that still fills the view at one image pixel
+    /// per device pixel, never larger than the image.
+    ///
+    /// - `aspectFill` covers the view and `aspectFit` fits inside it, both keeping the aspect
+    ///   ratio with the deciding side exact. The other side differs from the view's by an even
+    ///   number of pixels (one more or less than the exact ratio, at most), so that centring it
+    ///   lands on whole pixels and the view copies pixels instead of filtering them at a half.
+    /// - `scaleToFill` takes each side on its own.
+    /// - `center` shows the image's own pixels, so it is not scaled.
+    /// - Sizes below 1 count as 1; any Int gives a size, never a trap.
     public static func fittedSize(width: Int, height: Int, toFill targetWidth: Int, _ targetHeight: Int,
                                   mode: ContentMode) -> (width: Int, height: Int) {
         let width = max(width, 1), height = max(height, 1)
@@ -97,19 +103,30 @@ public enum ImageDecoder {
         case .scaleToFill:
             return (min(width, targetWidth), min(height, targetHeight))
         case .aspectFill, .aspectFit:
-            // Compare targetWidth/width with targetHeight/height without dividing.
+            let fill = mode == .aspectFill
             // In Double: a product of two public Ints could overflow.
-            let widthDecides = (Double(targetWidth) * Double(height) >= Double(targetHeight) * Double(width)) == (mode == .aspectFill)
+            let widthDecides = (Double(targetWidth) * Double(height) >= Double(targetHeight) * Double(width)) == fill
             if widthDecides {
                 guard targetWidth < width else { return (width, height) }
-                let other = (Double(height) * Double(targetWidth) / Double(width)).rounded(.up)
-                return (targetWidth, min(height, max(1, Int(other))))
+                return (targetWidth, otherSide(height, scaledBy: Double(targetWidth) / Double(width), target: targetHeight, fill: fill))
             } else {
                 guard targetHeight < height else { return (width, height) }
-                let other = (Double(width) * Double(targetHeight) / Double(height)).rounded(.up)
-                return (min(width, max(1, Int(other))), targetHeight)
+                return (otherSide(width, scaledBy: Double(targetHeight) / Double(height), target: targetWidth, fill: fill), targetHeight)
             }
         }
+    }
+
+    /// A side of `length` scaled by `scale` (below 1), covering `target` when filling and within
+    /// it when fitting, evened against `target` (see `fittedSize`) and within 1...`length`.
+    private static func otherSide(_ length: Int, scaledBy scale: Double, target: Int, fill: Bool) -> Int {
+        let exact = Double(length) * scale
+        var side = Int(min(Double(length), max(1, fill ? exact.rounded(.up) : exact.rounded())))
+        if (side - target) % 2 != 0 {
+            // Filling, side > target here (an equal side is even against it), so side - 1 still
+            // covers; fitting, side < target, so side + 1 still fits.
+            side += side + 1 <= length && (fill || side + 1 <= target) ? 1 : -1
+        }
+        return max(1, min(side, length))
     }
 
     private static func format(of bytes: [UInt8]) throws(RenderError) -> ImageFormat {
