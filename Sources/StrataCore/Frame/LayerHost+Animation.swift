@@ -30,7 +30,42 @@ extension LayerHost {
         var sampleTime: UInt64 = 0
         /// Layers whose size animates, told each frame (`Layer.presentedSizeChanged()`).
         var resizing: [ObjectIdentifier: Layer] = [:]
+        /// Layers that change their contents frame by frame (`addFrameTicker(for:_:)`).
+        var tickers: [ObjectIdentifier: FrameTicker] = [:]
     }
+
+    /// A layer called once per frame with the animation time.
+    struct FrameTicker {
+        weak var layer: Layer?
+        let action: @MainActor (Layer, UInt64) -> Void
+    }
+
+    /// Calls `action` with `layer` once per frame, just before the frame is composed, with the
+    /// time animations are sampled at (CLOCK_MONOTONIC nanoseconds, or `animationClock`'s, less
+    /// any pause): for contents that change frame by frame, such as an animated image's, which
+    /// a property animation cannot describe. It stops while animations are paused (a hidden
+    /// surface), so a hidden window neither wakes nor draws for it, and carries on from where it
+    /// was. Ends when the layer leaves this host's tree or `removeFrameTicker(for:)` runs; a
+    /// second call for the same layer replaces the first. `action` receives the layer, so it
+    /// need not capture it.
+    public func addFrameTicker<Target: Layer>(for layer: Target, _ action: @escaping @MainActor (Target, UInt64) -> Void) {
+        guard layer.host === self else { return }
+        animation.tickers[ObjectIdentifier(layer)] = FrameTicker(layer: layer) { layer, time in
+            // Only this ticker's layer is ever passed in.
+            if let layer = layer as? Target { action(layer, time) }
+        }
+        updateAnimationSubscription()
+        invalidate()
+    }
+
+    /// Stops `layer`'s frame ticker; nothing when it has none.
+    public func removeFrameTicker(for layer: Layer) {
+        guard animation.tickers.removeValue(forKey: ObjectIdentifier(layer)) != nil else { return }
+        updateAnimationSubscription()
+    }
+
+    /// Whether `layer` has a frame ticker here.
+    public func hasFrameTicker(for layer: Layer) -> Bool { animation.tickers[ObjectIdentifier(layer)] != nil }
 
     /// Whether any layer of the tree is animating.
     public var isAnimating: Bool { !animation.layers.isEmpty }
@@ -62,9 +97,10 @@ extension LayerHost {
 
     /// A subtree left the tree: its animations stop counting here.
     func subtreeLeft(_ layer: Layer) {
-        guard !animation.layers.isEmpty else { return }
+        guard !animation.layers.isEmpty || !animation.tickers.isEmpty else { return }
         forEachLayer(in: layer) { left in
             let id = ObjectIdentifier(left)
+            animation.tickers[id] = nil
             animation.layers[id] = nil
             animation.pending[id] = nil
             animation.resizing[id] = nil
@@ -85,7 +121,7 @@ extension LayerHost {
     func advanceAnimations() {
         var completions = animation.completions
         animation.completions = []
-        if animation.pausedAt == nil, !animation.layers.isEmpty {
+        if animation.pausedAt == nil, !animation.layers.isEmpty || !animation.tickers.isEmpty {
             let time = max(animationTime, animation.sampleTime)
             animation.sampleTime = time
             for (id, layer) in animation.pending {
@@ -110,6 +146,13 @@ extension LayerHost {
                 animation.nextEnd = nextEnd
             }
             for layer in animation.resizing.values { layer.presentedSizeChanged() }
+            for (id, ticker) in animation.tickers {
+                guard let layer = ticker.layer, layer.host === self else {
+                    animation.tickers[id] = nil
+                    continue
+                }
+                ticker.action(layer, time)
+            }
         }
         updateAnimationSubscription()
         for completion in completions { completion() }
@@ -139,7 +182,7 @@ extension LayerHost {
     public var areAnimationsPaused: Bool { animation.pausedAt != nil }
 
     private func updateAnimationSubscription() {
-        let wanted = !animation.layers.isEmpty && animation.pausedAt == nil
+        let wanted = (!animation.layers.isEmpty || !animation.tickers.isEmpty) && animation.pausedAt == nil
         if wanted, animation.subscription == nil {
             // A frame time from before the link was last idle is stale: until the link fires,
             // animations start at now.

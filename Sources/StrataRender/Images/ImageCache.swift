@@ -161,6 +161,11 @@ public final class ImageCache: Sendable {
         return infos.insert(info, cost: name.bytes, for: name)
     }
 
+    /// A decoder of the image `name`'s frames, from its encoded bytes (cached or fetched now).
+    func frames(of name: Key.Name, origin: Origin) throws(RenderError) -> ImageFrameDecoder {
+        try ImageDecoder.frames(of: bytes(of: name, fetch: origin))
+    }
+
     /// The headers of the image `name` if they are cached now.
     func cachedInfo(of name: Key.Name) -> ImageInfo? { infos.peek(name) }
 

@@ -87,6 +87,14 @@ public struct ImageSource: Hashable, Sendable, CustomStringConvertible {
         try cache.info(of: cacheKey.name, origin: cacheOrigin)
     }
 
+    /// A decoder of the image's frames, in order, for playing an animation (a still image is one
+    /// frame): from its encoded bytes, which `cache` keeps, read or loaded now if it does not.
+    /// Blocking; call it on a worker.
+    /// - Throws: as `image(in:)`.
+    public func frames(in cache: ImageCache = .shared) throws(RenderError) -> ImageFrameDecoder {
+        try cache.frames(of: cacheKey.name, origin: cacheOrigin)
+    }
+
     /// The image's headers if `cache` holds them now; never reads, so cheap on any thread.
     public func cachedInfo(in cache: ImageCache = .shared) -> ImageInfo? {
         cache.cachedInfo(of: cacheKey.name)

@@ -82,6 +82,14 @@ public enum ImageDecoder {
         try decode(FileIO.read(path, maximumBytes: limits.maximumFileBytes), limits: limits)
     }
 
+    /// `image` shrunk to `width`×`height` with an area filter (each pixel the average of those it
+    /// covers), as decoders scale: `image` itself when that is its size. For frames of an
+    /// animation, which are decoded whole and then scaled.
+    /// - Throws: `invalidSize` or `outOfMemory` for a size `Bitmap` refuses.
+    public static func downscaled(_ image: Bitmap, width: Int, height: Int) throws(RenderError) -> Bitmap {
+        try Resampling.downscaled(image, width: width, height: height)
+    }
+
     /// The size an image of `width`×`height` is decoded at for a view of `targetWidth`×`targetHeight`
     /// device pixels showing it by `mode`: the smallest that still fills the view at one image pixel
     /// per device pixel, never larger than the image.

@@ -1,0 +1,359 @@
+import Dispatch
+import StrataCore
+import Synchronization
+
+/// Plays an animated GIF, WebP or APNG, after YYAnimatedImageView: frames are decoded ahead on a
+/// worker into a buffer bounded in bytes, and shown on the display link for each frame's
+/// duration. A still image shows as its one frame. Main actor only.
+///
+/// ```swift
+/// let sticker = AnimatedImageView(source: .file(path), contentMode: .aspectFit)
+/// sticker.frame = Rect(x: 0, y: 0, width: 120, height: 120)
+/// ```
+///
+/// - Each frame is decoded, composited and scaled to the view's size in device pixels on a
+///   worker, and becomes the layer's contents as it is: playing costs the main thread no drawing,
+///   only a contents swap per frame.
+/// - Playback pauses while the view is off screen (outside its host, or clipped away by an
+///   ancestor that clips) and while the window is hidden (the host's animations pause), and goes
+///   on from the frame it was at.
+/// - Timing follows the file, with browsers' minimum (`ImageFrame.displayDuration(ofDelay:)`),
+///   and so does the loop count; after the last loop the last frame stays.
+/// - Frames are timed by the host's animation clock (`LayerHost.animationClock`), which tests
+///   inject.
+@MainActor
+public final class AnimatedImageView: Layer {
+    /// A view playing `source`, fitted by `contentMode`.
+    public init(source: ImageSource? = nil, contentMode: ContentMode = .aspectFit) {
+        self.source = source
+        self.contentMode = contentMode
+        super.init()
+    }
+
+    /// The animation shown; nil shows nothing. A change (by key, as `ImageSource` compares)
+    /// starts again from frame 0.
+    public var source: ImageSource? {
+        didSet { if source != oldValue { restart() } }
+    }
+
+    /// How the frames fill the view's bounds.
+    public var contentMode: ContentMode {
+        didSet { if contentMode != oldValue { restart() } }
+    }
+
+    /// The most bytes of decoded frames buffered ahead: 8 MiB by default, clamped to at least 0.
+    /// A frame larger than that is still decoded, one at a time.
+    public var frameBufferBytes = 8 << 20 {
+        didSet { frameBufferBytes = max(frameBufferBytes, 0) }
+    }
+
+    /// Whether it plays: true by default. False holds the current frame.
+    public var isPlaying = true {
+        didSet { if isPlaying != oldValue { updateTicker() } }
+    }
+
+    /// Called on the main thread, once per source, when the animation cannot be played: as
+    /// `ImageView.onImageFailure` is. Frames shown before a frame failed stay.
+    public var onImageFailure: ((RenderError) -> Void)?
+
+    /// The frame shown, from 0; nil before the first.
+    public private(set) var currentFrameIndex: Int?
+    /// How many times the animation has played through.
+    public private(set) var loopsCompleted = 0
+
+    /// The bytes of frames decoded ahead and not yet shown (for tests and diagnostics).
+    public var bufferedBytes: Int { player?.bufferedBytes ?? 0 }
+    /// Whether a worker is decoding frames ahead now (for tests and diagnostics).
+    public var isDecodingAhead: Bool { player?.isFilling ?? false }
+
+    private var player: FramePlayer?
+    /// The host the player scales frames for.
+    private weak var playerHost: LayerHost?
+    /// When the frame shown ends, in animation-clock nanoseconds; nil before the first, and
+    /// after a pause, so the next frame shows at once.
+    private var currentFrameEnds: UInt64?
+    private var lastShownSize: (Int, Int)?
+    /// Every frame of every loop has had its time, or nothing could be decoded.
+    private var finished = false
+
+    public override func didJoin(_ host: LayerHost) {
+        super.didJoin(host)
+        // Moved within the same host at the same size (reparented, a cell reused in place):
+        // playback goes on; the ticker left with the tree, so it comes back.
+        if player != nil, host === playerHost, let size = pixelSize, let last = lastShownSize, size == last {
+            updateTicker()
+        } else {
+            restart()
+        }
+    }
+
+    public override func boundsSizeChanged() {
+        super.boundsSizeChanged()
+        if pixelSize.map({ $0 != lastShownSize ?? (0, 0) }) ?? false { restart() }
+    }
+
+    /// The view's size in device pixels, when it has one.
+    private var pixelSize: (Int, Int)? {
+        guard let host else { return nil }
+        let width = (bounds.size.width * host.scale).rounded(), height = (bounds.size.height * host.scale).rounded()
+        guard width >= 1, height >= 1, width <= Double(Bitmap.maximumDimension), height <= Double(Bitmap.maximumDimension) else { return nil }
+        return (Int(width), Int(height))
+    }
+
+    /// Drops the frames decoded for the old source or size and starts decoding for the current
+    /// ones.
+    private func restart() {
+        player?.cancel()
+        player = nil
+        currentFrameIndex = nil
+        currentFrameEnds = nil
+        loopsCompleted = 0
+        finished = false
+        contents = nil
+        lastShownSize = pixelSize
+        guard let source, let host, let size = pixelSize else {
+            updateTicker()
+            return
+        }
+        let player = FramePlayer(source: source, width: size.0, height: size.1, mode: contentMode,
+                                 budget: frameBufferBytes, queue: DispatchQueue.global(qos: .utility)) { [weak self, weak loop = host.loop] player in
+            // A worker finished filling or failed: wake the ticker, on the main thread.
+            loop?.post { self?.playerProgressed(player) }
+        }
+        self.player = player
+        playerHost = host
+        player.fill()
+        updateTicker()
+    }
+
+    private func playerProgressed(_ player: FramePlayer) {
+        guard player === self.player else { return }
+        if let error = player.takeFailure() {
+            if currentFrameIndex == nil, player.isExhausted { finished = true }
+            onImageFailure?(error)
+        }
+        updateTicker()
+    }
+
+    /// Ticks while there is something to play and it may play.
+    private func updateTicker() {
+        guard let host else { return }
+        let wanted = isPlaying && player != nil && !finished
+        if wanted, !host.hasFrameTicker(for: self) {
+            host.addFrameTicker(for: self) { view, time in view.tick(at: time) }
+        } else if !wanted {
+            host.removeFrameTicker(for: self)
+        }
+    }
+
+    private func tick(at time: UInt64) {
+        guard let player else { return }
+        guard isOnScreen else {
+            // Paused: the next frame shows at once when it is back.
+            currentFrameEnds = nil
+            return
+        }
+        if let ends = currentFrameEnds, time < ends { return }
+        guard let frame = player.take() else {
+            // The last frame has had its time: the last play is through.
+            if player.isExhausted {
+                if currentFrameIndex != nil { loopsCompleted += 1 }
+                finished = true
+                updateTicker()
+            }
+            return
+        }
+        contents = frame.image
+        currentFrameIndex = frame.index
+        loopsCompleted = frame.loop
+        // Late by less than a frame's duration: keep the file's rhythm; later (a stall), start
+        // over from now.
+        let duration = UInt64(max(frame.duration, 0).isFinite ? frame.duration * 1e9 : 0)
+        if let ends = currentFrameEnds, time - ends < duration {
+            currentFrameEnds = ends + duration
+        } else {
+            currentFrameEnds = time + duration
+        }
+    }
+
+    /// Whether any of the view shows: inside its host, and not clipped away by an ancestor.
+    private var isOnScreen: Bool {
+        guard let host, !isHidden else { return false }
+        var visible = convert(bounds, to: nil)
+        var ancestor = superlayer
+        while let layer = ancestor {
+            if layer.isHidden { return false }
+            if layer.clipsToBounds { visible = visible.intersection(layer.convert(layer.bounds, to: nil)) }
+            ancestor = layer.superlayer
+        }
+        return !visible.intersection(Rect(origin: .zero, size: host.size)).isEmpty
+    }
+}
+
+/// Decodes one animation's frames ahead, on a worker, into a buffer bounded in bytes; the main
+/// thread takes them in order. Frames are scaled to the view's pixel size by its content mode
+/// as they are decoded.
+private final class FramePlayer: Sendable {
+    /// A frame ready to show.
+    struct Frame: Sendable {
+        let image: Bitmap
+        let index: Int
+        let duration: Double
+        /// Which play-through it belongs to, from 0.
+        let loop: Int
+    }
+
+    private struct State {
+        var buffer: [Frame] = []
+        var bytes = 0
+        var filling = false
+        var cancelled = false
+        /// No frames will come after those buffered.
+        var ended = false
+        var failure: RenderError?
+        var decoder: ImageFrameDecoder?
+        var loop = 0
+    }
+
+    private let source: ImageSource
+    private let width: Int, height: Int
+    private let mode: ContentMode
+    private let budget: Int
+    private let queue: DispatchQueue
+    private let progressed: @Sendable (FramePlayer) -> Void
+    private let state = Mutex(State())
+
+    init(source: ImageSource, width: Int, height: Int, mode: ContentMode, budget: Int, queue: DispatchQueue,
+         progressed: @escaping @Sendable (FramePlayer) -> Void) {
+        self.source = source
+        self.width = width
+        self.height = height
+        self.mode = mode
+        self.budget = budget
+        self.queue = queue
+        self.progressed = progressed
+    }
+
+    var bufferedBytes: Int { state.withLock { $0.bytes } }
+
+    var isFilling: Bool { state.withLock { $0.filling } }
+
+    /// Every frame has been taken and none will come.
+    var isExhausted: Bool { state.withLock { $0.ended && $0.buffer.isEmpty } }
+
+    /// The failure, once; nil when there is none.
+    func takeFailure() -> RenderError? {
+        state.withLock { state in
+            defer { state.failure = nil }
+            return state.failure
+        }
+    }
+
+    func cancel() { state.withLock { $0.cancelled = true } }
+
+    /// The next frame, if one is buffered; asks the worker to decode more.
+    func take() -> Frame? {
+        let frame = state.withLock { state -> Frame? in
+            guard !state.buffer.isEmpty else { return nil }
+            let frame = state.buffer.removeFirst()
+            state.bytes -= frame.image.byteCount
+            return frame
+        }
+        fill()
+        return frame
+    }
+
+    /// Decodes on the worker until the buffer is full, unless it already is or a fill runs.
+    func fill() {
+        let start = state.withLock { state -> Bool in
+            guard !state.filling, !state.cancelled, !state.ended else { return false }
+            state.filling = true
+            return true
+        }
+        guard start else { return }
+        queue.async { [self] in
+            decodeAhead()
+            progressed(self)
+        }
+    }
+
+    private func decodeAhead() {
+        let frameBytes = width * height * 4
+        while true {
+            let (opened, proceed) = state.withLock { state -> (ImageFrameDecoder?, Bool) in
+                // At least one frame waits, whatever the budget; more while they fit.
+                let room = state.buffer.isEmpty || state.bytes + frameBytes <= budget
+                let proceed = !state.cancelled && !state.ended && room
+                if !proceed { state.filling = false }
+                return (state.decoder, proceed)
+            }
+            guard proceed else { return }
+            do throws(RenderError) {
+                let decoder = if let opened { opened } else { try openDecoder() }
+                guard let frame = try nextFrame(of: decoder) else { return }
+                state.withLock { state in
+                    state.buffer.append(frame)
+                    state.bytes += frame.image.byteCount
+                }
+            } catch {
+                state.withLock { state in
+                    state.failure = error
+                    state.ended = true
+                    state.filling = false
+                }
+                return
+            }
+        }
+    }
+
+    private func openDecoder() throws(RenderError) -> ImageFrameDecoder {
+        let decoder = try source.frames()
+        state.withLock { $0.decoder = decoder }
+        return decoder
+    }
+
+    /// The next frame scaled for the view, rewinding for another loop when the file asks for
+    /// one; nil (and the player ended) after the last.
+    private func nextFrame(of decoder: ImageFrameDecoder) throws(RenderError) -> Frame? {
+        let loopCount = decoder.info.loopCount
+        let frameCount = decoder.info.frameCount
+        var decoded = try decoder.nextFrame()
+        var loop = state.withLock { $0.loop }
+        if decoded == nil {
+            // The end of a loop: another, when the file asks for one (0 is forever).
+            guard frameCount > 1, loopCount == 0 || loop + 1 < loopCount else { return end() }
+            decoder.rewind()
+            loop += 1
+            state.withLock { $0.loop = loop }
+            decoded = try decoder.nextFrame()
+        }
+        guard let decoded else { return end() }
+        let isLast = decoded.index == frameCount - 1 && (frameCount == 1 || (loopCount != 0 && loop + 1 >= loopCount))
+        if isLast {
+            state.withLock { state in
+                state.ended = true
+                state.filling = false
+            }
+        }
+        return Frame(image: try scaled(decoded.image), index: decoded.index, duration: decoded.duration, loop: loop)
+    }
+
+    private func end() -> Frame? {
+        state.withLock { state in
+            state.ended = true
+            state.filling = false
+        }
+        return nil
+    }
+
+    /// A frame drawn by the view's mode into exactly its pixel size, from the frame decoded at
+    /// the fitted size with an area filter.
+    private func scaled(_ image: Bitmap) throws(RenderError) -> Bitmap {
+        let fitted = ImageDecoder.fittedSize(width: image.width, height: image.height, toFill: width, height, mode: mode)
+        let small = try ImageDecoder.downscaled(image, width: fitted.width, height: fitted.height)
+        if (small.width, small.height) == (width, height) { return small }
+        let output = try Bitmap(width: width, height: height)
+        Canvas(bitmap: output).draw(small, in: Rect(x: 0, y: 0, width: Double(width), height: Double(height)), contentMode: mode)
+        return output
+    }
+}

@@ -1,0 +1,122 @@
+import CoreTestSupport
+import Foundation
+import Testing
+@testable import Strata
+
+/// An animated WebP of three 16×16 frames: red for 50 ms, green for 0 ms (so 100 ms), blue for
+/// 300 ms, played three times (Tests/StrataRenderTests/ImageFiles/make-jpeg-webp.sh).
+private let threeFrames = ImageSource.file(URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+    .deletingLastPathComponent().appendingPathComponent("StrataRenderTests/ImageFiles/webp-animated.webp").path)
+
+@MainActor
+@Suite struct AnimatedImageViewTests {
+    private let red: UInt32 = 0xFFFF_0000, green: UInt32 = 0xFF00_FF00, blue: UInt32 = 0xFF00_00FF
+
+    /// A scene on an injected clock with a 16×16 view of the animation at its corner.
+    private func scene(budget: Int? = nil) -> (HeadlessScene, InjectedClock, AnimatedImageView) {
+        let scene = HeadlessScene(width: 40, height: 40)
+        let clock = InjectedClock()
+        clock.install(on: scene.host)
+        let view = AnimatedImageView(source: threeFrames)
+        if let budget { view.frameBufferBytes = budget }
+        view.frame = Rect(x: 0, y: 0, width: 16, height: 16)
+        scene.root.addSublayer(view)
+        return (scene, clock, view)
+    }
+
+    /// Runs a few frames without moving the clock: nothing that is due by time alone happens.
+    private func runFrames(_ scene: HeadlessScene, _ count: Int = 6) throws {
+        for _ in 0..<count {
+            try scene.loop.runOnce(timeout: .milliseconds(5))
+            scene.backend.signalFrame()
+        }
+    }
+
+    @Test func framesShowForTheirDurationsAndLoopAsTheFileSays() throws {
+        let (scene, clock, view) = scene()
+        try scene.step(until: { view.currentFrameIndex == 0 && scene.pixel(8, 8) == red })
+        // (frame, how long it shows) for three plays.
+        let plays = Array(repeating: [(0, 0.05, red), (1, 0.1, green), (2, 0.3, blue)], count: 3).joined()
+        for (step, (index, duration, colour)) in plays.enumerated() {
+            #expect(view.currentFrameIndex == index && scene.pixel(8, 8) == colour, "step \(step)")
+            #expect(view.loopsCompleted == step / 3)
+            // Just before the frame ends, it still shows.
+            clock.advance(seconds: duration - 0.001)
+            try runFrames(scene)
+            #expect(view.currentFrameIndex == index, "step \(step) ended early")
+            clock.advance(seconds: 0.001)
+            if step < plays.count - 1 {
+                let next = (index + 1) % 3
+                try scene.step(until: { view.currentFrameIndex == next })
+            }
+        }
+        // After the third play the last frame stays, and nothing ticks any more.
+        try runFrames(scene)
+        #expect(view.currentFrameIndex == 2 && view.loopsCompleted == 3)
+        #expect(!scene.host.hasFrameTicker(for: view))
+        #expect(scene.pixel(8, 8) == blue)
+    }
+
+    @Test func playbackPausesOffScreenAndWhileAnimationsArePaused() throws {
+        let (scene, clock, view) = scene()
+        try scene.step(until: { view.currentFrameIndex == 0 })
+        // Off screen: time passes, the frame stays.
+        view.frame.origin = Point(x: 100, y: 100)
+        clock.advance(seconds: 1)
+        try runFrames(scene)
+        #expect(view.currentFrameIndex == 0)
+        // Back: the next frame shows at once, then plays on.
+        view.frame.origin = .zero
+        try scene.step(until: { view.currentFrameIndex == 1 })
+        // Clipped away by an ancestor is off screen too.
+        let clip = Layer()
+        clip.frame = Rect(x: 0, y: 0, width: 40, height: 40)
+        clip.clipsToBounds = true
+        scene.root.addSublayer(clip)
+        clip.addSublayer(view)
+        view.frame.origin = Point(x: 0, y: 50)
+        clock.advance(seconds: 1)
+        try runFrames(scene)
+        #expect(view.currentFrameIndex == 1)
+        view.frame.origin = .zero
+        try scene.step(until: { view.currentFrameIndex == 2 })
+        // A hidden window pauses the host's animations, and with them the playback.
+        scene.host.pauseAnimations()
+        clock.advance(seconds: 1)
+        try runFrames(scene)
+        #expect(view.currentFrameIndex == 2)
+        scene.host.resumeAnimations()
+        clock.advance(seconds: 0.3)
+        try scene.step(until: { view.currentFrameIndex == 0 })
+    }
+
+    @Test func framesAreDecodedAheadWithinTheByteBudget() throws {
+        let frameBytes = 16 * 16 * 4
+        for budget in [0, frameBytes, 2 * frameBytes] {
+            let (scene, clock, view) = scene(budget: budget)
+            var most = 0
+            for _ in 0..<9 {
+                try scene.step(until: { view.currentFrameIndex != nil && !view.isDecodingAhead })
+                most = max(most, view.bufferedBytes)
+                clock.advance(seconds: 0.3)
+                let shown = view.currentFrameIndex
+                try scene.step(until: { view.currentFrameIndex != shown || !scene.host.hasFrameTicker(for: view) })
+            }
+            // One frame always waits, whatever the budget; more only while they fit.
+            #expect(most <= max(budget, frameBytes), "budget \(budget): \(most) bytes buffered")
+            #expect(most >= min(budget, 2 * frameBytes) / frameBytes * frameBytes, "budget \(budget): only \(most) bytes buffered")
+        }
+    }
+
+    @Test func anAnimationThatCannotBeDecodedIsReported() throws {
+        let scene = HeadlessScene(width: 40, height: 40)
+        let view = AnimatedImageView(source: .bytes(Array("GIF89a then nothing".utf8), key: "broken-animation-\(UInt64.random(in: 0...UInt64.max))"))
+        view.frame = Rect(x: 0, y: 0, width: 16, height: 16)
+        var errors: [RenderError] = []
+        view.onImageFailure = { errors.append($0) }
+        scene.root.addSublayer(view)
+        try scene.step(until: { !errors.isEmpty })
+        #expect(errors.count == 1 && view.currentFrameIndex == nil && view.contents == nil)
+        #expect(!scene.host.hasFrameTicker(for: view))
+    }
+}
