@@ -8,7 +8,7 @@ public struct RenderError: Error, CustomStringConvertible, Sendable {
     public struct Code: Hashable, Sendable, CustomStringConvertible {
         private enum Value: String, Sendable {
             case invalidSize, corruptImage, imageTooLarge, io, outOfMemory, corruptFont, fileTooLarge, invalidArgument, textTooLong, loadFailed,
-                 unsupportedFormat
+                 unsupportedFormat, notLoaded
         }
         private let value: Value
         private init(_ value: Value) { self.value = value }
@@ -44,6 +44,10 @@ public struct RenderError: Error, CustomStringConvertible, Sendable {
         /// Bytes in no image format Strata decodes (PNG, JPEG, WebP, GIF): told from their first
         /// bytes, so an empty or unknown file is this rather than `corruptImage`.
         public static let unsupportedFormat = Code(.unsupportedFormat)
+        /// An image from an asynchronous loader (`ImageSource.loaded(key:by:)`) whose bytes have
+        /// not been fetched (`ImageSource.fetch(in:completion:)`, which `ImageView` does itself),
+        /// asked for by a blocking call that cannot wait for them.
+        public static let notLoaded = Code(.notLoaded)
 
         public var description: String { value.rawValue }
     }

@@ -23,6 +23,10 @@ import Synchronization
 ///   layout spec is solved there (a list's prelayout), or by the render. On the main thread the
 ///   measurer only looks in the cache; an image whose headers are not there yet measures as
 ///   nothing until a worker has read them, and the view is then laid out again at its size.
+/// - An asynchronous loader's image (`ImageSource.loaded(key:by:)`) is fetched while the view is
+///   in a tree, showing `placeholder` meanwhile, and fades in when it arrives; the fetch is
+///   cancelled when the view leaves the tree or is given another source. A list fetches its
+///   items' images ahead, in its preload range (`ListPrelayout.imageSources`).
 /// - With `displaysAsynchronously` off, the render runs on the main thread, and so does the
 ///   decode.
 /// - The bitmap is read on render queues while it is shown, possibly several at once: never draw
@@ -78,9 +82,66 @@ public final class ImageView: AsyncLayer, AsyncLayerDelegate {
             // its progress and dropped.
             progress = source.map { _ in SourceProgress() }
             (decodedSize, failureReported, loadStarted) = (nil, false, false)
+            fetch = nil
+            fetched = nil
+            startFetchIfNeeded()
             setNeedsDisplayAtNextTick()
             invalidateMeasurement()
         }
+    }
+
+    /// Shown, fitted by `contentMode`, while `source` is fetched or decoded; nil shows the
+    /// background.
+    public var placeholder: Bitmap? {
+        didSet { if placeholder !== oldValue, image == nil { setNeedsDisplayAtNextTick() } }
+    }
+
+    /// Shown instead of `placeholder` once `source` has failed; nil keeps the placeholder.
+    public var failurePlaceholder: Bitmap? {
+        didSet { if failurePlaceholder !== oldValue, failureReported { setNeedsDisplayAtNextTick() } }
+    }
+
+    /// The current source's fetch from its loader, while it runs.
+    private var fetch: ImageFetch?
+    /// The current source with the bytes its loader fetched, once they came.
+    private var fetched: ImageSource?
+
+    /// Fetches the source's bytes from its loader, unless they are cached, fetched already or
+    /// being fetched, or the view is in no tree.
+    private func startFetchIfNeeded() {
+        guard let host, let source, let progress, fetch == nil, fetched == nil, !failureReported, source.needsFetch() else { return }
+        fetch = source.fetch { [weak self, weak loop = host.loop] result in
+            loop?.post { self?.fetchEnded(result, for: progress) }
+        }
+    }
+
+    private func fetchEnded(_ result: Result<ImageSource, RenderError>, for progress: SourceProgress) {
+        guard progress === self.progress, fetch != nil else { return }
+        fetch = nil
+        switch result {
+        case let .success(source):
+            fetched = source
+            fadeNextContents(over: contentsFadeDuration)
+            setNeedsDisplayAtNextTick()
+            invalidateMeasurement()
+        case let .failure(error):
+            guard !failureReported else { return }
+            failureReported = true
+            progress.fail(error)
+            setNeedsDisplayAtNextTick()
+            onImageFailure?(error)
+        }
+    }
+
+    public override func didJoin(_ host: LayerHost) {
+        super.didJoin(host)
+        startFetchIfNeeded()
+    }
+
+    /// Out of the tree nothing shows it: its fetch stops, and starts again if it comes back.
+    public override func didLeave(_ host: LayerHost) {
+        super.didLeave(host)
+        fetch = nil
     }
 
     /// Called on the main thread, once per source set, when `source` cannot be shown: `io` or
@@ -109,7 +170,7 @@ public final class ImageView: AsyncLayer, AsyncLayerDelegate {
     /// worker, and only looked up in the cache on the main thread (see the type's notes).
     public override func measurer() -> LayoutMeasurer {
         if let image { return Self.measurer(natural: Size(width: Double(image.width), height: Double(image.height))) }
-        guard let source, let progress else { return { $0.min } }
+        guard let source = fetched ?? source, let progress else { return { $0.min } }
         if let decodedSize { return Self.measurer(natural: decodedSize) }
         return { range in
             let found: Size?
@@ -141,11 +202,16 @@ public final class ImageView: AsyncLayer, AsyncLayerDelegate {
                 canvas.draw(image, in: Rect(origin: .zero, size: size), contentMode: mode)
             })
         }
-        guard let source, let progress else { return DisplayTask(display: nil) }
+        guard let source = fetched ?? source, let progress else { return DisplayTask(display: nil) }
+        let placeholder = failureReported ? failurePlaceholder ?? self.placeholder : self.placeholder
         return DisplayTask(display: { canvas, size, isCancelled in
-            // A failure draws nothing: the background shows, as for no image.
-            guard progress.measure(source) != nil, !isCancelled() else { return }
             let bounds = Rect(origin: .zero, size: size)
+            // Until the image is there, and when it cannot be, the placeholder (or nothing: the
+            // background) shows.
+            guard progress.measure(source) != nil, !isCancelled() else {
+                if let placeholder { canvas.draw(placeholder, in: bounds, contentMode: mode) }
+                return
+            }
             // Decoded at the view's own pixel size once, through the cache, for every view
             // showing it so; at that size the draw below copies pixels. A view under a transform
             // of its own, or of no whole pixel size, gets the image at full size.
@@ -153,7 +219,10 @@ public final class ImageView: AsyncLayer, AsyncLayerDelegate {
             let image = progress.decode { () throws(RenderError) in
                 if let pixels { try source.image(width: pixels.width, height: pixels.height, mode: mode) } else { try source.image() }
             }
-            guard let image, !isCancelled() else { return }
+            guard let image, !isCancelled() else {
+                if let placeholder { canvas.draw(placeholder, in: bounds, contentMode: mode) }
+                return
+            }
             canvas.draw(image, in: bounds, contentMode: mode)
         }, didDisplay: { layer, finished in
             // A render made stale (a newer source, a new size) says nothing: the sentinel saw to it.
@@ -178,7 +247,7 @@ public final class ImageView: AsyncLayer, AsyncLayerDelegate {
     /// without drawing, once per source.
     public override func display(in context: DisplayContext) {
         super.display(in: context)
-        guard let source, let progress, !loadStarted, decodedSize == nil, !failureReported,
+        guard let source = fetched ?? source, let progress, !loadStarted, decodedSize == nil, !failureReported, !source.needsFetch(),
               !(bounds.size.width >= 1 && bounds.size.height >= 1) else { return }
         loadStarted = true
         let post = context.post
@@ -226,10 +295,18 @@ private final class SourceProgress: Sendable {
             result.withLock { $0 = .success(size) }
             return size
         } catch {
-            result.withLock { $0 = .failure(error) }
+            // Not fetched yet is no failure: the fetch's arrival measures again.
+            if error.code == .notLoaded {
+                measuredBeforeDecoding.store(true, ordering: .releasing)
+            } else {
+                result.withLock { $0 = .failure(error) }
+            }
             return nil
         }
     }
+
+    /// A failure found on the main thread (the loader's).
+    func fail(_ error: RenderError) { result.withLock { $0 = .failure(error) } }
 
     /// The pixels `decode` gives; its failure (a file that is corrupt past its headers) is kept
     /// as the outcome.
@@ -237,7 +314,7 @@ private final class SourceProgress: Sendable {
         do {
             return try decode()
         } catch {
-            result.withLock { $0 = .failure(error) }
+            if error.code != .notLoaded { result.withLock { $0 = .failure(error) } }
             return nil
         }
     }

@@ -348,6 +348,7 @@ open class Layer {
         }
         host?.layerRemoved(self)
         host?.accessibilityStructureChanged(parent)
+        if let host { forEachLayer(in: self) { $0.didLeave(host) } }
     }
 
     /// Whether `layer` is this layer or one of its ancestors.
@@ -484,6 +485,10 @@ open class Layer {
     /// Called when the layer's tree joins `host`, before `hostScaleChanged`. A layer that follows
     /// the host's frames subscribes to its `displayLink` here. The default does nothing.
     open func didJoin(_ host: LayerHost) {}
+    /// Called when the layer's subtree left `host`'s tree (it was removed from its superlayer,
+    /// or from the tree with an ancestor): to let go of work only a shown layer needs, such as
+    /// an image being fetched. The default does nothing.
+    open func didLeave(_ host: LayerHost) {}
 
     /// Called when `theme` changes for this layer: its host's theme changed (the desktop went
     /// dark), an override above it was set, or it joined a tree with another theme. Only layers

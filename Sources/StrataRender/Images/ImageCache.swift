@@ -38,6 +38,8 @@ public final class ImageCache: Sendable {
     private let storage: ByteBudgetCache<Key, Bitmap>
     private let encoded: ByteBudgetCache<Key.Name, [UInt8]>
     private let infos: ByteBudgetCache<Key.Name, ImageInfo>
+    /// Bytes being fetched from apps' asynchronous loaders.
+    private let fetches = ImageFetches()
 
     /// An empty cache keeping at most `capacityBytes` of pixels (64 MiB by default) and
     /// `encodedCapacityBytes` of encoded images (16 MiB); 0 or less keeps nothing, so every
@@ -81,6 +83,15 @@ public final class ImageCache: Sendable {
             }
         }
         return try result.get()
+    }
+
+    /// Decoded pixels of a loader's image whose bytes were fetched into the cache; `notLoaded`
+    /// when they were not (or were evicted since).
+    func fetchedImage(forKey key: String) throws(RenderError) -> Bitmap {
+        let name = Key.Name.data(key)
+        return try image(for: Key(name: name, drawn: nil)) { () throws(RenderError) in
+            try ImageDecoder.decode(bytes(of: name, fetch: Origin.fetched(key)))
+        }
     }
 
     /// The image of the file at `path` if it is cached now; never reads or decodes, and counts
@@ -128,7 +139,26 @@ public final class ImageCache: Sendable {
         case file(String)
         case bytes([UInt8])
         case loader(String, () throws -> [UInt8])
+        /// From an asynchronous loader: only once fetched (`fetch`) into the encoded cache.
+        case fetched(String)
     }
+
+    /// Images being fetched from loaders now.
+    public var fetchesRunning: Int { fetches.count }
+
+    /// Fetches the bytes of image `key` from `loader` into the encoded cache, sharing a fetch
+    /// already running for it; `completion` gets them, or the failure, unless the returned
+    /// interest is cancelled first.
+    func fetch(_ key: String, loader: any ImageLoader,
+               completion: @escaping @Sendable (Result<[UInt8], RenderError>) -> Void) -> ImageFetch {
+        let name = Key.Name.data(key)
+        return fetches.fetch(name, key: key, loader: loader, maximumBytes: ImageDecodingLimits.default.maximumFileBytes,
+                             keep: { [encoded] bytes in encoded.insert(bytes, cost: bytes.count + name.bytes, for: name) },
+                             completion: completion)
+    }
+
+    /// Whether the encoded bytes of the image `name` are cached now.
+    func hasBytes(of name: Key.Name) -> Bool { encoded.peek(name) != nil }
 
     /// The encoded bytes of the image `name`: from the cache, or fetched now (a file read, a
     /// loader called) and kept. Bytes an app handed over in memory are not copied into the cache.
@@ -149,6 +179,8 @@ public final class ImageCache: Sendable {
             }
         case let .bytes(given):
             bytes = given
+        case let .fetched(key):
+            throw RenderError(.notLoaded, "image \(LogText.quoted(key)) has not been fetched from its loader")
         }
         return encoded.insert(bytes, cost: bytes.count + name.bytes, for: name)
     }

@@ -19,6 +19,7 @@ public struct ImageSource: Hashable, Sendable, CustomStringConvertible {
         case bytes(key: String, [UInt8])
         case file(path: String)
         case loader(key: String, @Sendable () throws -> [UInt8])
+        case fetched(key: String, any ImageLoader)
     }
 
     /// What equality and hashing look at: a path or a key, apart.
@@ -31,7 +32,7 @@ public struct ImageSource: Hashable, Sendable, CustomStringConvertible {
 
     private var key: Key {
         switch origin {
-        case let .bytes(key, _), let .loader(key, _): .named(key)
+        case let .bytes(key, _), let .loader(key, _), let .fetched(key, _): .named(key)
         case let .file(path): .file(path)
         }
     }
@@ -57,6 +58,42 @@ public struct ImageSource: Hashable, Sendable, CustomStringConvertible {
         ImageSource(origin: .loader(key: key, load))
     }
 
+    /// The image called `key`, fetched by the app's asynchronous `loader` (from the network, say),
+    /// and cached under `key` in the namespace `bytes(_:key:)` uses. An `ImageView` fetches it
+    /// itself, showing its `placeholder` meanwhile, and a list fetches it ahead for the items in
+    /// its preload range (`ListPrelayout.imageSources`); a blocking call (`image(in:)`) on it
+    /// before its bytes are fetched throws `notLoaded`. Bytes beyond
+    /// `ImageDecodingLimits.default.maximumFileBytes` fail with `fileTooLarge`; what the loader
+    /// throws is reported as `loadFailed`, with the error as `cause`.
+    public static func loaded(key: String, by loader: any ImageLoader) -> ImageSource {
+        ImageSource(origin: .fetched(key: key, loader))
+    }
+
+    /// Whether the image comes from an asynchronous loader, so must be fetched before it can be
+    /// decoded.
+    public var isFetched: Bool {
+        if case .fetched = origin { true } else { false }
+    }
+
+    /// Whether decoding the image now would need its bytes fetched first: an asynchronous
+    /// loader's image whose bytes `cache` does not hold.
+    public func needsFetch(in cache: ImageCache = .shared) -> Bool {
+        guard case let .fetched(key, _) = origin else { return false }
+        return !cache.hasBytes(of: .data(key))
+    }
+
+    /// Starts fetching an asynchronous loader's image (or joins its fetch running already), to
+    /// be kept in `cache`; `completion` is called on the loader's task with a source holding the
+    /// fetched bytes (equal to this one) or with the failure, unless the returned interest is
+    /// cancelled (or released) first. Nil for a source that needs no fetching.
+    public func fetch(in cache: ImageCache = .shared,
+                      completion: @escaping @Sendable (Result<ImageSource, RenderError>) -> Void) -> ImageFetch? {
+        guard case let .fetched(key, loader) = origin else { return nil }
+        return cache.fetch(key, loader: loader) { result in
+            completion(result.map { ImageSource.bytes($0, key: key) })
+        }
+    }
+
     /// The image decoded for a view of `width`×`height` device pixels showing it by `mode`: at
     /// the smallest size that fills the view (`ImageDecoder.fittedSize`), straight from its bytes,
     /// from `cache` when it is there and kept there otherwise, so that every view showing this
@@ -77,6 +114,7 @@ public struct ImageSource: Hashable, Sendable, CustomStringConvertible {
         case let .file(path): try cache.image(contentsOf: path)
         case let .bytes(key, bytes): try cache.image(forKey: key, data: bytes)
         case let .loader(key, load): try cache.image(forKey: key, loading: load)
+        case let .fetched(key, _): try cache.fetchedImage(forKey: key)
         }
     }
 
@@ -121,6 +159,7 @@ public struct ImageSource: Hashable, Sendable, CustomStringConvertible {
         case let .file(path): .file(path)
         case let .bytes(_, bytes): .bytes(bytes)
         case let .loader(key, load): .loader(key, load)
+        case let .fetched(key, _): .fetched(key)
         }
     }
 
@@ -128,7 +167,7 @@ public struct ImageSource: Hashable, Sendable, CustomStringConvertible {
     private var cacheKey: ImageCache.Key {
         switch origin {
         case let .file(path): .file(path)
-        case let .bytes(key, _), let .loader(key, _): .data(key)
+        case let .bytes(key, _), let .loader(key, _), let .fetched(key, _): .data(key)
         }
     }
 

@@ -48,11 +48,18 @@ public struct ListPrelayout: Sendable {
     public var version: Int
     /// The work.
     public var make: Make
+    /// Images the item's cell shows that come from asynchronous loaders
+    /// (`ImageSource.loaded(key:by:)`): the list fetches them while the item is in its preload
+    /// range, and cancels the fetch when it leaves, as Texture's network image nodes load in
+    /// their preload range. Lay the item out from sizes the model knows (a photo's aspect ratio),
+    /// not from the fetched image. Other sources need no fetching and are skipped.
+    public var imageSources: [ImageSource]
 
-    /// A prelayout of item `id` at `version`.
-    public init(id: Int, version: Int = 0, make: @escaping Make) {
+    /// A prelayout of item `id` at `version`, fetching `imageSources` ahead.
+    public init(id: Int, version: Int = 0, imageSources: [ImageSource] = [], make: @escaping Make) {
         self.id = id
         self.version = version
+        self.imageSources = imageSources
         self.make = make
     }
 }

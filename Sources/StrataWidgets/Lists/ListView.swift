@@ -143,6 +143,9 @@ open class ListView: ScrollView {
     private var pool = ListReusePool()
     /// Prelayouts asked of the data source for items in the preload range, by index.
     private var prelayouts: [Int: ListPrelayout] = [:]
+    /// Images fetched for the items in the preload range, by item id (`ListPrelayout.imageSources`);
+    /// an item leaving the range drops its fetches, which cancels them.
+    private var imageFetches: [Int: [ImageFetch]] = [:]
     /// What the prelayouts made, by item id.
     private var layouts = ListLayoutCache()
     private let scheduler = ListPrelayoutScheduler()
@@ -393,6 +396,13 @@ open class ListView: ScrollView {
         scheduleUpdate()
     }
 
+    /// Out of a tree its items are not near any screen: their image fetches stop, and start
+    /// again when it comes back.
+    open override func didLeave(_ host: LayerHost) {
+        super.didLeave(host)
+        imageFetches = [:]
+    }
+
     open override func hostScaleChanged(to scale: Double) {
         super.hostScaleChanged(to: scale)
         // A prelayout may have captured what it measures at the old scale (a stand-in cell's
@@ -453,7 +463,19 @@ open class ListView: ScrollView {
         }
         // Above the items scrolling under it, including cells added since.
         if let sticky, let cell = liveCells[sticky] { contentLayer.bringSublayerToFront(cell) }
+        fetchImages()
         recordVisibility(visible)
+    }
+
+    /// Fetches the images of the items in the preload range, and lets go of the others'.
+    private func fetchImages() {
+        var wanted: [Int: [ImageSource]] = [:]
+        for prelayout in prelayouts.values where !prelayout.imageSources.isEmpty { wanted[prelayout.id] = prelayout.imageSources }
+        for id in imageFetches.keys where wanted[id] == nil { imageFetches[id] = nil }
+        for (id, sources) in wanted where imageFetches[id] == nil {
+            // Only the interest matters here: the cache keeps the bytes for the item's cell.
+            imageFetches[id] = sources.compactMap { $0.needsFetch() ? $0.fetch { _ in } : nil }
+        }
     }
 
     /// The items overlapping `span`.
