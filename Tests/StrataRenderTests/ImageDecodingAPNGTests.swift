@@ -42,6 +42,8 @@ import Testing
         #expect(frames[2].image.pixel(x: 0, y: 0) == Self.red)
         #expect(frames[2].image.pixel(x: 1, y: 1) == Self.red)
         #expect(frames[2].image.pixel(x: 3, y: 3) == Self.green)
+        // A denominator of 0 means hundredths: 50/0 is half a second.
+        #expect(frames.map(\.duration) == [0.1, 0.5, 0.1])
     }
 
     /// The white default image has no fcTL before it: it is not frame 0.

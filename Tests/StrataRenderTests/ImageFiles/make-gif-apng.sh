@@ -126,10 +126,10 @@ open("apng-over-background.png", "wb").write(apng(4, 4, [
     (4, 4, 0, 0, 1, 10, NONE, SOURCE, R),
     (2, 2, 0, 0, 0, 0, BACKGROUND, OVER, HALF_BLUE),
     (1, 1, 3, 3, 50, 100, NONE, SOURCE, G)], plays=2))
-# The same frames with SOURCE and PREVIOUS, looping forever.
+# The same frames with SOURCE and PREVIOUS, looping forever; frame 1's delay of 50/0 means 50/100.
 open("apng-source-previous.png", "wb").write(apng(4, 4, [
     (4, 4, 0, 0, 1, 10, NONE, SOURCE, R),
-    (2, 2, 0, 0, 1, 10, PREVIOUS, SOURCE, HALF_BLUE),
+    (2, 2, 0, 0, 50, 0, PREVIOUS, SOURCE, HALF_BLUE),
     (1, 1, 3, 3, 1, 10, NONE, SOURCE, G)], plays=0))
 # A white default image outside the animation, then two animation frames.
 open("apng-default-excluded.png", "wb").write(apng(4, 4, [

@@ -3,8 +3,14 @@
 /// PNG for libpng to decode, then composited onto the canvas by its dispose and blend ops.
 ///
 /// Every chunk length is checked against the bytes left, and the CRC of each chunk whose bytes
-/// are re-wrapped (IDAT, fdAT) or read here (acTL, fcTL) is checked, since libpng only sees the
-/// rebuilt chunks; copied chunks (PLTE, tRNS…) keep their CRC for libpng to check.
+/// are re-wrapped (IHDR, IDAT, fdAT) or read here (acTL, fcTL) is checked, since libpng only sees
+/// the rebuilt chunks; copied chunks (PLTE, tRNS…) keep their CRC for libpng to check.
+///
+/// A truncated or structurally broken APNG (sequence numbers out of order, a frame outside the
+/// canvas, data without its fcTL) plays the frames before the damage; the frame at the damage
+/// throws `corruptImage`. A file ending cleanly without IEND is taken as ended, as libpng takes
+/// a still PNG. `ImageDecoder.decode` still gives the default image (libpng's reading of the
+/// file), even when it is not part of the animation.
 extension PNG {
     /// A PNG's size from its header; with an `acTL` chunk before the first IDAT, the frame count
     /// (`num_frames`) and loop count (`num_plays`, which like `ImageInfo` counts plays, 0 for
@@ -204,6 +210,8 @@ enum APNG {
                 switch chunk.type {
                 case Types.IHDR:
                     guard chunk.data == 16..<29 else { throw RenderError(.corruptImage, "PNG has a misplaced IHDR chunk") }
+                    // Checked here: every frame gets a rebuilt IHDR with a fresh CRC.
+                    try reader.checkCRC(chunk)
                 case Types.fcTL:
                     guard chunk.data.count == 26 else {
                         throw RenderError(.corruptImage, "APNG fcTL chunk is \(chunk.data.count) bytes, not 26")
@@ -406,7 +414,7 @@ enum APNG {
         if alpha == 255 { return source }
         if alpha == 0 { return destination }
         var result: UInt32 = 0
-        for shift: UInt32 in [0, 8, 16, 24] {
+        for shift in stride(from: UInt32(0), through: 24, by: 8) {
             let s = (source >> shift) & 0xFF, d = (destination >> shift) & 0xFF
             let t = d * (255 - alpha) + 128
             result |= min(255, s + ((t + (t >> 8)) >> 8)) << shift
