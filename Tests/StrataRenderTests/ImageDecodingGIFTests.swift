@@ -118,6 +118,15 @@ func allFrames(_ bytes: [UInt8]) throws -> [ImageFrame] {
         #expect(try allFrames(Array(whole.dropLast())).count == 3)
     }
 
+    /// Junk where a record should follow the last frame: the frame shows, the junk is ignored.
+    @Test func junkAfterTheLastFrameIsIgnored() throws {
+        let bytes = Array(try imageFixture("gif-transparent.gif").dropLast()) + [0x99, 1, 2, 3]
+        #expect(try ImageDecoder.info(of: bytes).frameCount == 1)
+        #expect(try ImageDecoder.decode(bytes).pixel(x: 0, y: 0) == Self.red)
+        let frames = try allFrames(bytes)
+        #expect(frames.count == 1 && frames[0].image.pixel(x: 3, y: 0) == Self.clear)
+    }
+
     /// 100 001 minimal 1×1 frames (about 1.5 MB): `info` refuses them from the record walk.
     @Test func tooManyFramesAreRefusedByInfo() throws {
         var bytes = Self.header(width: 1, height: 1)

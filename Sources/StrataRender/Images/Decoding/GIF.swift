@@ -14,7 +14,7 @@ import CGIF
 /// - A frame whose data is truncated or corrupt throws `corruptImage`, even the last one: giflib
 ///   reports the failure without telling how many rows were good, so no partial frame is shown.
 ///   The frames before it play: `info` counts the frames up to the damage (the damaged one
-///   included) rather than refusing the file.
+///   included) rather than refusing the file, and junk after the last whole frame is ignored.
 enum GIF {
     /// The canvas size, frame count and loop count, from a walk over the records that skips the
     /// LZW data unread: O(file size), no pixel memory. Refuses a canvas or frame beyond
@@ -359,6 +359,9 @@ enum GIF {
         let info: ImageInfo
         /// The decoder and canvas.
         private let compositor: Compositor
+        /// Frames returned since the start: after `info.frameCount`, the walk found no more
+        /// good records, so what follows (junk after the last frame) is not read.
+        private var returned = 0
         /// A failure to reopen on rewind, thrown by the next `nextFrame()`.
         private var rewindFailure: RenderError?
 
@@ -371,13 +374,17 @@ enum GIF {
         /// The compositor's next frame.
         func nextFrame() throws(RenderError) -> ImageFrame? {
             if let rewindFailure { throw rewindFailure }
-            return try compositor.nextFrame()
+            guard returned < info.frameCount else { return nil }
+            let frame = try compositor.nextFrame()
+            if frame != nil { returned += 1 }
+            return frame
         }
 
         /// Restarts the compositor.
         func rewind() {
             // Reopening the same bytes succeeded once, so this fails only without memory; the
             // failure is kept and thrown from nextFrame rather than lost.
+            returned = 0
             do {
                 try compositor.restart()
                 rewindFailure = nil
