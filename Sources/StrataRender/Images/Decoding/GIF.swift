@@ -8,7 +8,8 @@ import CGIF
 ///   the limits, since its LZW data is decoded whole.
 /// - Disposal 2 ("restore to background") clears the frame's rectangle to transparent, not to
 ///   the background colour; disposal 3 restores what was under it (before frame 0, transparent),
-///   and 4 is taken as 3, as Chromium does for files from old Netscape-era tools; 5–7 keep.
+///   and 4 is taken as 3, as Skia's GIF reader in Chromium does (some specs set the third bit for
+///   "restore previous" instead of the value 3); 5–7 keep.
 /// - A pixel index beyond the frame's colour map is drawn as transparent (nothing is read past
 ///   the map), and a file that ends where a record would start, without the trailer, ends there.
 /// - A frame whose data is truncated or corrupt throws `corruptImage`, even the last one: giflib
