@@ -42,6 +42,7 @@ let package = Package(
         systemLibrary("CPNG", pkgConfig: "libpng", apt: "libpng-dev"),
         systemLibrary("CWebP", pkgConfig: "libwebpdemux", apt: "libwebp-dev"),
         systemLibrary("CGIF", pkgConfig: "libgif", apt: "libgif-dev"),
+        systemLibrary("CZlib", pkgConfig: "zlib", apt: "zlib1g-dev"),
         systemLibrary("CSDBus", pkgConfig: "libsystemd", apt: "libsystemd-dev"),
         // AT-SPI2's numbers only (a header with no library behind it), so no pkg-config: its
         // pkg-config file would link libatspi and GLib.
@@ -78,7 +79,7 @@ let package = Package(
         // Rendering: geometry, colour, bitmaps, the pixman canvas, text, image decoding.
         .target(
             name: "StrataRender",
-            dependencies: ["CPixman", "CPNG", "CWebP", "CGIF", "CStrataJPEG", "CFreeType", "CHarfBuzz", "CFontconfig", "CStrataICU", "StrataPlatform", "Locking", system, log]
+            dependencies: ["CPixman", "CPNG", "CWebP", "CGIF", "CZlib", "CStrataJPEG", "CFreeType", "CHarfBuzz", "CFontconfig", "CStrataICU", "StrataPlatform", "Locking", system, log]
         ),
         // The async display core; knows no Wayland: layers, transactions, the frame clock, the host,
         // composition, buffers, the headless backend, the display link.

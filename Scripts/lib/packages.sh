@@ -4,7 +4,7 @@
 STRATA_PACKAGES=(
     # C libraries bound by the system-library targets
     libwayland-dev libxkbcommon-dev libpixman-1-dev libfreetype-dev libfontconfig-dev
-    libharfbuzz-dev libpng-dev libicu-dev libsystemd-dev
+    libharfbuzz-dev libpng-dev zlib1g-dev libicu-dev libsystemd-dev
     # image decoders: JPEG (with its EXIF orientation), WebP still and animated, GIF
     libjpeg62-turbo-dev libexif-dev libwebp-dev libgif-dev
     # a private session bus for the D-Bus tests, and the desktop's appearance settings to follow:

@@ -13,7 +13,7 @@ import Testing
 
     /// Frame 1 blends OVER the red and is disposed to BACKGROUND: frame 2 has clear where it was.
     @Test func blendOverThenDisposeBackground() throws {
-        let bytes = try imageFixture("apng-over-background.png")
+        let bytes = try imageFile("apng-over-background.png")
         #expect(try ImageDecoder.info(of: bytes) == ImageInfo(format: .png, width: 4, height: 4, frameCount: 3, loopCount: 2))
         let frames = try allFrames(bytes)
         try #require(frames.count == 3)
@@ -32,7 +32,7 @@ import Testing
 
     /// The same frames with SOURCE (replacing, alpha and all) and PREVIOUS (restoring the red).
     @Test func blendSourceThenDisposePrevious() throws {
-        let bytes = try imageFixture("apng-source-previous.png")
+        let bytes = try imageFile("apng-source-previous.png")
         #expect(try ImageDecoder.info(of: bytes).loopCount == 0)
         let frames = try allFrames(bytes)
         try #require(frames.count == 3)
@@ -48,7 +48,7 @@ import Testing
 
     /// The white default image has no fcTL before it: it is not frame 0.
     @Test func defaultImageOutsideTheAnimationIsSkipped() throws {
-        let bytes = try imageFixture("apng-default-excluded.png")
+        let bytes = try imageFile("apng-default-excluded.png")
         #expect(try ImageDecoder.info(of: bytes).frameCount == 2)
         let frames = try allFrames(bytes)
         try #require(frames.count == 2)
@@ -56,10 +56,12 @@ import Testing
         #expect(frames[0].image.pixel(x: 3, y: 3) == Self.red)
         #expect(frames[1].image.pixel(x: 0, y: 0) == Self.red)
         #expect(frames[1].image.pixel(x: 3, y: 3) == Self.green)
+        // The still decode is the animation's first frame too, not the white default image.
+        #expect(try ImageDecoder.decode(bytes).pixel(x: 3, y: 3) == Self.red)
     }
 
     @Test func rewindStartsAgainAtFrameZero() throws {
-        let decoder = try ImageDecoder.frames(of: imageFixture("apng-over-background.png"))
+        let decoder = try ImageDecoder.frames(of: imageFile("apng-over-background.png"))
         while try decoder.nextFrame() != nil {}
         decoder.rewind()
         let first = try #require(try decoder.nextFrame())
@@ -69,7 +71,7 @@ import Testing
 
     /// Frame 1 lies partly outside the canvas: frame 0 decodes, frame 1 is `corruptImage`.
     @Test func frameOutsideTheCanvasIsCorrupt() throws {
-        let decoder = try ImageDecoder.frames(of: imageFixture("apng-frame-outside.png"))
+        let decoder = try ImageDecoder.frames(of: imageFile("apng-frame-outside.png"))
         #expect(try decoder.nextFrame()?.image.pixel(x: 0, y: 0) == Self.red)
         let error = #expect(throws: RenderError.self) { try decoder.nextFrame() }
         #expect(error?.code == .corruptImage, "\(String(describing: error))")
@@ -77,7 +79,7 @@ import Testing
 
     /// Cut inside frame 2's fdAT, or just before it: frames 0 and 1 decode, then `corruptImage`.
     @Test func truncatedFileGivesTheFramesBeforeTheCut() throws {
-        let whole = try imageFixture("apng-over-background.png")
+        let whole = try imageFile("apng-over-background.png")
         let lastData = try #require(Self.chunks(whole).last { $0.type == "fdAT" })
         for cut in [whole.count - 20, whole.count - 12 - (lastData.data.count + 12)] {
             let decoder = try ImageDecoder.frames(of: Array(whole.prefix(cut)))
@@ -91,7 +93,7 @@ import Testing
     }
 
     @Test func tooManyFramesAreRefusedByInfo() throws {
-        let bytes = try imageFixture("apng-too-many-frames.png")
+        let bytes = try imageFile("apng-too-many-frames.png")
         let error = #expect(throws: RenderError.self) { try ImageDecoder.info(of: bytes) }
         #expect(error?.code == .imageTooLarge, "\(String(describing: error))")
         let framesError = #expect(throws: RenderError.self) { try ImageDecoder.frames(of: bytes) }
@@ -101,7 +103,7 @@ import Testing
     /// Sequence numbers out of order, a bad fcTL CRC and fdAT before any fcTL are `corruptImage`
     /// (built by editing a good file's chunks and fixing their CRCs where the test needs to).
     @Test func brokenStructureIsCorrupt() throws {
-        let good = try imageFixture("apng-over-background.png")
+        let good = try imageFile("apng-over-background.png")
         var chunks = Self.chunks(good)
         let fdATs = chunks.indices.filter { chunks[$0].type == "fdAT" }
         // Frame 2's fdAT (sequence 4) renumbered 7.
@@ -152,7 +154,7 @@ import Testing
         var png: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
         for chunk in chunks {
             let body = Array(chunk.type.utf8) + chunk.data
-            let crc = crc32(body) &+ chunk.crcDelta
+            let crc = PNGBuilder.crc32(body) &+ chunk.crcDelta
             png += bigEndian(UInt32(chunk.data.count)) + body + bigEndian(crc)
         }
         return png
@@ -161,15 +163,5 @@ import Testing
     /// `value` as four big-endian bytes.
     static func bigEndian(_ value: UInt32) -> [UInt8] {
         [UInt8(value >> 24), UInt8((value >> 16) & 0xFF), UInt8((value >> 8) & 0xFF), UInt8(value & 0xFF)]
-    }
-
-    /// CRC-32 bit by bit (slow, and independent of the decoder's table-driven one).
-    static func crc32(_ bytes: [UInt8]) -> UInt32 {
-        var crc: UInt32 = 0xFFFF_FFFF
-        for byte in bytes {
-            crc ^= UInt32(byte)
-            for _ in 0..<8 { crc = crc & 1 != 0 ? (crc >> 1) ^ 0xEDB8_8320 : crc >> 1 }
-        }
-        return ~crc
     }
 }

@@ -2,12 +2,6 @@ import Foundation
 import StrataRender
 import Testing
 
-/// Reads a fixture from `ImageFiles/` beside this file (made by `ImageFiles/make-gif-apng.sh`).
-func imageFixture(_ name: String, filePath: String = #filePath) throws -> [UInt8] {
-    let url = URL(fileURLWithPath: filePath).deletingLastPathComponent().appendingPathComponent("ImageFiles").appendingPathComponent(name)
-    return Array(try Data(contentsOf: url))
-}
-
 /// Every frame of `bytes` through the public frame decoder.
 func allFrames(_ bytes: [UInt8]) throws -> [ImageFrame] {
     let decoder = try ImageDecoder.frames(of: bytes)
@@ -23,7 +17,7 @@ func allFrames(_ bytes: [UInt8]) throws -> [ImageFrame] {
     static let clear: UInt32 = 0
 
     @Test func transparentIndexLeavesPixelsClear() throws {
-        let bytes = try imageFixture("gif-transparent.gif")
+        let bytes = try imageFile("gif-transparent.gif")
         let info = try ImageDecoder.info(of: bytes)
         #expect(info == ImageInfo(format: .gif, width: 4, height: 4, frameCount: 1, loopCount: 1))
         let image = try ImageDecoder.decode(bytes)
@@ -36,7 +30,7 @@ func allFrames(_ bytes: [UInt8]) throws -> [ImageFrame] {
     /// Frame 1 (green over (0,0)–(1,1)) is disposed by each mode; frame 2 shows what it left.
     @Test(arguments: [("gif-dispose-none.gif", green), ("gif-dispose-background.gif", clear), ("gif-dispose-previous.gif", red)])
     func disposal(file: String, expectedAtOrigin: UInt32) throws {
-        let frames = try allFrames(try imageFixture(file))
+        let frames = try allFrames(try imageFile(file))
         try #require(frames.count == 3)
         #expect(frames.map(\.index) == [0, 1, 2])
         #expect(frames[0].image.pixel(x: 0, y: 0) == Self.red)
@@ -52,14 +46,14 @@ func allFrames(_ bytes: [UInt8]) throws -> [ImageFrame] {
     }
 
     @Test func interlacedRowsLandInPlace() throws {
-        let image = try ImageDecoder.decode(try imageFixture("gif-interlaced.gif"))
+        let image = try ImageDecoder.decode(try imageFile("gif-interlaced.gif"))
         let rows: [UInt32] = [0xFF00_0000, 0xFFFF_0000, 0xFF00_FF00, 0xFF00_00FF, 0xFFFF_FF00, 0xFF00_FFFF, 0xFFFF_00FF, 0xFFFF_FFFF]
         #expect((0..<8).map { image.pixel(x: 1, y: $0) } == rows)
     }
 
     /// Frame 1 has its own colour map, in which index 0 is yellow; it reaches past the canvas.
     @Test func localColourMapAndClipping() throws {
-        let frames = try allFrames(try imageFixture("gif-local-colormap.gif"))
+        let frames = try allFrames(try imageFile("gif-local-colormap.gif"))
         try #require(frames.count == 2)
         #expect(frames[0].image.pixel(x: 3, y: 1) == Self.red)
         #expect(frames[1].image.pixel(x: 1, y: 0) == Self.red)
@@ -70,21 +64,21 @@ func allFrames(_ bytes: [UInt8]) throws -> [ImageFrame] {
 
     /// Delays of 0 and 1 cs play at 100 ms, as browsers play them; 25 cs is 250 ms.
     @Test func frameDelays() throws {
-        let frames = try allFrames(try imageFixture("gif-dispose-none.gif"))
+        let frames = try allFrames(try imageFile("gif-dispose-none.gif"))
         #expect(frames.map(\.duration) == [0.1, 0.1, 0.25])
     }
 
     /// No loop extension: once; 0: forever; 3 repeats: 4 plays, as Chromium counts them.
     @Test func loopCounts() throws {
-        #expect(try ImageDecoder.info(of: imageFixture("gif-dispose-previous.gif")).loopCount == 1)
-        #expect(try ImageDecoder.info(of: imageFixture("gif-dispose-none.gif")).loopCount == 0)
-        let info = try ImageDecoder.info(of: imageFixture("gif-dispose-background.gif"))
+        #expect(try ImageDecoder.info(of: imageFile("gif-dispose-previous.gif")).loopCount == 1)
+        #expect(try ImageDecoder.info(of: imageFile("gif-dispose-none.gif")).loopCount == 0)
+        let info = try ImageDecoder.info(of: imageFile("gif-dispose-background.gif"))
         #expect(info == ImageInfo(format: .gif, width: 4, height: 4, frameCount: 3, loopCount: 4))
-        #expect(try ImageDecoder.frames(of: imageFixture("gif-dispose-background.gif")).info == info)
+        #expect(try ImageDecoder.frames(of: imageFile("gif-dispose-background.gif")).info == info)
     }
 
     @Test func rewindStartsAgainAtFrameZero() throws {
-        let decoder = try ImageDecoder.frames(of: imageFixture("gif-dispose-none.gif"))
+        let decoder = try ImageDecoder.frames(of: imageFile("gif-dispose-none.gif"))
         for _ in 0..<3 { _ = try decoder.nextFrame() }
         #expect(try decoder.nextFrame() == nil)
         #expect(try decoder.nextFrame() == nil)
@@ -100,7 +94,7 @@ func allFrames(_ bytes: [UInt8]) throws -> [ImageFrame] {
     /// Cut inside frame 2's data: frames 0 and 1 decode, frame 2 is `corruptImage`, again on a
     /// second call; a rewind plays the good frames again.
     @Test func truncatedFileGivesTheFramesBeforeTheCut() throws {
-        let whole = try imageFixture("gif-dispose-none.gif")
+        let whole = try imageFile("gif-dispose-none.gif")
         let decoder = try ImageDecoder.frames(of: Array(whole.prefix(whole.count - 4)))
         #expect(try decoder.nextFrame()?.image.pixel(x: 0, y: 0) == Self.red)
         #expect(try decoder.nextFrame()?.image.pixel(x: 0, y: 0) == Self.green)
@@ -114,13 +108,13 @@ func allFrames(_ bytes: [UInt8]) throws -> [ImageFrame] {
 
     /// A file missing only its trailer, as many in the wild are, shows whole.
     @Test func missingTrailerIsTolerated() throws {
-        let whole = try imageFixture("gif-dispose-none.gif")
+        let whole = try imageFile("gif-dispose-none.gif")
         #expect(try allFrames(Array(whole.dropLast())).count == 3)
     }
 
     /// Junk where a record should follow the last frame: the frame shows, the junk is ignored.
     @Test func junkAfterTheLastFrameIsIgnored() throws {
-        let bytes = Array(try imageFixture("gif-transparent.gif").dropLast()) + [0x99, 1, 2, 3]
+        let bytes = Array(try imageFile("gif-transparent.gif").dropLast()) + [0x99, 1, 2, 3]
         #expect(try ImageDecoder.info(of: bytes).frameCount == 1)
         #expect(try ImageDecoder.decode(bytes).pixel(x: 0, y: 0) == Self.red)
         let frames = try allFrames(bytes)

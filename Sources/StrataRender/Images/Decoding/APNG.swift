@@ -1,3 +1,4 @@
+import CZlib
 /// PNG and APNG: a still PNG decodes through libpng as before; an APNG's frames are found by
 /// walking the chunks here (Debian's libpng has no APNG support), each rebuilt as a standalone
 /// PNG for libpng to decode, then composited onto the canvas by its dispose and blend ops.
@@ -432,19 +433,12 @@ enum APNG {
         bytes.append(contentsOf: [UInt8(value >> 24), UInt8((value >> 16) & 0xFF), UInt8((value >> 8) & 0xFF), UInt8(value & 0xFF)])
     }
 
-    /// PNG's CRC-32 (ISO 3309, the one zlib computes), table-driven. Done here rather than
-    /// through zlib because zlib has no Swift module in this package and adding one would touch
-    /// Package.swift for a dozen lines of arithmetic.
+    /// PNG's CRC-32 (ISO 3309), through zlib's.
     static func crc32(_ data: some Collection<UInt8>) -> UInt32 {
-        var crc: UInt32 = 0xFFFF_FFFF
-        for byte in data { crc = crcTable[Int((crc ^ UInt32(byte)) & 0xFF)] ^ (crc >> 8) }
-        return crc ^ 0xFFFF_FFFF
-    }
-
-    /// The CRC table for the reflected polynomial 0xEDB88320.
-    private static let crcTable: [UInt32] = (0..<256).map { n in
-        var c = UInt32(n)
-        for _ in 0..<8 { c = c & 1 != 0 ? 0xEDB8_8320 ^ (c >> 1) : c >> 1 }
-        return c
+        let bytes = Array(data)
+        return bytes.withUnsafeBufferPointer { buffer in
+            // zlib takes a length in uInt: a chunk is at most 2³¹ - 1 bytes, far below it.
+            UInt32(CZlib.crc32(0, buffer.baseAddress, uInt(buffer.count)))
+        }
     }
 }

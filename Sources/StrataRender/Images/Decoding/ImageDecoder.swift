@@ -35,7 +35,13 @@ public enum ImageDecoder {
     /// The image at full size; for an animation, its first frame.
     public static func decode(_ bytes: [UInt8], limits: ImageDecodingLimits = .default) throws(RenderError) -> Bitmap {
         switch try format(of: bytes) {
-        case .png: try PNG.decode(bytes, maximumPixels: limits.maximumPixels)
+        case .png:
+            // An APNG's default image may not be part of its animation: its first frame is.
+            if try PNG.info(of: bytes, limits: limits).isAnimated {
+                try firstFrame(of: PNG.frameSource(of: bytes, limits: limits))
+            } else {
+                try PNG.decode(bytes, maximumPixels: limits.maximumPixels)
+            }
         case .jpeg: try JPEG.decode(bytes, atLeast: nil, limits: limits)
         case .webp: try WebP.decode(bytes, size: nil, limits: limits)
         case .gif: try GIF.firstFrame(of: bytes, limits: limits)
@@ -74,6 +80,11 @@ public enum ImageDecoder {
         case .gif: try GIF.frameSource(of: bytes, limits: limits)
         }
         return ImageFrameDecoder(source)
+    }
+
+    private static func firstFrame(of source: any FrameSource) throws(RenderError) -> Bitmap {
+        guard let frame = try source.nextFrame() else { throw RenderError(.corruptImage, "the animation has no frames") }
+        return frame.image
     }
 
     /// Reads the file at `path` (a regular file of at most `limits.maximumFileBytes`, else `io` or
