@@ -5,8 +5,13 @@ import Testing
 
 /// An animated WebP of three 16×16 frames: red for 50 ms, green for 0 ms (so 100 ms), blue for
 /// 300 ms, played three times (Tests/StrataRenderTests/ImageFiles/make-jpeg-webp.sh).
-private let threeFrames = ImageSource.file(URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-    .deletingLastPathComponent().appendingPathComponent("StrataRenderTests/ImageFiles/webp-animated.webp").path)
+private let threeFrames = imageFile("webp-animated.webp")
+
+/// A fixture of Tests/StrataRenderTests/ImageFiles as a source.
+private func imageFile(_ name: String) -> ImageSource {
+    .file(URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("StrataRenderTests/ImageFiles/\(name)").path)
+}
 
 @MainActor
 @Suite struct AnimatedImageViewTests {
@@ -106,6 +111,26 @@ private let threeFrames = ImageSource.file(URL(fileURLWithPath: #filePath).delet
             #expect(most <= max(budget, frameBytes), "budget \(budget): \(most) bytes buffered")
             #expect(most >= min(budget, 2 * frameBytes) / frameBytes * frameBytes, "budget \(budget): only \(most) bytes buffered")
         }
+    }
+
+    /// A GIF looping forever with delays of 0 and 10 ms plays at 100 ms a frame, and however far
+    /// the clock jumps, one tick shows at most one frame: its cost is bounded.
+    @Test func anEndlessGIFWithZeroDelaysPlaysAtTheBrowsersPace() throws {
+        let (scene, clock, view) = scene()
+        view.source = imageFile("gif-dispose-none.gif")   // loops forever; 0, 1 and 25 cs
+        try scene.step(until: { view.currentFrameIndex == 0 })
+        clock.advance(seconds: 0.05)
+        try runFrames(scene)
+        #expect(view.currentFrameIndex == 0, "a 0 ms frame ended before 100 ms")
+        for step in 0..<12 {
+            clock.advance(seconds: step % 3 == 2 ? 0.25 : 0.1 - (step == 0 ? 0.05 : 0))
+            let next = (step + 1) % 3
+            try scene.step(until: { view.currentFrameIndex == next })
+        }
+        #expect(view.loopsCompleted == 4 && scene.host.hasFrameTicker(for: view))
+        clock.advance(seconds: 3600)
+        try runFrames(scene, 3)
+        #expect(view.loopsCompleted <= 5, "caught up \(view.loopsCompleted - 4) loops at once")
     }
 
     @Test func anAnimationThatCannotBeDecodedIsReported() throws {
