@@ -18,6 +18,8 @@ let package = Package(
         // M13: the driver's keymap (xkbcommon), and the GTK4 peer's own frame callbacks (libwayland).
         .systemLibrary(name: "CBenchXKB", pkgConfig: "xkbcommon", providers: [.apt(["libxkbcommon-dev"])]),
         .systemLibrary(name: "CBenchWaylandClient", pkgConfig: "wayland-client", providers: [.apt(["libwayland-dev"])]),
+        // M14's peer: gdk-pixbuf, which GTK apps load thumbnails with.
+        .systemLibrary(name: "CBenchGdkPixbuf", pkgConfig: "gdk-pixbuf-2.0", providers: [.apt(["libgdk-pixbuf-2.0-dev"])]),
         // The peers in C: cairo + pango, and the raw pixman + FreeType (+ HarfBuzz) floor.
         .target(name: "Peers", dependencies: ["CBenchCairo", "CBenchPixman", "CBenchFreeType", "CBenchHarfBuzz"],
                 linkerSettings: [.linkedLibrary("m")]),
@@ -25,7 +27,7 @@ let package = Package(
         // generated part of BENCHMARKS.md.
         .target(name: "BenchKit"),
         .executableTarget(name: "strata-bench", dependencies: [
-            "BenchKit", "Peers", "CBenchXKB", .product(name: "Strata", package: "Strata"), .product(name: "FeedKit", package: "Strata"),
+            "BenchKit", "Peers", "CBenchXKB", "CBenchGdkPixbuf", .product(name: "Strata", package: "Strata"), .product(name: "FeedKit", package: "Strata"),
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ], exclude: ["orca_like_listener.py"]),  // M9's listening assistive technology, run from its source
         // M9's GTK4 peer: the feed in a GtkListView, a C program of its own (see its README).

@@ -12,7 +12,7 @@ struct StrataBench: ParsableCommand {
         commandName: "strata-bench",
         abstract: "Strata's benchmarks, each against its peer in the same run.",
         subcommands: [RunCommand.self, MarkdownCommand.self, IdleSubject.self, CoalescingSubject.self,
-                      AnimationSubject.self, TypingSubject.self, ClickSubject.self, MemorySubject.self, ProfileCommand.self],
+                      AnimationSubject.self, TypingSubject.self, ClickSubject.self, MemorySubject.self, DecodeSubject.self, ProfileCommand.self],
         defaultSubcommand: RunCommand.self)
 }
 

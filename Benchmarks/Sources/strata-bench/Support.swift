@@ -20,6 +20,7 @@ enum Metrics {
             Metric("M11", "input_latency") { try ClickLatency.run(context, &$0) },
             Metric("M12", "text_layout") { try TextLayoutThroughput.run(context, &$0) },
             Metric("M13", "typing_latency") { try TypingLatency.run(context, &$0) },
+            Metric("M14", "image_decode", runsOwnRounds: true) { try ImageDecode.run(context, rounds: $1, &$0) },
             Metric("M15", "tree_scale") { try TreeScale.run(context, &$0) },
         ]
     }
@@ -35,7 +36,7 @@ enum Machine {
             "mode": smoke ? "smoke" : "full",
             "compositor": compositor(),
         ]
-        for library in ["pixman-1", "freetype2", "harfbuzz", "cairo", "pango", "gtk4"] {
+        for library in ["pixman-1", "freetype2", "harfbuzz", "cairo", "pango", "gtk4", "gdk-pixbuf-2.0", "libjpeg", "libwebp"] {
             if let version = try? capture("pkg-config --modversion \(library)").trimmed(" \n"), !version.isEmpty {
                 machine[library] = version
             }

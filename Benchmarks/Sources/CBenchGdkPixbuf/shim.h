@@ -1,0 +1,2 @@
+#pragma once
+#include <gdk-pixbuf/gdk-pixbuf.h>
