@@ -242,3 +242,47 @@ func expectRenderError<T>(_ code: RenderError.Code, sourceLocation: SourceLocati
         #expect(whole >= full, "a full decode peaked at only \(whole) bytes")
     }
 }
+
+/// A progressive JPEG decoded at an eighth reads only its DC scans.
+@Suite struct ProgressiveThumbnailTests {
+    /// The offset of the `n`th start-of-scan marker (FF DA), from 1.
+    private func startOfScan(_ n: Int, in bytes: [UInt8]) -> Int? {
+        var seen = 0
+        for index in bytes.indices.dropLast() where bytes[index] == 0xFF && bytes[index + 1] == 0xDA {
+            seen += 1
+            if seen == n { return index }
+        }
+        return nil
+    }
+
+    @Test func anEighthIsTheBlocksMeans() throws {
+        let bytes = try imageFile("jpeg-progressive.jpg")
+        let full = try ImageDecoder.decode(bytes)
+        let eighth = try ImageDecoder.decode(bytes, width: 8, height: 6, mode: .scaleToFill)
+        #expect(eighth.width == 8 && eighth.height == 6)
+        // Each pixel is its 8×8 block's mean, as the full decode's area average is, to within the
+        // DC's last bit and the decoders' rounding.
+        let averaged = try ImageDecoder.downscaled(full, width: 8, height: 6)
+        for y in 0..<6 {
+            for x in 0..<8 {
+                #expect(isClose(eighth.pixel(x: x, y: y), averaged.pixel(x: x, y: y), tolerance: 6), "(\(x), \(y))")
+            }
+        }
+    }
+
+    /// Cut inside its second scan (after the first, the DC of every component), the file still
+    /// makes the thumbnail, which shows that nothing after the second scan's header was read; a
+    /// full decode of the same bytes fails.
+    @Test func onlyTheDCScansAreRead() throws {
+        let bytes = try imageFile("jpeg-progressive.jpg")
+        let second = try #require(startOfScan(2, in: bytes), "not a progressive file of several scans")
+        let third = try #require(startOfScan(3, in: bytes))
+        // The second scan's header (FF DA, a length, one component) and a few bytes of its data.
+        let cut = Array(bytes.prefix(min(second + 16, third - 1)))
+        let eighth = try ImageDecoder.decode(cut, width: 8, height: 6, mode: .scaleToFill)
+        expectQuadrants(eighth, tolerance: 12)
+        expectRenderError(.corruptImage) { () throws(RenderError) in try ImageDecoder.decode(cut) }
+        // A quarter needs AC coefficients: it reads on, and finds the cut.
+        expectRenderError(.corruptImage) { () throws(RenderError) in try ImageDecoder.decode(cut, width: 16, height: 12, mode: .scaleToFill) }
+    }
+}
