@@ -334,7 +334,7 @@ enum ImageDecode {
             let first = set[0]
             let loaders = Swift.Set(set.map { gdkPixbufLoader($0.path) ?? "none" })
             // A format gdk-pixbuf has no loader for has no peer: Strata's figures are kept alone.
-            let peer = loaders == [format.rawValue]
+            let peer = loaders == [format.loaderName]
             recorder.check("\(format)_gdk_pixbuf_loader", peer ? 1 : 0, unit: "", expect: .exactly(1),
                            note: "gdk-pixbuf's loader for the photos: \(loaders.sorted().joined(separator: ", "))")
             let size = strataSize(first)
@@ -369,7 +369,7 @@ enum ImageDecode {
             let fullBitmap = Double(first.width * first.height * 4)
             // The goal is the JPEG's: a thumbnail of a 12-megapixel photo must never hold it whole.
             recorder.record("\(format)_peak_strata", rounds: strataPeaks, unit: "bytes",
-                            goal: format == .jpeg && !smoke ? .atMost(fullBitmap / 4) : nil,
+                            goal: format.isJPEG && !smoke ? .atMost(fullBitmap / 4) : nil,
                             note: "one decode in a fresh process, file read included: the rise of VmHWM after clear_refs; "
                                 + "the full bitmap is \(Int(fullBitmap)) bytes")
             if peer {

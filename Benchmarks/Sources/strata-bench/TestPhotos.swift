@@ -3,17 +3,27 @@ import Glibc
 
 /// M14's photos, made at benchmark time so that nothing large is committed and every run decodes
 /// the same bytes: each a seeded picture written as a PPM, then encoded by the stock encoders
-/// (`cjpeg -quality 85`, `cwebp -q 80`) as a camera or a web server would.
+/// (`cjpeg -quality 85`, baseline and `-progressive`, and `cwebp -q 80`) as a camera or a web
+/// server would.
 ///
 /// Flat colour would flatter both decoders (JPEG's entropy decoding and WebP's prediction cost
 /// little where nothing changes), so each picture has what a photo has: smooth light across it,
 /// hard-edged objects, mid-frequency texture (foliage, fabric) and sensor noise. Every pixel comes
 /// from the seed alone, so the files are identical from run to run.
 enum TestPhotos {
-    enum Format: String, CaseIterable, Sendable {
-        case jpeg, webp
+    enum Format: String, CaseIterable, Sendable, CustomStringConvertible {
+        /// Baseline JPEG, as cameras and most encoders write it.
+        case jpeg
+        /// Progressive JPEG, as many web servers and mozjpeg's defaults serve photos.
+        case jpegProgressive = "jpeg_progressive"
+        case webp
 
-        var fileExtension: String { self == .jpeg ? "jpg" : "webp" }
+        var fileExtension: String { self == .webp ? "webp" : "jpg" }
+        /// The gdk-pixbuf loader that should take it.
+        var loaderName: String { self == .webp ? "webp" : "jpeg" }
+        /// Whether it is a JPEG of either kind.
+        var isJPEG: Bool { self != .webp }
+        var description: String { rawValue }
     }
 
     /// One encoded photo on disk.
@@ -56,10 +66,13 @@ enum TestPhotos {
                 photos.append(try make(.jpeg, width: jpegSize.0, height: jpegSize.1, seed: UInt64(index + 1), in: directory))
             }
             for index in 0..<count {
+                photos.append(try make(.jpegProgressive, width: jpegSize.0, height: jpegSize.1, seed: UInt64(index + 51), in: directory))
+            }
+            for index in 0..<count {
                 photos.append(try make(.webp, width: webpSize.0, height: webpSize.1, seed: UInt64(index + 101), in: directory))
             }
             for format in Format.allCases {
-                warmUp[format] = try make(format, width: 64, height: 48, seed: 999, in: directory, name: "warm-up")
+                warmUp[format] = try make(format, width: 64, height: 48, seed: 999, in: directory, name: "warm-up-\(format.rawValue)")
             }
         } catch {
             Batch(directory: directory, photos: [], warmUp: [:]).remove()
@@ -75,6 +88,7 @@ enum TestPhotos {
         try Data(picture(width: width, height: height, seed: seed)).write(to: URL(fileURLWithPath: ppm))
         switch format {
         case .jpeg: try runTool("/usr/bin/cjpeg", ["-quality", "85", "-outfile", encoded, ppm])
+        case .jpegProgressive: try runTool("/usr/bin/cjpeg", ["-quality", "85", "-progressive", "-outfile", encoded, ppm])
         case .webp: try runTool("/usr/bin/cwebp", ["-quiet", "-q", "80", ppm, "-o", encoded])
         }
         try FileManager.default.removeItem(atPath: ppm)

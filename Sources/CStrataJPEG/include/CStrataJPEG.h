@@ -46,8 +46,9 @@ typedef uint8_t *(*StrataJPEGAllocate)(void *context, int width, int height, siz
 /// Decodes the JPEG at `data` into opaque ARGB32 pixels from `allocate`, scaled by libjpeg's DCT
 /// scaling to the smallest size at least `min_width`×`min_height` (stored orientation; 0×0 for
 /// full size), in eighths: a 4000×3000 photo for a 300×200 target decodes at 500×375 without
-/// ever holding 4000×3000 pixels. A progressive file decoded at an eighth reads only its first DC
-/// scans (see read_dc_scans in CStrataJPEG.c): its AC scans, and damage in them, are not read.
+/// ever holding 4000×3000 pixels. A progressive file decoded at an eighth reads only its first scans,
+/// those with the coefficients an eighth needs (see read_first_scans in CStrataJPEG.c): the rest,
+/// and damage in them, are not read.
 ///
 /// Refused as STRATA_JPEG_TOO_LARGE before anything is allocated: a side over `max_side`, or more
 /// than `max_pixels` pixels; libjpeg's own working memory (a progressive file's coefficients) is
