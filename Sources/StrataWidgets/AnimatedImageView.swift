@@ -30,6 +30,14 @@ public final class AnimatedImageView: Layer {
         super.init()
     }
 
+    /// A picture to assistive technologies when the app named it (`accessibilityLabel`), as
+    /// `ImageView` is; otherwise none, as decoration. The app's own `accessibility` when set.
+    public override var accessibilityElement: AccessibilityElement? {
+        if let accessibility { return accessibility }
+        guard let label = accessibilityLabel else { return nil }
+        return AccessibilityElement(role: .image, label: label)
+    }
+
     /// The animation shown; nil shows nothing. A change (by key, as `ImageSource` compares)
     /// starts again from frame 0.
     public var source: ImageSource? {

@@ -133,6 +133,13 @@ private func imageFile(_ name: String) -> ImageSource {
         #expect(view.loopsCompleted <= 5, "caught up \(view.loopsCompleted - 4) loops at once")
     }
 
+    @Test func aNamedAnimationIsAnImageToAssistiveTechnologies() {
+        let view = AnimatedImageView(source: threeFrames)
+        #expect(view.accessibilityElement == nil, "an unnamed animation is decoration")
+        view.accessibilityLabel = "Waving hand"
+        #expect(view.accessibilityElement?.role == .image && view.accessibilityElement?.label == "Waving hand")
+    }
+
     @Test func anAnimationThatCannotBeDecodedIsReported() throws {
         let scene = HeadlessScene(width: 40, height: 40)
         let view = AnimatedImageView(source: .bytes(Array("GIF89a then nothing".utf8), key: "broken-animation-\(UInt64.random(in: 0...UInt64.max))"))
