@@ -1,6 +1,6 @@
 import Dispatch
+import Locking
 import StrataCore
-import Synchronization
 
 /// Plays an animated GIF, WebP or APNG, after YYAnimatedImageView: frames are decoded ahead on a
 /// worker into a buffer bounded in bytes, and shown on the display link for each frame's
@@ -229,7 +229,9 @@ private final class FramePlayer: Sendable {
     private let budget: Int
     private let queue: DispatchQueue
     private let progressed: @Sendable (FramePlayer) -> Void
-    private let state = Mutex(State())
+    /// A lock ThreadSanitizer understands (`Locked`), not `Mutex`: TSan takes accesses under
+    /// Synchronization's mutex for races.
+    private let state = Locked(State())
 
     init(source: ImageSource, width: Int, height: Int, mode: ContentMode, budget: Int, queue: DispatchQueue,
          progressed: @escaping @Sendable (FramePlayer) -> Void) {

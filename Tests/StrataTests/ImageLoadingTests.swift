@@ -1,6 +1,6 @@
 import CoreTestSupport
+import Locking
 import RenderTestSupport
-import Synchronization
 import Testing
 @testable import Strata
 
@@ -18,7 +18,8 @@ private final class HandLoader: ImageLoader {
         var cancelled: Set<String> = []
     }
 
-    private let state = Mutex(State())
+    // Locked, not Mutex: ThreadSanitizer understands its lock.
+    private let state = Locked(State())
     private let ignoresCancellation: Bool
 
     init(ignoresCancellation: Bool = false) {
