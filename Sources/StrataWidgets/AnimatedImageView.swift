@@ -176,7 +176,8 @@ public final class AnimatedImageView: Layer {
         loopsCompleted = frame.loop
         // Late by less than a frame's duration: keep the file's rhythm; later (a stall), start
         // over from now.
-        let duration = UInt64(max(frame.duration, 0).isFinite ? frame.duration * 1e9 : 0)
+        // Decoders bound delays far below a day; the clamp keeps the conversion from trapping.
+        let duration = UInt64((frame.duration.isFinite ? min(max(frame.duration, 0), 86_400) : 0) * 1e9)
         if let ends = currentFrameEnds, time - ends < duration {
             currentFrameEnds = ends + duration
         } else {

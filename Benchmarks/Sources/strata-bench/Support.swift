@@ -163,4 +163,9 @@ struct SplitMix {
 
     /// A value in 0..<1.
     mutating func unit() -> Double { Double(next() >> 11) / Double(1 << 53) }
+
+    /// A value in low..<high.
+    mutating func unit(_ low: Double, _ high: Double) -> Double {
+        low + (high - low) * Double(next() >> 11) / Double(1 << 53)
+    }
 }

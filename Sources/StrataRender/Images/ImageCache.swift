@@ -143,9 +143,6 @@ public final class ImageCache: Sendable {
         case fetched(String)
     }
 
-    /// Images being fetched from loaders now.
-    public var fetchesRunning: Int { fetches.count }
-
     /// Fetches the bytes of image `key` from `loader` into the encoded cache, sharing a fetch
     /// already running for it; `completion` gets them, or the failure, unless the returned
     /// interest is cancelled first.

@@ -64,9 +64,6 @@ final class ImageFetches: Sendable {
 
     private let state = Locked(State())
 
-    /// How many images are being fetched now.
-    var count: Int { state.withLock { $0.running.count } }
-
     /// Waits for `name`'s bytes from `loader`, starting its fetch unless one runs; `completion`
     /// gets them (after `keep` has been given them) or the failure, on the loader's task, unless
     /// the returned interest is cancelled first.
