@@ -34,7 +34,7 @@ struct FeedTests {
         let sentences = FeedContent.sentences
         func body(_ indices: [Int]) -> [String] { indices.map { sentences[$0] } }
         #expect(FeedContent.item(0) == FeedItem(index: 0, avatar: 15, name: "Emil Novak", timestamp: "3 小时前",
-                                                sentences: body([1, 30, 30, 9, 25, 16]), emphasis: 3, picture: nil))
+                                                sentences: body([1, 30, 30, 9, 25, 16]), emphasis: 3, picture: nil, sticker: 2))
         #expect(FeedContent.item(4) == FeedItem(index: 4, avatar: 4, name: "Lena Meyer", timestamp: "14 小时前",
                                                 sentences: body([19, 20, 28, 23, 8, 12]), emphasis: 0, picture: 5))
         #expect(FeedContent.item(77) == FeedItem(index: 77, avatar: 4, name: "Xin Zhang", timestamp: "7 分钟前",

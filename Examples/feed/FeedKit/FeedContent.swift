@@ -11,8 +11,22 @@ public struct FeedItem: Sendable, Equatable {
     public let sentences: [String]
     /// Which sentence is bold.
     public let emphasis: Int
-    /// Which picture (0…7), if any.
+    /// Which photo (0…7), if any.
     public let picture: Int?
+    /// Which animated sticker (0…3), if any.
+    public let sticker: Int?
+
+    public init(index: Int, avatar: Int, name: String, timestamp: String, sentences: [String], emphasis: Int,
+                picture: Int?, sticker: Int? = nil) {
+        self.index = index
+        self.avatar = avatar
+        self.name = name
+        self.timestamp = timestamp
+        self.sentences = sentences
+        self.emphasis = emphasis
+        self.picture = picture
+        self.sticker = sticker
+    }
 }
 
 /// The generator of CONTENT.md: SplitMix64 per item, seeded through its mix, draws in a fixed order.
@@ -81,7 +95,8 @@ public enum FeedContent {
         let chosen = (0..<count).map { _ in sentences[pick(sentences.count)] }
         let emphasis = pick(count)
         let picture = pick(4) == 0 ? pick(8) : nil
+        let sticker = pick(6) == 0 ? pick(4) : nil
         return FeedItem(index: index, avatar: avatar, name: name, timestamp: timestamp, sentences: chosen,
-                        emphasis: emphasis, picture: picture)
+                        emphasis: emphasis, picture: picture, sticker: sticker)
     }
 }
