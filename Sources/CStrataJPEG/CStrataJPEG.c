@@ -277,3 +277,60 @@ int strata_jpeg_decode(const uint8_t *data, size_t size, int min_width, int min_
     free(cmyk_row);
     return STRATA_JPEG_OK;
 }
+
+// The encode, with libjpeg's memory destination growing `*buffer` (malloc'ed, the caller's to
+// free, failure or not). It lives outside this frame, so the longjmp leaves it intact.
+static int encode_into(const uint8_t *pixels, int width, int height, size_t stride, int quality, int progressive,
+                       unsigned char **buffer, unsigned long *size, StrataJPEGInfo *info) {
+    struct jpeg_compress_struct cinfo;
+    ErrorState state = { .info = info, .result = STRATA_JPEG_OK };
+    if (setjmp(state.jump)) {
+        jpeg_destroy_compress(&cinfo);
+        // An encoder has no size limits to break: whatever failed, the data could not be made.
+        return state.result == STRATA_JPEG_TOO_LARGE ? STRATA_JPEG_NO_MEMORY : STRATA_JPEG_CORRUPT;
+    }
+    cinfo.err = jpeg_std_error(&state.manager);
+    state.manager.error_exit = fail;
+    state.manager.emit_message = warn;
+    jpeg_create_compress(&cinfo);
+    jpeg_mem_dest(&cinfo, buffer, size);
+    cinfo.image_width = (JDIMENSION)width;
+    cinfo.image_height = (JDIMENSION)height;
+    cinfo.input_components = 4;
+#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    cinfo.in_color_space = JCS_EXT_BGRX;
+#else
+    cinfo.in_color_space = JCS_EXT_XRGB;
+#endif
+    jpeg_set_defaults(&cinfo);
+    jpeg_set_quality(&cinfo, quality, TRUE);
+    cinfo.optimize_coding = TRUE;
+    if (progressive) jpeg_simple_progression(&cinfo);
+    jpeg_start_compress(&cinfo, TRUE);
+    while (cinfo.next_scanline < cinfo.image_height) {
+        JSAMPROW row = (JSAMPROW)(pixels + (size_t)cinfo.next_scanline * stride);
+        jpeg_write_scanlines(&cinfo, &row, 1);
+    }
+    jpeg_finish_compress(&cinfo);
+    jpeg_destroy_compress(&cinfo);
+    return STRATA_JPEG_OK;
+}
+
+int strata_jpeg_encode(const uint8_t *pixels, int width, int height, size_t stride, int quality, int progressive,
+                       uint8_t **output, size_t *output_size, char *message) {
+    *output = NULL;
+    *output_size = 0;
+    StrataJPEGInfo info;
+    memset(&info, 0, sizeof info);
+    unsigned char *buffer = NULL;
+    unsigned long size = 0;
+    int result = encode_into(pixels, width, height, stride, quality, progressive, &buffer, &size, &info);
+    memcpy(message, info.message, sizeof info.message);
+    if (result != STRATA_JPEG_OK) {
+        free(buffer);
+        return result;
+    }
+    *output = buffer;
+    *output_size = size;
+    return STRATA_JPEG_OK;
+}

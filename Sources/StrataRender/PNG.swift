@@ -12,23 +12,7 @@ public enum PNG {
     /// requires.
     public static func encode(_ bitmap: Bitmap) throws(RenderError) -> [UInt8] {
         let rowBytes = bitmap.width * 4
-        var straight = [UInt8](repeating: 0, count: rowBytes * bitmap.height)
-        bitmap.beginReading()
-        straight.withUnsafeMutableBytes { out in
-            for y in 0..<bitmap.height {
-                let row = bitmap.pixels + y * bitmap.stride
-                for x in 0..<bitmap.width {
-                    let argb = row.load(fromByteOffset: x * 4, as: UInt32.self)
-                    let a = argb >> 24
-                    let o = y * rowBytes + x * 4
-                    out[o] = unpremultiply((argb >> 16) & 0xFF, a)
-                    out[o + 1] = unpremultiply((argb >> 8) & 0xFF, a)
-                    out[o + 2] = unpremultiply(argb & 0xFF, a)
-                    out[o + 3] = UInt8(a)
-                }
-            }
-        }
-        bitmap.endReading()
+        let straight = bitmap.straightRGBA()
 
         var image = png_image()
         image.version = png_uint_32(PNG_IMAGE_VERSION)
@@ -194,14 +178,6 @@ public enum PNG {
         return (t + (t >> 8)) >> 8
     }
 
-    /// A premultiplied component `c` of alpha `a` as straight colour, rounded to nearest (and
-    /// clamped, in case someone else's pixels break the `c <= a` rule).
-    @inline(__always)
-    private static func unpremultiply(_ c: UInt32, _ a: UInt32) -> UInt8 {
-        guard a > 0 else { return 0 }
-        return UInt8(Swift.min(255, (2 * c * 255 + a) / (2 * a)))
-    }
-
     /// libpng's description of the last warning or error, escaped: it may quote bytes of the file.
     private static func message(_ image: png_image) -> String {
         LogText.quoted(withUnsafeBytes(of: image.message) { raw in
@@ -221,5 +197,39 @@ public enum PNG {
         #else
         static let nativeARGB32: png_uint_32 = 0x02 | 0x01 | 0x20
         #endif
+    }
+}
+
+extension Bitmap {
+    /// The pixels as straight (not premultiplied) 8-bit RGBA, rows packed `width × 4` bytes apart:
+    /// what PNG and WebP encoders take.
+    func straightRGBA() -> [UInt8] {
+        let rowBytes = width * 4
+        var straight = [UInt8](repeating: 0, count: rowBytes * height)
+        beginReading()
+        defer { endReading() }
+        straight.withUnsafeMutableBytes { out in
+            for y in 0..<height {
+                let row = pixels + y * stride
+                for x in 0..<width {
+                    let argb = row.load(fromByteOffset: x * 4, as: UInt32.self)
+                    let a = argb >> 24
+                    let o = y * rowBytes + x * 4
+                    out[o] = Self.unpremultiply((argb >> 16) & 0xFF, a)
+                    out[o + 1] = Self.unpremultiply((argb >> 8) & 0xFF, a)
+                    out[o + 2] = Self.unpremultiply(argb & 0xFF, a)
+                    out[o + 3] = UInt8(a)
+                }
+            }
+        }
+        return straight
+    }
+
+    /// A premultiplied component `c` of alpha `a` as straight colour, rounded to nearest (and
+    /// clamped, in case someone else's pixels break the `c <= a` rule).
+    @inline(__always)
+    private static func unpremultiply(_ c: UInt32, _ a: UInt32) -> UInt8 {
+        guard a > 0 else { return 0 }
+        return UInt8(Swift.min(255, (2 * c * 255 + a) / (2 * a)))
     }
 }

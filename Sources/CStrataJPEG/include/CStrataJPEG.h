@@ -57,3 +57,11 @@ typedef uint8_t *(*StrataJPEGAllocate)(void *context, int width, int height, siz
 int strata_jpeg_decode(const uint8_t *data, size_t size, int min_width, int min_height,
                        long max_side, long max_pixels, long max_memory,
                        StrataJPEGAllocate allocate, void *context, StrataJPEGInfo *info);
+
+/// Encodes `height` rows of `width` opaque native-endian ARGB32 pixels (`stride` bytes apart; the
+/// alpha byte is ignored) as a JPEG of `quality` (1–100), with 2×2 chroma subsampling, optimised
+/// Huffman tables, and progressive scans when `progressive` is non-zero. On STRATA_JPEG_OK,
+/// `*output` is a malloc'ed buffer of `*output_size` bytes for the caller to free. Failures are
+/// STRATA_JPEG_NO_MEMORY, or STRATA_JPEG_CORRUPT with libjpeg's message in `message` (200 bytes).
+int strata_jpeg_encode(const uint8_t *pixels, int width, int height, size_t stride, int quality, int progressive,
+                       uint8_t **output, size_t *output_size, char *message);
