@@ -55,7 +55,8 @@ public final class AnimatedImageView: Layer {
         didSet { frameBufferBytes = max(frameBufferBytes, 0) }
     }
 
-    /// Whether it plays: true by default. False holds the current frame.
+    /// Whether it plays: true by default. False holds the current frame, or shows the first once
+    /// it is decoded when none has shown yet, as a still picture.
     public var isPlaying = true {
         didSet { if isPlaying != oldValue { updateTicker() } }
     }
@@ -140,6 +141,7 @@ public final class AnimatedImageView: Layer {
             if currentFrameIndex == nil, player.isExhausted { finished = true }
             onImageFailure?(error)
         }
+        if !isPlaying, currentFrameIndex == nil, let frame = player.take() { show(frame, at: nil) }
         updateTicker()
     }
 
@@ -171,9 +173,18 @@ public final class AnimatedImageView: Layer {
             }
             return
         }
+        show(frame, at: time)
+    }
+
+    /// Shows `frame`, due at `time` on the animation clock (nil: held, not timed).
+    private func show(_ frame: FramePlayer.Frame, at time: UInt64?) {
         contents = frame.image
         currentFrameIndex = frame.index
         loopsCompleted = frame.loop
+        guard let time else {
+            currentFrameEnds = nil
+            return
+        }
         // Late by less than a frame's duration: keep the file's rhythm; later (a stall), start
         // over from now.
         // Decoders bound delays far below a day; the clamp keeps the conversion from trapping.

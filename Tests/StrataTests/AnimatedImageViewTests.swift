@@ -62,6 +62,22 @@ private func imageFile(_ name: String) -> ImageSource {
         #expect(scene.pixel(8, 8) == blue)
     }
 
+    @Test func aViewNotPlayingShowsItsFirstFrameAsAStillPicture() throws {
+        let (scene, clock, view) = scene()
+        view.isPlaying = false
+        try scene.step(until: { view.currentFrameIndex == 0 })
+        try scene.settle()
+        #expect(scene.pixel(8, 8) == red)
+        #expect(!scene.host.hasFrameTicker(for: view))
+        // Held, however much time passes; played, it goes on from there.
+        clock.advance(seconds: 10)
+        try runFrames(scene)
+        #expect(view.currentFrameIndex == 0 && scene.pixel(8, 8) == red)
+        view.isPlaying = true
+        try scene.step(until: { view.currentFrameIndex == 1 })
+        #expect(view.loopsCompleted == 0)
+    }
+
     @Test func playbackPausesOffScreenAndWhileAnimationsArePaused() throws {
         let (scene, clock, view) = scene()
         try scene.step(until: { view.currentFrameIndex == 0 })
