@@ -10,21 +10,34 @@ private struct FeedScene {
     let list = ListView()
     let source: FeedDataSource
 
-    /// `prepareCell` sees each cell made.
+    /// `prepareCell` sees each cell made. Stickers are held at their first frame unless
+    /// `playsStickers`: the frame a playing one shows depends on timing.
     init(assets: FeedAssets = FeedAssets(), width: Double = 480, height: Double = 400, scale: Double = 1,
-         prepareCell: @escaping (FeedCell) -> Void = { _ in }) {
+         playsStickers: Bool = false, prepareCell: @escaping (FeedCell) -> Void = { _ in }) {
         scene = HeadlessScene(width: width, height: height, scale: scale, background: Color(rgb: 0xF2F2F7))
         list.frame = Rect(x: 0, y: 0, width: width, height: height)
         // The least a post measures (FeedCell's 80-point floor), not the app's 140: measuring a
         // post above the first visible one then only ever moves the content down, so the list
         // shows at least the offset a golden asks for, whatever the posts' real heights.
         list.estimatedItemHeight = 80
-        source = FeedDataSource(list: list, assets: assets, library: pinnedScriptFonts, prepareCell: prepareCell)
+        source = FeedDataSource(list: list, assets: assets, library: pinnedScriptFonts) { cell in
+            cell.sticker.isPlaying = playsStickers
+            prepareCell(cell)
+        }
         scene.root.addSublayer(list)
     }
 
+    /// Runs until the posts are laid out and drawn, and every sticker shows a frame.
     func settle(sourceLocation: SourceLocation = #_sourceLocation) throws {
-        try scene.settle(until: { list.pendingPrelayouts == 0 }, sourceLocation: sourceLocation)
+        try scene.settle(until: { list.pendingPrelayouts == 0 && stickersShow }, sourceLocation: sourceLocation)
+    }
+
+    /// Whether every live post with a sticker shows one of its frames.
+    var stickersShow: Bool {
+        list.liveItems.allSatisfy { _, cell in
+            guard let cell = cell as? FeedCell, !cell.sticker.isHidden else { return true }
+            return cell.sticker.currentFrameIndex != nil
+        }
     }
 }
 
@@ -125,6 +138,52 @@ struct FeedTests {
         feed.scene.expectPresentedFrameIsCompleteRepaint()
         let frame = try #require(feed.scene.backend.presentedBitmap)
         GoldenImage().check(frame, named: "feed-post-\(Int(width))@\(Int(scale))x")
+    }
+
+    /// CONTENT.md's pictures: WebP avatars, JPEG photos in eight shapes (the odd ones
+    /// progressive) and animated WebP stickers, as files a server would send.
+    @Test func theAssetsAreTheFilesCONTENTmdNames() throws {
+        let assets = FeedAssets()
+        for index in 0..<FeedAssets.avatarCount {
+            #expect(try ImageDecoder.info(of: assets.bytes(named: FeedAssets.avatarName(index))) == ImageInfo(format: .webp, width: 96, height: 96))
+        }
+        let shown = [180.0, 240, 320, 320, 200, 160, 180, 320]
+        for index in 0..<FeedAssets.pictureCount {
+            let bytes = try assets.bytes(named: FeedAssets.pictureName(index))
+            let (width, height) = FeedAssets.pictureSizes[index]
+            #expect(try ImageDecoder.info(of: bytes) == ImageInfo(format: .jpeg, width: width, height: height))
+            // SOF2 starts a progressive frame.
+            let progressive = zip(bytes, bytes.dropFirst()).contains { $0 == 0xFF && $1 == 0xC2 }
+            #expect(progressive == (index % 2 == 1), "picture \(index)")
+            #expect(FeedAssets.pictureHeight(index) == shown[index])
+        }
+        for index in 0..<FeedAssets.stickerCount {
+            let bytes = try assets.bytes(named: FeedAssets.stickerName(index))
+            #expect(try ImageDecoder.info(of: bytes) == ImageInfo(format: .webp, width: 192, height: 192, frameCount: 12, loopCount: 0))
+            let frames = try ImageDecoder.frames(of: bytes)
+            let first = try #require(try frames.nextFrame())
+            #expect(first.duration == 0.08)
+            #expect(first.image.pixel(x: 0, y: 0) == 0, "a sticker's background is transparent")
+        }
+    }
+
+    /// Stickers play on the host's clock while they are on screen, each post's on its own.
+    @Test func theFeedsStickersPlay() throws {
+        let feed = FeedScene(playsStickers: true)
+        let clock = InjectedClock()
+        clock.install(on: feed.scene.host)
+        try feed.settle()
+        // Post 0 has sticker 2 (CONTENT.md's check values).
+        let cell = try #require(feed.list.cell(at: 0) as? FeedCell)
+        #expect(cell.post?.item.sticker == 2 && !cell.sticker.isHidden)
+        #expect(cell.sticker.currentFrameIndex == 0)
+        for next in [1, 2, 3] {
+            clock.advance(seconds: 0.08)
+            try feed.scene.step(until: { cell.sticker.currentFrameIndex == next })
+        }
+        // A post without one shows none, and has nothing playing.
+        let plain = try #require(feed.list.cell(at: 1) as? FeedCell)
+        #expect(plain.post?.item.sticker == nil && plain.sticker.isHidden && plain.sticker.currentFrameIndex == nil)
     }
 
     @Test func aCorruptAvatarShowsAPlaceholderDisc() throws {

@@ -7,7 +7,7 @@
 // a web address, @mention or #hashtag in it to see what it would open. With STRATA_DEMO_SECONDS
 // set (as Scripts/demo does under the embedded compositor) it scrolls itself: a fling through
 // the real input path, then steady scrolling at 2 000 points per second, and quits when the time
-// is up. `feed --export-assets DIR` writes its pictures as PNG files for the GTK4 peer. With
+// is up. `feed --export-assets DIR` writes its pictures as JPEG and WebP files for the GTK4 peer. With
 // STRATA_FEED_BUTTONS=1 it shows rows with a button each instead, in a list that a mouse drag
 // scrolls, for the end-to-end test of drags that start on a button (ButtonRows.swift).
 import FeedKit

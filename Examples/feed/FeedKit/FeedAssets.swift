@@ -1,43 +1,76 @@
 import Locking
 import Strata
 
-/// The feed's pictures as PNG files' bytes: 24 avatars (96×96) and 8 landscape photos
-/// (640×360), drawn once with Strata's canvas and encoded, then decoded like any downloaded
-/// image. Any thread.
+/// The feed's pictures, as the files a feed's server would send (CONTENT.md, "Pictures"): 24
+/// avatars as 96×96 lossy WebP, 8 photos as JPEG in eight shapes, the odd ones progressive, and 4
+/// animated WebP stickers. Drawn once with Strata's canvas and encoded with `ImageEncoder`, or
+/// read from the files `export(to:)` wrote; decoded like any downloaded image. Any thread.
 public final class FeedAssets: Sendable {
     /// Avatars to hand out as corrupt bytes, to show what a broken image looks like.
     public let corruptAvatars: Set<Int>
+    /// Where the assets are read from, as files `export(to:)` wrote; nil: drawn and encoded in
+    /// memory at first use.
+    public let directory: String?
     private let encoded = Locked<[String: [UInt8]]>([:])
 
-    /// The assets; avatars in `corruptAvatars` come out as bytes no decoder accepts.
+    /// The assets, drawn in memory; avatars in `corruptAvatars` come out as bytes no decoder accepts.
     public init(corruptAvatars: Set<Int> = []) {
         self.corruptAvatars = corruptAvatars
+        directory = nil
     }
 
-    /// The file name of avatar `index`, as the GTK peer finds it.
-    public static func avatarName(_ index: Int) -> String { index < 10 ? "avatar-0\(index).png" : "avatar-\(index).png" }
-    /// The file name of picture `index`.
-    public static func pictureName(_ index: Int) -> String { "picture-\(index).png" }
+    /// The assets as files in `directory`, which `export(to:)` wrote: what the benchmarks use, so
+    /// that Strata reads and decodes the very files GTK's peer does.
+    public init(directory: String) {
+        corruptAvatars = []
+        self.directory = directory
+    }
 
-    /// The PNG bytes of the named asset, drawn and encoded at first use.
+    /// The photos' sizes in pixels (CONTENT.md's table), by index.
+    public static let pictureSizes: [(width: Int, height: Int)] = [
+        (1600, 900), (1200, 900), (1080, 1080), (900, 1200), (1600, 1000), (1800, 900), (1280, 720), (1080, 1350),
+    ]
+    /// How many avatars, photos and stickers there are.
+    public static let avatarCount = 24, pictureCount = 8, stickerCount = 4
+    /// A sticker's side in pixels, its frame count and each frame's duration in seconds.
+    public static let stickerSide = 192, stickerFrames = 12, stickerFrameDuration = 0.08
+
+    /// The file name of avatar `index`, as the GTK peer finds it.
+    public static func avatarName(_ index: Int) -> String { index < 10 ? "avatar-0\(index).webp" : "avatar-\(index).webp" }
+    /// The file name of photo `index`.
+    public static func pictureName(_ index: Int) -> String { "picture-\(index).jpg" }
+    /// The file name of sticker `index`.
+    public static func stickerName(_ index: Int) -> String { "sticker-\(index).webp" }
+
+    /// How high photo `index` is shown in points, 320 points wide: its shape, at most square.
+    public static func pictureHeight(_ index: Int) -> Double {
+        let size = pictureSizes[index]
+        return min(320, (320 * Double(size.height) / Double(size.width)).rounded())
+    }
+
+    /// Every asset's file name.
+    public static var names: [String] {
+        (0..<avatarCount).map(avatarName) + (0..<pictureCount).map(pictureName) + (0..<stickerCount).map(stickerName)
+    }
+
+    /// The encoded bytes of the named asset, drawn and encoded at first use.
     public func bytes(named name: String) throws -> [UInt8] {
         if let known = encoded.withLock({ $0[name] }) { return known }
         let bytes: [UInt8]
-        if name.hasPrefix("avatar-"), let index = Int(name.dropFirst(7).prefix(2)) {
-            bytes = corruptAvatars.contains(index) ? Array("\u{89}PNG broken".utf8) : try PNG.encode(Self.avatar(index))
-        } else if name.hasPrefix("picture-"), let index = Int(name.dropFirst(8).prefix(1)) {
-            bytes = try PNG.encode(Self.picture(index))
+        if name.hasPrefix("avatar-"), let index = Int(name.dropFirst(7).prefix(2)), corruptAvatars.contains(index) {
+            bytes = Array("RIFF\u{10}\0\0\0WEBPbroken".utf8)
         } else {
-            throw RenderError(.corruptImage, "no feed asset is called \(name)")
+            bytes = try Self.encode(named: name)
         }
         encoded.withLock { $0[name] = bytes }
         return bytes
     }
 
-    /// The named asset as an image view's source: encoded and decoded on a worker, through the
-    /// shared image cache, the first time a view needs it.
+    /// The named asset as an image view's source: read from the directory, or encoded in memory,
+    /// and decoded on a worker through the shared image cache the first time a view needs it.
     public func source(named name: String) -> ImageSource {
-        .loader(key: cacheKey(name)) { [self] in try bytes(named: name) }
+        if let directory { return .file(directory + "/" + name) }
+        return .loader(key: cacheKey(name)) { [self] in try bytes(named: name) }
     }
 
     /// The asset's key in the shared image cache. Assets with broken avatars are another set of
@@ -47,10 +80,23 @@ public final class FeedAssets: Sendable {
         return "strata-feed\(set)/\(name)"
     }
 
-    /// Writes every asset as a PNG file into `directory`, for the GTK peer.
+    /// Writes every asset as a file into `directory`, for the GTK peer and the benchmarks.
     public static func export(to directory: String) throws {
-        for index in 0..<24 { try PNG.write(avatar(index), to: directory + "/" + avatarName(index)) }
-        for index in 0..<8 { try PNG.write(picture(index), to: directory + "/" + pictureName(index)) }
+        for name in names { try ImageEncoder.write(encode(named: name), to: directory + "/" + name) }
+    }
+
+    /// The named asset, drawn and encoded.
+    static func encode(named name: String) throws -> [UInt8] {
+        if name.hasPrefix("avatar-"), name.hasSuffix(".webp"), let index = Int(name.dropFirst(7).prefix(2)), (0..<avatarCount).contains(index) {
+            return try ImageEncoder.webp(avatar(index), quality: 0.8)
+        }
+        if name.hasPrefix("picture-"), name.hasSuffix(".jpg"), let index = Int(name.dropFirst(8).prefix(1)), (0..<pictureCount).contains(index) {
+            return try ImageEncoder.jpeg(picture(index), quality: 0.85, progressive: index % 2 == 1)
+        }
+        if name.hasPrefix("sticker-"), name.hasSuffix(".webp"), let index = Int(name.dropFirst(8).prefix(1)), (0..<stickerCount).contains(index) {
+            return try ImageEncoder.animatedWebP(sticker(index), loopCount: 0, quality: 0.85)
+        }
+        throw RenderError(.corruptImage, "no feed asset is called \(name)")
     }
 
     /// A head and shoulders on a gradient of the avatar's own hue.
@@ -66,21 +112,83 @@ public final class FeedAssets: Sendable {
         return bitmap
     }
 
-    /// A landscape: sky, sun and hills in the picture's own colours.
+    /// A landscape at the photo's size: sky, sun and hills in the picture's own colours, with a
+    /// film grain, so that it costs what a photo costs to encode and decode (a flat drawing
+    /// compresses to almost nothing).
     static func picture(_ index: Int) throws -> Bitmap {
-        let bitmap = try Bitmap(width: 640, height: 360)
+        let (width, height) = pictureSizes[index]
+        let bitmap = try Bitmap(width: width, height: height)
         let canvas = Canvas(bitmap: bitmap)
+        // Drawn on a 640-wide design, scaled to the photo, whatever its shape.
+        let scale = Double(width) / 640, designHeight = Double(height) / scale
+        canvas.scale(x: scale, y: scale)
         let hue = 0.55 + Double(index) * 0.09
-        canvas.fill(Rect(x: 0, y: 0, width: 640, height: 360), with: .linearGradient(LinearGradient(
-            start: .zero, end: Point(x: 0, y: 360),
+        canvas.fill(Rect(x: 0, y: 0, width: 640, height: designHeight), with: .linearGradient(LinearGradient(
+            start: .zero, end: Point(x: 0, y: designHeight),
             colors: [Color(hue: hue, saturation: 0.6, lightness: 0.75), Color(hue: hue + 0.05, saturation: 0.5, lightness: 0.92)])))
-        canvas.fill(Rect(x: 420 - Double(index) * 30, y: 60, width: 90, height: 90), color: Color(rgb: 0xFFD60A), cornerRadius: 45)
+        let horizon = designHeight * 0.6
+        canvas.fill(Rect(x: 420 - Double(index) * 30, y: horizon - 160, width: 90, height: 90), color: Color(rgb: 0xFFD60A), cornerRadius: 45)
         for hill in 0..<3 {
             let x = Double(hill) * 240 - 120 + Double(index * 17 % 60)
-            canvas.fill(Rect(x: x, y: 220 + Double(hill % 2) * 30, width: 420, height: 300),
+            canvas.fill(Rect(x: x, y: horizon + Double(hill % 2) * 30, width: 420, height: designHeight),
                         color: Color(hue: 0.3 + Double(hill) * 0.04, saturation: 0.45, lightness: 0.35 + Double(hill) * 0.07),
                         cornerRadius: 180)
         }
+        addGrain(to: bitmap, seed: UInt64(index))
         return bitmap
+    }
+
+    /// Film grain: each pixel lightened or darkened by up to 6 levels, from a hash of its place.
+    static func addGrain(to bitmap: Bitmap, seed: UInt64) {
+        for y in 0..<bitmap.height {
+            let row = (bitmap.pixels + y * bitmap.stride).assumingMemoryBound(to: UInt32.self)
+            var state = (seed &+ 1) &* 0x9E37_79B9_7F4A_7C15 ^ UInt64(y) &* 0xBF58_476D_1CE4_E5B9
+            for x in 0..<bitmap.width {
+                state ^= state << 13
+                state ^= state >> 7
+                state ^= state << 17
+                let delta = Int(state % 13) - 6
+                let pixel = row[x]
+                var out = pixel & 0xFF00_0000
+                for shift: UInt32 in [16, 8, 0] {
+                    out |= UInt32(min(255, max(0, Int((pixel >> shift) & 0xFF) + delta))) << shift
+                }
+                row[x] = out
+            }
+        }
+    }
+
+    /// A sticker: a ball of the sticker's hue that bounces, squashing as it lands, over its
+    /// shadow, on a transparent canvas; 12 frames of one bounce.
+    static func sticker(_ index: Int) throws -> [ImageFrame] {
+        let side = Double(stickerSide)
+        let hue = 0.02 + Double(index) * 0.25
+        return try (0..<stickerFrames).map { frame in
+            let bitmap = try Bitmap(width: stickerSide, height: stickerSide)
+            let canvas = Canvas(bitmap: bitmap)
+            // Height above the floor: a parabola over the bounce, 0 at frames 0 and 12.
+            let t = Double(frame) / Double(stickerFrames)
+            let lift = 4 * t * (1 - t)
+            let squash = frame == 0 ? 0.2 : 0
+            let ballWidth = side * 0.5 * (1 + squash), ballHeight = side * 0.5 * (1 - squash)
+            let floor = side * 0.9
+            let shadow = side * (0.5 - 0.2 * lift)
+            canvas.fill(Rect(x: (side - shadow) / 2, y: floor - 8, width: shadow, height: 16),
+                        color: Color.black.withAlpha(0.25 - 0.12 * lift), cornerRadius: 8)
+            let ball = Rect(x: (side - ballWidth) / 2, y: floor - ballHeight - lift * side * 0.35, width: ballWidth, height: ballHeight)
+            canvas.fill(ball, with: .linearGradient(LinearGradient(
+                start: Point(x: ball.minX, y: ball.minY), end: Point(x: ball.minX, y: ball.maxY),
+                colors: [Color(hue: hue, saturation: 0.85, lightness: 0.62), Color(hue: hue, saturation: 0.9, lightness: 0.42)])),
+                        cornerRadius: min(ballWidth, ballHeight) / 2)
+            // Eyes, looking the way it moves.
+            let look = lift > 0 && frame < stickerFrames / 2 ? -4.0 : 4.0
+            for eye in [-1.0, 1.0] {
+                canvas.fill(Rect(x: side / 2 + eye * ballWidth * 0.18 - 9, y: ball.minY + ballHeight * 0.3, width: 18, height: 22),
+                            color: .white, cornerRadius: 9)
+                canvas.fill(Rect(x: side / 2 + eye * ballWidth * 0.18 - 5, y: ball.minY + ballHeight * 0.3 + 8 + look / 2, width: 10, height: 10),
+                            color: Color(rgb: 0x1C1C1E), cornerRadius: 5)
+            }
+            return ImageFrame(index: frame, image: bitmap, duration: stickerFrameDuration)
+        }
     }
 }

@@ -14,9 +14,11 @@ public struct FeedPost: Identifiable, Equatable, Sendable {
     }
 }
 
-/// A post: avatar, name, timestamp, body and an optional picture, placed by its layout spec on a
-/// worker (the list's prelayout), each part rendered on its own worker, all shown together when
-/// all are drawn (a `ListCell` is a group). Sizes follow CONTENT.md.
+/// A post: avatar, name, timestamp, body, an optional photo and an optional animated sticker,
+/// placed by its layout spec on a worker (the list's prelayout), each part rendered on its own
+/// worker, all shown together when all are drawn (a `ListCell` is a group). Images are decoded
+/// on workers at the size they are shown; the sticker plays while it is on screen. Sizes follow
+/// CONTENT.md.
 @MainActor
 public final class FeedCell: ListCell, ListItemCell {
     static let textColor = Color(rgb: 0x1C1C1E), secondaryColor = Color(rgb: 0x8E8E93), linkColor = Color(rgb: 0x2563EB)
@@ -29,6 +31,7 @@ public final class FeedCell: ListCell, ListItemCell {
     let name = Label(), body = Label()
     let timestamp = Label(font: Font(size: 12), color: FeedCell.secondaryColor)
     let picture = ImageView(contentMode: .aspectFill)
+    let sticker = AnimatedImageView(contentMode: .aspectFit)
     let separator = Layer()
     private let assets: FeedAssets
 
@@ -62,7 +65,7 @@ public final class FeedCell: ListCell, ListItemCell {
             label.fontLibrary = library
         }
         body.onLinkActivated = { [weak self] link, _ in self?.onLinkActivated?(link) }
-        for layer in [avatar, name, timestamp, body, picture, separator] as [Layer] { addSublayer(layer) }
+        for layer in [avatar, name, timestamp, body, picture, sticker, separator] as [Layer] { addSublayer(layer) }
     }
 
     /// A cell with the feed's own assets and the system's fonts.
@@ -77,6 +80,8 @@ public final class FeedCell: ListCell, ListItemCell {
         body.attributedText = Self.body(of: item)
         picture.source = item.picture.map { assets.source(named: FeedAssets.pictureName($0)) }
         picture.isHidden = item.picture == nil
+        sticker.source = item.sticker.map { assets.source(named: FeedAssets.stickerName($0)) }
+        sticker.isHidden = item.sticker == nil
     }
 
     /// The body's sentences, one of them bold.
@@ -89,12 +94,18 @@ public final class FeedCell: ListCell, ListItemCell {
         return text
     }
 
-    /// The avatar at the left; beside it the name and timestamp in 22-point rows, the body, and
-    /// 8 points below it the picture, 320 by 180 (narrower, cropped, where 320 do not fit); 16
-    /// points of margin and the separator at the bottom, in 80 points at least.
+    /// The avatar at the left; beside it the name and timestamp in 22-point rows, the body, 8
+    /// points below it the photo, 320 points wide and as high as its shape (narrower, cropped,
+    /// where 320 do not fit), and 8 points below that the 96-point sticker; 16 points of margin
+    /// and the separator at the bottom, in 80 points at least.
     public override func layoutSpec() -> LayoutSpec? {
         var column: [LayoutSpec] = [.layer(name).frame(height: 22), .layer(timestamp).frame(height: 22), .layer(body)]
-        if !picture.isHidden { column.append(.inset(EdgeInsets(top: 8), .layer(picture).frame(height: 180, maxWidth: 320))) }
+        if let index = post?.item.picture {
+            column.append(.inset(EdgeInsets(top: 8), .layer(picture).frame(height: .points(FeedAssets.pictureHeight(index)), maxWidth: 320)))
+        }
+        if !sticker.isHidden {
+            column.append(.inset(EdgeInsets(top: 8), .layer(sticker).frame(width: 96, height: 96)).alignSelf(.start))
+        }
         return .stack(.vertical, alignItems: .stretch, [
             .inset(EdgeInsets(top: 14, left: 16, bottom: 15, right: 16), .stack(.horizontal, spacing: 12, alignItems: .start, [
                 .inset(EdgeInsets(top: 2), .layer(avatar).frame(width: 48, height: 48)),
@@ -122,6 +133,7 @@ public final class FeedCell: ListCell, ListItemCell {
         // The next post shows its own images or none, never this post's.
         avatar.source = nil
         picture.source = nil
+        sticker.source = nil
         avatar.contents = nil
         picture.contents = nil
     }

@@ -10,6 +10,7 @@ import StrataPlatform
 /// ```swift
 /// let jpeg = try ImageEncoder.jpeg(photo, quality: 0.85)
 /// let sticker = try ImageEncoder.animatedWebP(frames, loopCount: 0)
+/// try ImageEncoder.write(jpeg, to: path)
 /// ```
 ///
 /// Quality is 0 (smallest) to 1 (best); a quality outside that, or NaN, is `invalidArgument`.
@@ -109,6 +110,13 @@ public enum ImageEncoder {
         }
         defer { WebPDataClear(&data) }
         return Array(UnsafeBufferPointer(start: data.bytes, count: data.size))
+    }
+
+    /// Writes encoded bytes to a regular file at `path`, replacing it, as `PNG.write` does: a
+    /// symbolic link or anything else that is not a regular file at `path` is refused with `io`,
+    /// never written through.
+    public static func write(_ bytes: [UInt8], to path: String) throws(RenderError) {
+        try FileIO.write(bytes, to: path)
     }
 
     /// 0...1 as libjpeg's and libwebp's 0...100 (at least `minimum`).
