@@ -76,6 +76,8 @@ void feed_content_generate(int index, FeedContent *item) {
     for (int i = 0; i < item->count; i++) item->sentences[i] = pick(&rng, FEED_SENTENCES);
     item->emphasis = pick(&rng, item->count);
     item->picture = pick(&rng, 4) == 0 ? pick(&rng, FEED_PICTURES) : FEED_NO_PICTURE;
+    // Step 7, after the first version's six: every item's text and picture stay as they were.
+    item->sticker = pick(&rng, 6) == 0 ? pick(&rng, FEED_STICKERS) : FEED_NO_STICKER;
 }
 
 void feed_content_name(const FeedContent *item, char *buffer, size_t size) {
@@ -126,6 +128,9 @@ void feed_content_write_json(const FeedContent *item, FILE *out) {
     fprintf(out, "],\"emphasis\":%d,\"picture\":", item->emphasis);
     if (item->picture == FEED_NO_PICTURE) fputs("null", out);
     else fprintf(out, "%d", item->picture);
+    fputs(",\"sticker\":", out);
+    if (item->sticker == FEED_NO_STICKER) fputs("null", out);
+    else fprintf(out, "%d", item->sticker);
     char body[1024];
     feed_content_body(item, body, sizeof body);
     fputs(",\"body\":", out);

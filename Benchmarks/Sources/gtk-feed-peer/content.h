@@ -11,18 +11,21 @@ enum {
     FEED_SENTENCES = 32,
     FEED_MAX_SENTENCES = 6,
     FEED_NO_PICTURE = -1,
+    FEED_STICKERS = 4,
+    FEED_NO_STICKER = -1,
 };
 
 /// One item, in the order CONTENT.md draws it.
 typedef struct {
     int index;
-    int avatar;                            // 0..23: avatar-NN.png
+    int avatar;                            // 0..23: avatar-NN.webp
     int first, last;                       // indices into the name tables
     int minutes;                           // 1..1440
     int count;                             // 1..6 sentences
     int sentences[FEED_MAX_SENTENCES];     // indices into the sentence table, in body order
     int emphasis;                          // 0..count-1: the bold sentence
-    int picture;                           // 0..7, or FEED_NO_PICTURE
+    int picture;                           // 0..7 (picture-N.jpg), or FEED_NO_PICTURE
+    int sticker;                           // 0..3 (sticker-N.webp), or FEED_NO_STICKER
 } FeedContent;
 
 extern const char *const feed_first_names[FEED_NAMES];
@@ -49,7 +52,7 @@ enum { GRID_SHAPES = 5, GRID_CAPTIONS = 4 };
 /// grid_captions[index % 4].
 typedef struct {
     int index;
-    int picture;                           // 0..7: picture-N.png
+    int picture;                           // 0..7: picture-N.jpg
     double shape;                          // height over width
     const char *caption_text;              // the caption after its number
 } GridContent;

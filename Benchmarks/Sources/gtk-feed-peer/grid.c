@@ -87,11 +87,11 @@ static GtkWidget *grid_cell_new(gconstpointer options) {
     return g_object_new(GRID_TYPE_CELL, NULL);
 }
 
-static void grid_cell_bind(GtkWidget *widget, gpointer item, const FeedTextures *textures) {
+static void grid_cell_bind(GtkWidget *widget, gpointer item, FeedAssets *assets) {
     GridCell *cell = GRID_CELL(widget);
     GridPhoto *photo = GRID_PHOTO(item);
     g_set_object(&cell->photo, photo);
-    feed_image_show(cell->picture, textures->pictures[photo->content.picture], photo->content.shape);
+    feed_image_show_picture(cell->picture, assets, photo->content.picture, photo->content.shape);
     gtk_label_set_text(GTK_LABEL(cell->caption), photo->caption);
 }
 
@@ -99,9 +99,9 @@ static void grid_cell_unbind(GtkWidget *cell) { g_clear_object(&GRID_CELL(cell)-
 
 // MARK: The grid view
 
-GtkWidget *grid_view_new(GListModel *model, const FeedTextures *textures, int columns, FeedCounters *counters) {
+GtkWidget *grid_view_new(GListModel *model, FeedAssets *assets, int columns, FeedCounters *counters) {
     static const FeedCells cells = { grid_cell_new, grid_cell_bind, grid_cell_unbind };
-    GtkListItemFactory *factory = feed_factory_new(&cells, NULL, 0, textures, counters);
+    GtkListItemFactory *factory = feed_factory_new(&cells, NULL, 0, assets, counters);
     GtkSelectionModel *selection = GTK_SELECTION_MODEL(gtk_no_selection_new(g_object_ref(model)));
     GtkWidget *view = gtk_grid_view_new(selection, factory);   // takes both
     gtk_grid_view_set_min_columns(GTK_GRID_VIEW(view), (guint)columns);

@@ -21,8 +21,8 @@ G_DECLARE_FINAL_TYPE(GridCell, grid_cell, GRID, CELL, GtkWidget)
 GridPhoto *grid_cell_photo(GridCell *cell);
 
 /// The GtkGridView over `model` (no selection), exactly `columns` columns, its cells filled from
-/// `textures`; `counters` counts its setups and binds.
-GtkWidget *grid_view_new(GListModel *model, const FeedTextures *textures, int columns, FeedCounters *counters);
+/// `assets`; `counters` counts its setups and binds.
+GtkWidget *grid_view_new(GListModel *model, FeedAssets *assets, int columns, FeedCounters *counters);
 
 /// The grid's stylesheet (white, no selection or hover styles, 12 px between cells) for
 /// `display`, at application priority.

@@ -268,6 +268,9 @@ enum { SEEK_FRAMES_ALLOWED = 120 };
 static gboolean seek(Peer *peer) {
     int target = peer->options->start_item;
     if (target == 0 && gtk_adjustment_get_value(peer->adjustment) == 0) return TRUE;
+    // Before the first layout the rows GtkListView already made all sit at y = 0, which would
+    // pass for a start item near the top (16, say) being there already.
+    if (gtk_widget_get_height(peer->list) <= 0) return FALSE;
     double top_y = 0, target_y = NAN, heights = 0;
     int rows = 0, top_index = -1;
     GtkWidget *top = row_at(peer, 0, &top_index, &top_y, target, &target_y);
@@ -456,6 +459,8 @@ static gboolean on_timeout(gpointer data) {
 /// run fails, so that an empty or partial report is never mistaken for one.
 static const char *created_json_path;
 
+static void on_assets_failed(const char *message, gpointer data) { fail_now(data, message); }
+
 static int fail_with(int status) {
     if (created_json_path) unlink(created_json_path);
     return status;
@@ -520,15 +525,19 @@ int main(int argc, char **argv) {
         return fail_with(1);
     }
 
-    // Textures before the display, so that a missing asset is reported with no compositor at all.
-    FeedTextures textures = { 0 };
+    // The assets' headers before the display, so that a missing or wrongly sized file is reported
+    // with no compositor at all. The images themselves are decoded as rows first show them.
     GError *load_error = NULL;
     int64_t start = g_get_monotonic_time();
-    if (!feed_textures_load(&textures, options.assets, &load_error)) {
+    FeedAssets *assets = feed_assets_new(options.assets, &load_error);
+    if (!assets) {
         fprintf(stderr, "gtk-feed-peer: --assets %s: %s\n", options.assets, load_error->message);
         return fail_with(1);
     }
     peer.report.textures_ms = (double)(g_get_monotonic_time() - start) / 1000.0;
+    // A file that cannot be decoded after all ends the run as a timeout does.
+    peer.loop = g_main_loop_new(NULL, FALSE);
+    feed_assets_set_failure_handler(assets, on_assets_failed, &peer);
 
     if (!gtk_init_check()) {
         const char *display = getenv("WAYLAND_DISPLAY"), *runtime = getenv("XDG_RUNTIME_DIR");
@@ -560,10 +569,10 @@ int main(int argc, char **argv) {
         .body_width_chars = options.body_width_chars,
     };
     if (options.grid_columns) {
-        peer.list = grid_view_new(model, &textures, options.grid_columns, &peer.counters);
+        peer.list = grid_view_new(model, assets, options.grid_columns, &peer.counters);
         peer.columns = options.grid_columns;
     } else {
-        peer.list = feed_list_view_new(model, &textures, &feed_options, &peer.counters);
+        peer.list = feed_list_view_new(model, assets, &feed_options, &peer.counters);
         peer.columns = 1;
     }
     gtk_scrolled_window_set_child(GTK_SCROLLED_WINDOW(peer.scroller), peer.list);
@@ -574,7 +583,7 @@ int main(int argc, char **argv) {
     g_signal_connect(peer.window, "realize", G_CALLBACK(on_realize), &peer);
     g_signal_connect(peer.window, "map", G_CALLBACK(on_map), &peer);
     g_signal_connect(peer.window, "close-request", G_CALLBACK(on_close_request), &peer);
-    peer.loop = g_main_loop_new(NULL, FALSE);
+    if (peer.exit_status != 0) return fail_with(peer.exit_status);   // an image failed already
     g_timeout_add_full(G_PRIORITY_HIGH, (guint)ceil(options.timeout_seconds * 1000), on_timeout, &peer, NULL);
     gtk_window_present(GTK_WINDOW(peer.window));
     g_main_loop_run(peer.loop);

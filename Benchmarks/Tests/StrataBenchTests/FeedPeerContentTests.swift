@@ -40,6 +40,7 @@ import Testing
                 && object["emphasis"] as? Int == item.emphasis && (object["sentences"] as? [Any])?.count == item.sentences.count
                 && object["body"] as? String == item.sentences.joined(separator: " ")
                 && (object["picture"] as? Int) == item.picture && (item.picture != nil || object["picture"] is NSNull)
+                && (object["sticker"] as? Int) == item.sticker && (item.sticker != nil || object["sticker"] is NSNull)
             if !agrees { mismatches.append(index) }
         }
         #expect(mismatches.isEmpty, "items that differ: \(mismatches.prefix(10))")
