@@ -31,6 +31,9 @@ struct Options {
     /// for the assistive technology to walk the settled tree before scrolling, reads the
     /// bridge's statistics every frame, and at the end waits for its calls to stop; nil: none.
     var accessibilityHandshake: String?
+    /// Where the feed's pictures are, as files `feed --export-assets` wrote (what GTK's peer
+    /// reads); nil: drawn and encoded in memory.
+    var assets: String?
 
     /// The most columns `--grid` takes, and the most items `--items` takes (gtk-feed-peer's limits).
     static let maximumGridColumns = 16, maximumItems = 1_000_000
@@ -38,7 +41,7 @@ struct Options {
     static let usage = """
         usage: feed-scroll-subject --phases PX:FRAMES[,PX:FRAMES...] [--warmup-frames N] [--refresh-hz HZ]
                                    [--clicks K] [--start-item I] [--size WxH] [--json FILE] [--timeout-seconds S]
-                                   [--accessibility-handshake DIRECTORY]
+                                   [--accessibility-handshake DIRECTORY] [--assets DIRECTORY]
                feed-scroll-subject --grid COLUMNS --phases PX:FRAMES[,...] [--items N] [--clicks 0] [the options above]
                feed-scroll-subject --first-frame [--size WxH] [--timeout-seconds S]
         """
@@ -99,6 +102,7 @@ struct Options {
                 (width, height) = (parts[0], parts[1])
             case "--first-frame": firstFrame = true
             case "--accessibility-handshake": accessibilityHandshake = try value(argument)
+            case "--assets": assets = try value(argument)
             case "--help", "-h": throw BadArgument(message: "")
             default: throw BadArgument(message: "unknown argument \(argument)")
             }

@@ -41,12 +41,13 @@ MainActor.assumeIsolated {
         window.host.backgroundColor = Color(rgb: 0xF2F2F7)
         let list = ListView()
         let source: FeedDataSource?
+        let assets = options.assets.map { FeedAssets(directory: $0) } ?? .shared
         if let columns = options.gridColumns {
             source = nil
-            showPhotoGrid(in: list, columns: columns, count: options.items, width: options.width)
+            showPhotoGrid(in: list, columns: columns, count: options.items, width: options.width, assets: assets)
         } else {
             list.estimatedItemHeight = 140
-            source = FeedDataSource(list: list)
+            source = FeedDataSource(list: list, assets: assets)
         }
         list.onError = { error in FileHandle.standardError.write(Data("feed-scroll-subject: \(error)\n".utf8)) }
         window.contentLayer.addSublayer(list)

@@ -213,7 +213,7 @@ enum FeedScroll {
     }
 
     /// Runs Strata's subject and then GTK4's peer, each with `arguments`, under `compositor`;
-    /// the peer reads the feed's pictures from files written for it.
+    /// both read the feed's pictures from the same files, written for them.
     static func runBoth(_ arguments: String, compositor: Compositor) throws -> (strata: Side, gtk: Side) {
         let directory = try temporaryDirectory()
         defer { _ = try? capture("rm -rf '\(directory)'") }
@@ -221,7 +221,8 @@ enum FeedScroll {
         try FeedAssets.export(to: directory + "/assets")
         // Built beside this program (`swift build --package-path Benchmarks` builds every product).
         let binaries = BenchContext.programDirectory
-        let strata = try side("strata", command: "'\(binaries)feed-scroll-subject' \(arguments)", compositor: compositor, directory: directory)
+        let strata = try side("strata", command: "'\(binaries)feed-scroll-subject' --assets '\(directory)/assets' \(arguments)",
+                              compositor: compositor, directory: directory)
         let gtk = try side("gtk4", command: "'\(binaries)gtk-feed-peer' --assets '\(directory)/assets' \(arguments)",
                            compositor: compositor, directory: directory)
         return (strata, gtk)

@@ -78,7 +78,7 @@ enum TimeToFirstFrame {
         try FeedAssets.export(to: directory + "/assets")
         let binaries = BenchContext.programDirectory
         let commands = [
-            "strata": "'\(binaries)feed-scroll-subject' --first-frame",
+            "strata": "'\(binaries)feed-scroll-subject' --assets '\(directory)/assets' --first-frame",
             "gtk": "'\(binaries)gtk-feed-peer' --assets '\(directory)/assets' --first-frame --start-item 0",
         ]
         let runs = options.count(5, smoke: 1)

@@ -13,6 +13,9 @@ public final class FeedAssets: Sendable {
     public let directory: String?
     private let encoded = Locked<[String: [UInt8]]>([:])
 
+    /// The assets drawn in memory, shared: each is drawn and encoded once per process.
+    public static let shared = FeedAssets()
+
     /// The assets, drawn in memory; avatars in `corruptAvatars` come out as bytes no decoder accepts.
     public init(corruptAvatars: Set<Int> = []) {
         self.corruptAvatars = corruptAvatars

@@ -69,7 +69,7 @@ public final class FeedCell: ListCell, ListItemCell {
     }
 
     /// A cell with the feed's own assets and the system's fonts.
-    public convenience init() { self.init(assets: FeedAssets()) }
+    public convenience init() { self.init(assets: .shared) }
 
     public func configure(with post: FeedPost) {
         self.post = post
@@ -166,7 +166,7 @@ public final class FeedDataSource {
 
     /// The feed of `count` generated items in `list`, which becomes its owner. Cells draw with
     /// `assets` and `library`; `prepareCell` sees each cell made, for harnesses.
-    public init(list: ListView, count: Int = FeedContent.itemCount, assets: FeedAssets = FeedAssets(), library: FontLibrary = .shared,
+    public init(list: ListView, count: Int = FeedContent.itemCount, assets: FeedAssets = .shared, library: FontLibrary = .shared,
                 prepareCell: @escaping (FeedCell) -> Void = { _ in }) {
         generatedCount = min(max(count, 0), ListView.maximumItemCount / 2)
         self.assets = assets

@@ -27,24 +27,20 @@ public enum GridContent {
     public static let captions = ["Hills at noon", "The long way round, past the lake and the two farms", "Sun",
                                   "Evening light over the valley"]
 
-    /// One source per picture, so that every photo showing it (and every post) shares one
-    /// decoded image.
-    private static let pictures: [ImageSource] = {
-        let assets = FeedAssets()
-        return (0..<8).map { assets.source(named: FeedAssets.pictureName($0)) }
-    }()
-
     /// Which of the feed's eight pictures (`FeedAssets.pictureName`) photo `index` shows.
     public static func pictureIndex(_ index: Int) -> Int { index % 8 }
 
-    /// Photo `index` (0-based).
-    public static func photo(_ index: Int) -> GridPhoto {
-        GridPhoto(id: index, picture: pictures[pictureIndex(index)], shape: shapes[index % 5],
+    /// Photo `index` (0-based), with its picture from `assets`. Sources name their image by key,
+    /// so every photo showing a picture (and every post) shares one decoded image.
+    public static func photo(_ index: Int, assets: FeedAssets = .shared) -> GridPhoto {
+        GridPhoto(id: index, picture: assets.source(named: FeedAssets.pictureName(pictureIndex(index))), shape: shapes[index % 5],
                   caption: "\(index + 1). " + captions[index % 4])
     }
 
-    /// The photos of `range`, in order.
-    public static func photos(_ range: Range<Int>) -> [GridPhoto] { range.map(photo) }
+    /// The photos of `range`, in order, with their pictures from `assets`.
+    public static func photos(_ range: Range<Int>, assets: FeedAssets = .shared) -> [GridPhoto] {
+        range.map { photo($0, assets: assets) }
+    }
 }
 
 /// A photo cropped to its own shape, with up to two lines of caption under it, laid out by its
