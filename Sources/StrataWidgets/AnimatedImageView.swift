@@ -70,7 +70,9 @@ public final class AnimatedImageView: Layer {
     /// How many times the animation has played through.
     public private(set) var loopsCompleted = 0
 
-    /// The bytes of frames decoded ahead and not yet shown (for tests and diagnostics).
+    /// The bytes of decoded frames the view holds (for tests and diagnostics): those decoded
+    /// ahead and not yet shown, or, when all of an animation's frames fit `frameBufferBytes`
+    /// together, all of them, kept so that later loops replay them without decoding again.
     public var bufferedBytes: Int { player?.bufferedBytes ?? 0 }
     /// Whether a worker is decoding frames ahead now (for tests and diagnostics).
     public var isDecodingAhead: Bool { player?.isFilling ?? false }
@@ -223,9 +225,24 @@ private final class FramePlayer: Sendable {
         let loop: Int
     }
 
+    /// A whole loop's frames, kept when they fit the budget together, so that later loops
+    /// replay them instead of decoding every frame again (YYAnimatedImageView's cache of all
+    /// frames): a sticker looping for a minute costs one loop's decoding.
+    private struct KeptLoop {
+        var frames: [Frame] = []
+        /// Every frame of the first loop is in `frames`; later ones come from there.
+        var isComplete = false
+        /// The frame of `frames` to play next, once complete.
+        var next = 0
+    }
+
     private struct State {
         var buffer: [Frame] = []
+        /// The bytes of decoded frames held: those buffered, or the kept loop's.
         var bytes = 0
+        /// The first loop as it is decoded, when the whole of it fits the budget.
+        var kept: KeptLoop?
+        var loopCount = 0, frameCount = 0
         var filling = false
         var cancelled = false
         /// No frames will come after those buffered.
@@ -278,7 +295,8 @@ private final class FramePlayer: Sendable {
         let frame = state.withLock { state -> Frame? in
             guard !state.buffer.isEmpty else { return nil }
             let frame = state.buffer.removeFirst()
-            state.bytes -= frame.image.byteCount
+            // A kept loop's frames stay held when shown.
+            if state.kept == nil { state.bytes -= frame.image.byteCount }
             return frame
         }
         fill()
@@ -302,20 +320,33 @@ private final class FramePlayer: Sendable {
     private func decodeAhead() {
         let frameBytes = width * height * 4
         while true {
-            let (opened, proceed) = state.withLock { state -> (ImageFrameDecoder?, Bool) in
+            let (opened, proceed, replay) = state.withLock { state -> (ImageFrameDecoder?, Bool, Bool) in
+                let room = switch state.kept {
+                // Replaying costs nothing: one frame waits.
+                case let kept? where kept.isComplete: state.buffer.isEmpty
+                // The whole first loop fits the budget (checked when it was opened).
+                case .some: true
                 // At least one frame waits, whatever the budget; more while they fit.
-                let room = state.buffer.isEmpty || state.bytes + frameBytes <= budget
+                case nil: state.buffer.isEmpty || state.bytes + frameBytes <= budget
+                }
                 let proceed = !state.cancelled && !state.ended && room
                 if !proceed { state.filling = false }
-                return (state.decoder, proceed)
+                return (state.decoder, proceed, state.kept?.isComplete == true)
             }
             guard proceed else { return }
+            if replay {
+                state.withLock { state in
+                    if let frame = Self.replayed(&state) { state.buffer.append(frame) }
+                }
+                continue
+            }
             do throws(RenderError) {
-                let decoder = if let opened { opened } else { try openDecoder() }
-                guard let frame = try nextFrame(of: decoder) else { return }
+                let decoder = if let opened { opened } else { try openDecoder(frameBytes: frameBytes) }
+                guard let frame = try nextFrame(of: decoder) else { continue }
                 state.withLock { state in
                     state.buffer.append(frame)
                     state.bytes += frame.image.byteCount
+                    state.kept?.frames.append(frame)
                 }
             } catch {
                 state.withLock { state in
@@ -328,10 +359,42 @@ private final class FramePlayer: Sendable {
         }
     }
 
-    private func openDecoder() throws(RenderError) -> ImageFrameDecoder {
+    /// The decoder, and whether the animation's frames at `frameBytes` each fit the budget
+    /// together, and so are kept.
+    private func openDecoder(frameBytes: Int) throws(RenderError) -> ImageFrameDecoder {
         let decoder = try source.frames()
-        state.withLock { $0.decoder = decoder }
+        let info = decoder.info
+        let loopBytes = info.frameCount.multipliedReportingOverflow(by: frameBytes)
+        state.withLock { state in
+            state.decoder = decoder
+            state.loopCount = info.loopCount
+            state.frameCount = info.frameCount
+            if info.frameCount > 1, !loopBytes.overflow, loopBytes.partialValue <= budget { state.kept = KeptLoop() }
+        }
         return decoder
+    }
+
+    /// The next frame of a later loop, from the kept loop; nil, ending the player, after the
+    /// last play.
+    private static func replayed(_ state: inout State) -> Frame? {
+        guard var kept = state.kept, kept.isComplete, !kept.frames.isEmpty else { return nil }
+        if kept.next == kept.frames.count {
+            guard state.loopCount == 0 || state.loop + 1 < state.loopCount else {
+                state.ended = true
+                state.filling = false
+                return nil
+            }
+            state.loop += 1
+            kept.next = 0
+        }
+        let frame = kept.frames[kept.next]
+        kept.next += 1
+        state.kept = kept
+        if kept.next == kept.frames.count, state.loopCount != 0, state.loop + 1 >= state.loopCount {
+            state.ended = true
+            state.filling = false
+        }
+        return Frame(image: frame.image, index: frame.index, duration: frame.duration, loop: state.loop)
     }
 
     /// The next frame scaled for the view, rewinding for another loop when the file asks for
@@ -344,6 +407,24 @@ private final class FramePlayer: Sendable {
         if decoded == nil {
             // The end of a loop: another, when the file asks for one (0 is forever).
             guard frameCount > 1, loopCount == 0 || loop + 1 < loopCount else { return end() }
+            let replays = state.withLock { state -> Bool in
+                // Every frame kept: later loops replay them, and the decoder goes.
+                guard state.kept != nil, state.kept?.frames.count == frameCount else {
+                    // The file has other frames than its header said: played as a stream.
+                    if state.kept != nil {
+                        state.kept = nil
+                        state.bytes = state.buffer.reduce(0) { $0 + $1.image.byteCount }
+                    }
+                    return false
+                }
+                state.kept?.isComplete = true
+                // At the end of the first loop: the next replay starts the second.
+                state.kept?.next = frameCount
+                state.decoder = nil
+                return true
+            }
+            // The caller's next round replays the first frame.
+            if replays { return nil }
             decoder.rewind()
             loop += 1
             state.withLock { $0.loop = loop }

@@ -43,6 +43,8 @@ private func imageFile(_ name: String) -> ImageSource {
         // (frame, how long it shows) for three plays.
         let plays = Array(repeating: [(0, 0.05, red), (1, 0.1, green), (2, 0.3, blue)], count: 3).joined()
         for (step, (index, duration, colour)) in plays.enumerated() {
+            // The frame swapped in reaches the screen in the frame composed after it.
+            try scene.step(until: { scene.pixel(8, 8) == colour })
             #expect(view.currentFrameIndex == index && scene.pixel(8, 8) == colour, "step \(step)")
             #expect(view.loopsCompleted == step / 3)
             // Just before the frame ends, it still shows.
@@ -109,6 +111,25 @@ private func imageFile(_ name: String) -> ImageSource {
         scene.host.resumeAnimations()
         clock.advance(seconds: 0.3)
         try scene.step(until: { view.currentFrameIndex == 0 })
+    }
+
+    /// A loop whose frames fit the budget together is decoded once: later loops show the very
+    /// bitmaps of the first. One that does not fit is decoded again each loop, within the budget.
+    @Test func aLoopThatFitsTheBudgetIsDecodedOnce() throws {
+        let frameBytes = 16 * 16 * 4
+        for (budget, kept) in [(3 * frameBytes, true), (2 * frameBytes, false)] {
+            let (scene, clock, view) = scene(budget: budget)
+            var shown: [[Bitmap]] = [[], []]
+            for step in 0..<6 {
+                try scene.step(until: { view.currentFrameIndex == step % 3 })
+                shown[step / 3].append(try #require(view.contents))
+                clock.advance(seconds: 0.3)
+            }
+            let same = zip(shown[0], shown[1]).map { $0 === $1 }
+            #expect(same == Array(repeating: kept, count: 3), "budget \(budget): \(same)")
+            #expect(view.bufferedBytes <= budget)
+            if kept { #expect(view.bufferedBytes == 3 * frameBytes, "the whole loop is held") }
+        }
     }
 
     @Test func framesAreDecodedAheadWithinTheByteBudget() throws {
