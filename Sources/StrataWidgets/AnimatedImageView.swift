@@ -341,7 +341,9 @@ private final class FramePlayer: Sendable {
                 continue
             }
             do throws(RenderError) {
-                let decoder = if let opened { opened } else { try openDecoder(frameBytes: frameBytes) }
+                // Nil: another view's loop of this size, from the cache, replays from now on.
+                let decoder = if let opened { opened } else { try open(frameBytes: frameBytes) }
+                guard let decoder else { continue }
                 guard let frame = try nextFrame(of: decoder) else { continue }
                 state.withLock { state in
                     state.buffer.append(frame)
@@ -360,8 +362,22 @@ private final class FramePlayer: Sendable {
     }
 
     /// The decoder, and whether the animation's frames at `frameBytes` each fit the budget
-    /// together, and so are kept.
-    private func openDecoder(frameBytes: Int) throws(RenderError) -> ImageFrameDecoder {
+    /// together, and so are kept; nil when the cache keeps a loop decoded for a view of this
+    /// size, which is then replayed instead.
+    private func open(frameBytes: Int) throws(RenderError) -> ImageFrameDecoder? {
+        if let frames = source.cachedLoop(width: width, height: height, mode: mode), frames.count > 1,
+           frames.count.multipliedReportingOverflow(by: frameBytes).partialValue <= budget {
+            // The loop count, from the headers (cached with the bytes they were read from).
+            let info = try source.info()
+            state.withLock { state in
+                state.loopCount = info.loopCount
+                state.frameCount = frames.count
+                state.kept = KeptLoop(frames: frames.map { Frame(image: $0.image, index: $0.index, duration: $0.duration, loop: 0) },
+                                      isComplete: true, next: 0)
+                state.bytes = frames.reduce(0) { $0 + $1.image.byteCount }
+            }
+            return nil
+        }
         let decoder = try source.frames()
         let info = decoder.info
         let loopBytes = info.frameCount.multipliedReportingOverflow(by: frameBytes)
@@ -407,7 +423,7 @@ private final class FramePlayer: Sendable {
         if decoded == nil {
             // The end of a loop: another, when the file asks for one (0 is forever).
             guard frameCount > 1, loopCount == 0 || loop + 1 < loopCount else { return end() }
-            let replays = state.withLock { state -> Bool in
+            let (replays, keptFrames) = state.withLock { state -> (Bool, [Frame]) in
                 // Every frame kept: later loops replay them, and the decoder goes.
                 guard state.kept != nil, state.kept?.frames.count == frameCount else {
                     // The file has other frames than its header said: played as a stream.
@@ -415,16 +431,20 @@ private final class FramePlayer: Sendable {
                         state.kept = nil
                         state.bytes = state.buffer.reduce(0) { $0 + $1.image.byteCount }
                     }
-                    return false
+                    return (false, [])
                 }
                 state.kept?.isComplete = true
                 // At the end of the first loop: the next replay starts the second.
                 state.kept?.next = frameCount
                 state.decoder = nil
-                return true
+                return (true, state.kept?.frames ?? [])
             }
-            // The caller's next round replays the first frame.
-            if replays { return nil }
+            if replays {
+                // For the other views showing it at this size; the caller's next round replays.
+                source.keepLoop(keptFrames.map { ImageFrame(index: $0.index, image: $0.image, duration: $0.duration) },
+                                width: width, height: height, mode: mode)
+                return nil
+            }
             decoder.rewind()
             loop += 1
             state.withLock { $0.loop = loop }

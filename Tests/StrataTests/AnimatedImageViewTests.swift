@@ -132,6 +132,41 @@ private func imageFile(_ name: String) -> ImageSource {
         }
     }
 
+    /// Once a view has decoded a whole loop, another view of the same size plays those very
+    /// bitmaps, decoding nothing: a sticker in twenty posts is decoded once.
+    @Test func viewsOfOneSizeShareADecodedLoop() throws {
+        let bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("StrataRenderTests/ImageFiles/webp-animated.webp")))
+        let source = ImageSource.bytes(bytes, key: "AnimatedImageViewTests.viewsOfOneSizeShareADecodedLoop")
+        let (scene, clock, first) = scene()
+        first.source = source
+        var firstLoop: [Bitmap] = []
+        for index in 0..<3 {
+            try scene.step(until: { first.currentFrameIndex == index })
+            firstLoop.append(try #require(first.contents))
+            clock.advance(seconds: 0.3)
+        }
+        // Into the second loop: the first is complete, and kept.
+        try scene.step(until: { first.loopsCompleted == 1 })
+        let second = AnimatedImageView(source: source)
+        second.frame = Rect(x: 20, y: 0, width: 16, height: 16)
+        scene.root.addSublayer(second)
+        var secondLoop: [Bitmap] = []
+        for index in 0..<3 {
+            try scene.step(until: { second.currentFrameIndex == index })
+            secondLoop.append(try #require(second.contents))
+            clock.advance(seconds: 0.3)
+        }
+        #expect(zip(firstLoop, secondLoop).allSatisfy { $0 === $1 }, "the second view decoded its own frames")
+        #expect(second.loopsCompleted == 0, "the second view starts at its own first loop")
+        // A view of another size decodes for its size.
+        let larger = AnimatedImageView(source: source)
+        larger.frame = Rect(x: 0, y: 20, width: 20, height: 20)
+        scene.root.addSublayer(larger)
+        try scene.step(until: { larger.currentFrameIndex == 0 })
+        #expect(larger.contents.map { ($0.width, $0.height) } ?? (0, 0) == (20, 20))
+    }
+
     @Test func framesAreDecodedAheadWithinTheByteBudget() throws {
         let frameBytes = 16 * 16 * 4
         for budget in [0, frameBytes, 2 * frameBytes] {

@@ -15,6 +15,10 @@ import StrataPlatform
 /// - Decoding (and reading the file) happens outside the lock, so a slow decode never blocks other
 ///   lookups. Two threads that miss the same key at once both decode it; the first to finish is
 ///   kept and the other gets that same bitmap back, so every caller sees one instance per key.
+/// - An animation's frames, decoded for a view's size, are kept a loop at a time once an
+///   `AnimatedImageView` has decoded a whole loop, so that every view playing it at that size
+///   replays the same bitmaps (a feed's sticker in twenty posts is decoded once), within a
+///   quarter of `capacityBytes` of their own.
 /// - A failure (`io`, `corruptImage`, `imageTooLarge`, ...) is not cached: each lookup tries again
 ///   and throws again.
 /// - Files are cached by path: a file changed on disk is read again only after its image was
@@ -38,19 +42,23 @@ public final class ImageCache: Sendable {
     private let storage: ByteBudgetCache<Key, Bitmap>
     private let encoded: ByteBudgetCache<Key.Name, [UInt8]>
     private let infos: ByteBudgetCache<Key.Name, ImageInfo>
+    /// Animations' loops as views of one size play them.
+    private let loops: ByteBudgetCache<LoopKey, [ImageFrame]>
     /// Bytes being fetched from apps' asynchronous loaders.
     private let fetches = ImageFetches()
 
     /// An empty cache keeping at most `capacityBytes` of pixels (64 MiB by default) and
     /// `encodedCapacityBytes` of encoded images (16 MiB); 0 or less keeps nothing, so every
     /// lookup decodes. Each image costs its pixels (`Bitmap.byteCount`), its path or key in UTF-8,
-    /// and `entryOverhead`. Headers are kept in a fixed 1 MiB.
+    /// and `entryOverhead`. Headers are kept in a fixed 1 MiB, and animations' decoded loops in a
+    /// quarter of `capacityBytes` more.
     public init(capacityBytes: Int = 64 << 20, encodedCapacityBytes: Int = 16 << 20) {
         self.capacityBytes = Swift.max(0, capacityBytes)
         self.encodedCapacityBytes = Swift.max(0, encodedCapacityBytes)
         storage = ByteBudgetCache(budget: self.capacityBytes, entryOverhead: Self.entryOverhead)
         encoded = ByteBudgetCache(budget: self.encodedCapacityBytes, entryOverhead: Self.entryOverhead)
         infos = ByteBudgetCache(budget: 1 << 20)
+        loops = ByteBudgetCache(budget: self.capacityBytes / 4, entryOverhead: Self.entryOverhead)
     }
 
     /// Decoded pixels of the image file at `path`, from the cache when present.
@@ -129,6 +137,27 @@ public final class ImageCache: Sendable {
         storage.removeAll()
         encoded.removeAll()
         infos.removeAll()
+        loops.removeAll()
+    }
+
+    /// Which animation, decoded for which view.
+    struct LoopKey: Hashable, Sendable {
+        let name: Key.Name
+        let width: Int, height: Int
+        let mode: ContentMode
+    }
+
+    /// A whole loop of the animation `name` decoded for a view of `width`×`height` by `mode`, if
+    /// it is kept now.
+    func cachedLoop(of name: Key.Name, width: Int, height: Int, mode: ContentMode) -> [ImageFrame]? {
+        loops.value(for: LoopKey(name: name, width: width, height: height, mode: mode))
+    }
+
+    /// Keeps `frames`, a whole loop of the animation `name` decoded for a view of that size and
+    /// mode; returns the loop kept, another thread's if it was first.
+    func keepLoop(_ frames: [ImageFrame], of name: Key.Name, width: Int, height: Int, mode: ContentMode) -> [ImageFrame] {
+        let cost = frames.reduce(name.bytes) { $0 + $1.image.byteCount + Self.entryOverhead }
+        return loops.insert(frames, cost: cost, for: LoopKey(name: name, width: width, height: height, mode: mode))
     }
 
     /// The image under `key` if it is cached now; counts neither a hit nor a miss.

@@ -133,6 +133,20 @@ public struct ImageSource: Hashable, Sendable, CustomStringConvertible {
         try cache.frames(of: cacheKey.name, origin: cacheOrigin)
     }
 
+    /// A whole loop of the animation decoded for a view of `width`×`height` pixels by `mode`, if
+    /// `cache` keeps one now (`keepLoop`); never decodes.
+    package func cachedLoop(width: Int, height: Int, mode: ContentMode, in cache: ImageCache = .shared) -> [ImageFrame]? {
+        cache.cachedLoop(of: cacheKey.name, width: width, height: height, mode: mode)
+    }
+
+    /// Keeps `frames`, every frame of one loop of the animation decoded for a view of
+    /// `width`×`height` pixels by `mode`, in `cache` for other views of that size to replay;
+    /// returns the loop kept (another thread's, if it was first).
+    @discardableResult
+    package func keepLoop(_ frames: [ImageFrame], width: Int, height: Int, mode: ContentMode, in cache: ImageCache = .shared) -> [ImageFrame] {
+        cache.keepLoop(frames, of: cacheKey.name, width: width, height: height, mode: mode)
+    }
+
     /// The image's headers if `cache` holds them now; never reads, so cheap on any thread.
     public func cachedInfo(in cache: ImageCache = .shared) -> ImageInfo? {
         cache.cachedInfo(of: cacheKey.name)
