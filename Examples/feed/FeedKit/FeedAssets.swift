@@ -137,28 +137,40 @@ public final class FeedAssets: Sendable {
                         color: Color(hue: 0.3 + Double(hill) * 0.04, saturation: 0.45, lightness: 0.35 + Double(hill) * 0.07),
                         cornerRadius: 180)
         }
-        addGrain(to: bitmap, seed: UInt64(index))
+        try addGrain(to: bitmap, seed: UInt64(index))
         return bitmap
     }
 
-    /// Film grain: each pixel lightened or darkened by up to 6 levels, from a hash of its place.
-    static func addGrain(to bitmap: Bitmap, seed: UInt64) {
-        for y in 0..<bitmap.height {
-            let row = (bitmap.pixels + y * bitmap.stride).assumingMemoryBound(to: UInt32.self)
-            var state = (seed &+ 1) &* 0x9E37_79B9_7F4A_7C15 ^ UInt64(y) &* 0xBF58_476D_1CE4_E5B9
-            for x in 0..<bitmap.width {
+    /// Film grain: pixels lightened or darkened by up to 12 levels, from a 64-pixel tile of
+    /// noise laid over the photo by pixman (per-pixel Swift would take a debug build most of a
+    /// second a photo, on the workers that draw the feed).
+    static func addGrain(to bitmap: Bitmap, seed: UInt64) throws {
+        let tile = try grainTile(seed: seed)
+        let canvas = Canvas(bitmap: bitmap)
+        for y in stride(from: 0, to: bitmap.height, by: tile.height) {
+            for x in stride(from: 0, to: bitmap.width, by: tile.width) {
+                canvas.draw(tile, in: Rect(x: Double(x), y: Double(y), width: Double(tile.width), height: Double(tile.height)))
+            }
+        }
+    }
+
+    /// 64×64 pixels of black or white at an opacity of up to 12/255: drawn over a picture, each
+    /// lightens or darkens it by that much.
+    static func grainTile(seed: UInt64) throws -> Bitmap {
+        let tile = try Bitmap(width: 64, height: 64)
+        var state = (seed &+ 1) &* 0x9E37_79B9_7F4A_7C15
+        for y in 0..<tile.height {
+            let row = (tile.pixels + y * tile.stride).assumingMemoryBound(to: UInt32.self)
+            for x in 0..<tile.width {
                 state ^= state << 13
                 state ^= state >> 7
                 state ^= state << 17
-                let delta = Int(state % 13) - 6
-                let pixel = row[x]
-                var out = pixel & 0xFF00_0000
-                for shift: UInt32 in [16, 8, 0] {
-                    out |= UInt32(min(255, max(0, Int((pixel >> shift) & 0xFF) + delta))) << shift
-                }
-                row[x] = out
+                let alpha = UInt32(state % 13)
+                // Premultiplied: white is alpha in every channel, black is alpha alone.
+                row[x] = state & 0x100 == 0 ? alpha << 24 : alpha << 24 | alpha << 16 | alpha << 8 | alpha
             }
         }
+        return tile
     }
 
     /// A sticker: a ball of the sticker's hue that bounces, squashing as it lands, over its
