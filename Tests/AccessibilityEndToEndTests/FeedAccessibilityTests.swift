@@ -15,7 +15,8 @@ struct FeedAccessibilityTests {
         let rig = try ATSPIRig(title: "Feed") { window, _ in
             let feed = ListView()
             feed.estimatedItemHeight = 140
-            let source = FeedDataSource(list: feed)
+            // Stickers held still: playing, they keep the window from ever being idle.
+            let source = FeedDataSource(list: feed) { $0.stickerView.isPlaying = false }
             window.contentLayer.addSublayer(feed)
             window.contentLayer.layoutHandler = { feed.frame = $0.bounds }
             window.contentLayer.setNeedsLayout()

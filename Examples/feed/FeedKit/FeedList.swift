@@ -128,6 +128,8 @@ public final class FeedCell: ListCell, ListItemCell {
     public var nameLabel: Label { name }
     /// The body label, for harnesses that find a post's links.
     public var bodyLabel: Label { body }
+    /// The sticker, for harnesses that hold it still: a playing one keeps its window from idling.
+    public var stickerView: AnimatedImageView { sticker }
 
     public override func prepareForReuse() {
         // The next post shows its own images or none, never this post's.
