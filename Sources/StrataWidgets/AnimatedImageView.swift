@@ -242,7 +242,7 @@ private final class FramePlayer: Sendable {
         var bytes = 0
         /// The first loop as it is decoded, when the whole of it fits the budget.
         var kept: KeptLoop?
-        var loopCount = 0, frameCount = 0
+        var loopCount = 0
         var filling = false
         var cancelled = false
         /// No frames will come after those buffered.
@@ -321,14 +321,10 @@ private final class FramePlayer: Sendable {
         let frameBytes = width * height * 4
         while true {
             let (opened, proceed, replay) = state.withLock { state -> (ImageFrameDecoder?, Bool, Bool) in
-                let room = switch state.kept {
-                // Replaying costs nothing: one frame waits.
-                case let kept? where kept.isComplete: state.buffer.isEmpty
-                // The whole first loop fits the budget (checked when it was opened).
-                case .some: true
-                // At least one frame waits, whatever the budget; more while they fit.
-                case nil: state.buffer.isEmpty || state.bytes + frameBytes <= budget
-                }
+                // Replaying costs nothing: one frame waits. Decoding, at least one frame waits,
+                // whatever the budget; more while they fit (a kept loop's frames count as held).
+                let room = state.kept?.isComplete == true
+                    ? state.buffer.isEmpty : state.buffer.isEmpty || state.bytes + frameBytes <= budget
                 let proceed = !state.cancelled && !state.ended && room
                 if !proceed { state.filling = false }
                 return (state.decoder, proceed, state.kept?.isComplete == true)
@@ -365,13 +361,11 @@ private final class FramePlayer: Sendable {
     /// together, and so are kept; nil when the cache keeps a loop decoded for a view of this
     /// size, which is then replayed instead.
     private func open(frameBytes: Int) throws(RenderError) -> ImageFrameDecoder? {
-        if let frames = source.cachedLoop(width: width, height: height, mode: mode), frames.count > 1,
-           frames.count.multipliedReportingOverflow(by: frameBytes).partialValue <= budget {
+        if let frames = source.cachedLoop(width: width, height: height, mode: mode), fits(frames.count, of: frameBytes) {
             // The loop count, from the headers (cached with the bytes they were read from).
             let info = try source.info()
             state.withLock { state in
                 state.loopCount = info.loopCount
-                state.frameCount = frames.count
                 state.kept = KeptLoop(frames: frames.map { Frame(image: $0.image, index: $0.index, duration: $0.duration, loop: 0) },
                                       isComplete: true, next: 0)
                 state.bytes = frames.reduce(0) { $0 + $1.image.byteCount }
@@ -380,14 +374,19 @@ private final class FramePlayer: Sendable {
         }
         let decoder = try source.frames()
         let info = decoder.info
-        let loopBytes = info.frameCount.multipliedReportingOverflow(by: frameBytes)
         state.withLock { state in
             state.decoder = decoder
             state.loopCount = info.loopCount
-            state.frameCount = info.frameCount
-            if info.frameCount > 1, !loopBytes.overflow, loopBytes.partialValue <= budget { state.kept = KeptLoop() }
+            if fits(info.frameCount, of: frameBytes) { state.kept = KeptLoop() }
         }
         return decoder
+    }
+
+    /// Whether an animation of `count` frames of `frameBytes` each is worth keeping whole: more
+    /// than one frame, all of them within the budget together.
+    private func fits(_ count: Int, of frameBytes: Int) -> Bool {
+        let bytes = count.multipliedReportingOverflow(by: frameBytes)
+        return count > 1 && !bytes.overflow && bytes.partialValue <= budget
     }
 
     /// The next frame of a later loop, from the kept loop; nil, ending the player, after the

@@ -165,6 +165,12 @@ struct FeedTests {
             #expect(first.duration == 0.08)
             #expect(first.image.pixel(x: 0, y: 0) == 0, "a sticker's background is transparent")
         }
+        // Only the names listed are assets: no prefix of one, and a photo of no known shape
+        // lays out as 16:9.
+        for name in ["picture-12.jpg", "avatar-7.webp", "sticker-0.png", "picture-1.jpgx"] {
+            #expect(throws: RenderError.self, "\(name)") { try assets.bytes(named: name) }
+        }
+        #expect(FeedAssets.pictureHeight(99) == 180 && FeedAssets.pictureHeight(-1) == 180)
     }
 
     /// Stickers play on the host's clock while they are on screen, each post's on its own.

@@ -45,8 +45,10 @@ public final class FeedAssets: Sendable {
     /// The file name of sticker `index`.
     public static func stickerName(_ index: Int) -> String { "sticker-\(index).webp" }
 
-    /// How high photo `index` is shown in points, 320 points wide: its shape, at most square.
+    /// How high photo `index` is shown in points, 320 points wide: its shape, at most square. A
+    /// photo that is not one of the eight (a post written by hand) is shown 16:9, 180 high.
     public static func pictureHeight(_ index: Int) -> Double {
+        guard pictureSizes.indices.contains(index) else { return 180 }
         let size = pictureSizes[index]
         return min(320, (320 * Double(size.height) / Double(size.width)).rounded())
     }
@@ -60,7 +62,7 @@ public final class FeedAssets: Sendable {
     public func bytes(named name: String) throws -> [UInt8] {
         if let known = encoded.withLock({ $0[name] }) { return known }
         let bytes: [UInt8]
-        if name.hasPrefix("avatar-"), let index = Int(name.dropFirst(7).prefix(2)), corruptAvatars.contains(index) {
+        if corruptAvatars.contains(where: { Self.avatarName($0) == name }) {
             bytes = Array("RIFF\u{10}\0\0\0WEBPbroken".utf8)
         } else {
             bytes = try Self.encode(named: name)
@@ -88,15 +90,16 @@ public final class FeedAssets: Sendable {
         for name in names { try ImageEncoder.write(encode(named: name), to: directory + "/" + name) }
     }
 
-    /// The named asset, drawn and encoded.
+    /// The named asset, drawn and encoded; only the names `names` lists are assets.
     static func encode(named name: String) throws -> [UInt8] {
-        if name.hasPrefix("avatar-"), name.hasSuffix(".webp"), let index = Int(name.dropFirst(7).prefix(2)), (0..<avatarCount).contains(index) {
+        func index(_ count: Int, _ named: (Int) -> String) -> Int? { (0..<count).first { named($0) == name } }
+        if let index = index(avatarCount, avatarName) {
             return try ImageEncoder.webp(avatar(index), quality: 0.8)
         }
-        if name.hasPrefix("picture-"), name.hasSuffix(".jpg"), let index = Int(name.dropFirst(8).prefix(1)), (0..<pictureCount).contains(index) {
+        if let index = index(pictureCount, pictureName) {
             return try ImageEncoder.jpeg(picture(index), quality: 0.85, progressive: index % 2 == 1)
         }
-        if name.hasPrefix("sticker-"), name.hasSuffix(".webp"), let index = Int(name.dropFirst(8).prefix(1)), (0..<stickerCount).contains(index) {
+        if let index = index(stickerCount, stickerName) {
             return try ImageEncoder.animatedWebP(sticker(index), loopCount: 0, quality: 0.85)
         }
         throw RenderError(.corruptImage, "no feed asset is called \(name)")
